@@ -1,0 +1,144 @@
+# classad-tools: the ClassAd library and its six filters.
+#   make            build lib/libclassad.a and the programs in bin/
+#   make check      unit tests, bats suites, conformance, then all of it again
+#                   under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make demo       evaluate the example pool shipped in share/
+#   make bench      throughput figures (never part of check)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   READLINE=readline|libedit|none picks the REPL's line editor (default: readline)
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+DATADIR    ?= $(PREFIX)/share/classad-tools
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+WARN      = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wno-unused-parameter
+CPPFLAGS += -D_GNU_SOURCE
+READLINE ?= readline
+
+PKG_CONFIG ?= pkg-config
+ZLIB_CFLAGS  := $(shell $(PKG_CONFIG) --cflags zlib 2>/dev/null)
+ZLIB_LIBS    := $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz)
+PCRE2_CFLAGS := $(shell $(PKG_CONFIG) --cflags libpcre2-8 2>/dev/null)
+PCRE2_LIBS   := $(shell $(PKG_CONFIG) --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
+ifeq ($(READLINE),readline)
+RL_CFLAGS := -DCA_USE_READLINE
+RL_LIBS   := $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline)
+else ifeq ($(READLINE),libedit)
+RL_CFLAGS := -DCA_USE_LIBEDIT $(shell $(PKG_CONFIG) --cflags libedit 2>/dev/null)
+RL_LIBS   := $(shell $(PKG_CONFIG) --libs libedit 2>/dev/null || echo -ledit)
+else
+RL_CFLAGS :=
+RL_LIBS   :=
+endif
+
+# VARIANT selects where objects go; the sanitizer build uses its own tree.
+VARIANT ?= release
+B        = build/$(VARIANT)
+OUT     ?= bin
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(CPPFLAGS) $(ZLIB_CFLAGS) $(PCRE2_CFLAGS)
+LIBS       = $(ZLIB_LIBS) $(PCRE2_LIBS) -lm
+
+LIB_SRC  := $(sort $(wildcard lib/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
+LIBA      = $(B)/libclassad.a
+PROG_SRC := $(sort $(filter-out bin/cli.c,$(wildcard bin/*.c)))
+PROGS    := $(PROG_SRC:bin/%.c=$(OUT)/%)
+UNIT      = $(B)/tests/unit/unit
+
+V ?= 0
+ifeq ($(V),0)
+Q = @
+else
+Q =
+endif
+
+.SECONDARY:
+.PHONY: all deps check check-release check-sanitize unit bats conformance demo bench \
+        install uninstall clean lint fuzz
+all: deps-ok $(PROGS)
+
+deps-ok:
+	@sh tests/deps.sh
+.PHONY: deps-ok
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(RL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIBA): $(LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(OUT)/%: $(B)/bin/%.o $(B)/bin/cli.o $(LIBA)
+	@mkdir -p $(dir $@)
+	@echo "  LD $@"
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/bin/cli.o $(LIBA) $(LIBS) \
+	    $(if $(filter classad-eval,$(notdir $@)),$(RL_LIBS))
+
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+$(UNIT): $(UNIT_SRC:%.c=$(B)/%.o) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+unit: $(UNIT)
+	$(UNIT)
+
+VALCMP = $(B)/tests/valcmp
+$(VALCMP): tests/valcmp.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< -lm
+
+# The bats suites find the programs through CA_BIN.
+bats: $(PROGS) $(VALCMP)
+	CA_BIN=$(abspath $(OUT)) CA_VALCMP=$(abspath $(VALCMP)) TZ=UTC LC_ALL=C bats tests/*.bats
+
+check-release: all unit bats
+
+SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+check-sanitize:
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	$(MAKE) --no-print-directory VARIANT=asan OUT=build/asan/bin \
+	    CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all unit bats
+
+check: check-release check-sanitize lint
+	@echo "make check: all suites passed"
+
+lint:
+	@if command -v mandoc >/dev/null 2>&1; then \
+	    mandoc -Tlint -Wwarning man/*.[157] && echo "  man pages: mandoc -Tlint clean"; \
+	else echo "  (mandoc not installed: man pages not linted)"; fi
+
+demo: all
+	@sh share/demo.sh
+
+bench: all $(B)/tests/bench
+	@$(B)/tests/bench
+
+$(B)/tests/bench: $(B)/tests/bench.o $(LIBA)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/classad \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)
+	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
+	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/
+	install -m 644 lib/*.h $(DESTDIR)$(INCLUDEDIR)/classad/
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	for f in man/*.5 man/*.7; do [ -e "$$f" ] || continue; \
+	    install -m 644 $$f $(DESTDIR)$(MANDIR)/man$${f##*.}/; done
+	cp -R share/. $(DESTDIR)$(DATADIR)/
+
+uninstall:
+	rm -f $(PROGS:$(OUT)/%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(LIBDIR)/libclassad.a
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/classad $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build $(PROGS)
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,908 @@
+/* classad-eval - evaluate ClassAd expressions in the context of ads; filter,
+ * project and convert ad streams; an interactive expression debugger.
+ *
+ * Expression mode follows HTCondor's classad_eval: arguments are processed
+ * left to right; "name = expr" assigns into the context ad, "[ ... ]" merges
+ * an ad into it, anything else is evaluated and printed on one line.
+ * Differences: the context ad is printed only when the arguments end with a
+ * change to it (-q: never); reals print as the shortest exact text;
+ * --explain shows why an expression has its value.
+ * Stream mode (-w, -p, -s, -o, -z, -I) reads ads from files or standard
+ * input, like condor_status -constraint and -af.
+ * The REPL (-i, or no arguments) reads the same input line by line, with
+ * commands (:load, :explain, :match, ...), continuation lines, history and
+ * completion through readline or libedit (chosen when building). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(CA_USE_READLINE)
+#include <readline/history.h>
+#include <readline/readline.h>
+#define LINE_EDITOR "readline"
+#elif defined(CA_USE_LIBEDIT)
+#include <editline/readline.h>
+#define LINE_EDITOR "libedit"
+#endif
+
+#include "cli.h"
+#include "../lib/ad.h"
+#include "../lib/builtins.h"
+#include "../lib/eval.h"
+#include "../lib/explain.h"
+#include "../lib/parser.h"
+#include "../lib/print.h"
+#include "../lib/reader.h"
+#include "../lib/writer.h"
+
+static const char usage_text[] =
+"usage: classad-eval [-q] [--strict] [--now EPOCH] [-f FILE] [-t FILE]\n"
+"                    [--explain EXPR] [NAME = EXPR | [ AD ] | EXPR]...\n"
+"       classad-eval [-w EXPR] [-p EXPR]... [-s 'NAME = EXPR']... [-o FORMAT] [-z]\n"
+"                    [-I FORMAT] [--strict] [--now EPOCH] [-t FILE] [FILE...]\n"
+"       classad-eval -i [-f FILE] [-t FILE] [--now EPOCH] [--strict]\n"
+"\n"
+"Expression mode (arguments left to right):\n"
+"  NAME = EXPR        assign into the context ad (several: 'a = 1; b = 2')\n"
+"  [ AD ]             merge an ad into the context ad\n"
+"  EXPR               evaluate with the context ad as MY and print the value\n"
+"  -f, --file FILE    context ad: the first ad of FILE\n"
+"  -t, --target FILE  target ad (TARGET.x and the daemons' fallback)\n"
+"  -x, --explain EXPR print EXPR as a tree of values, and why it is\n"
+"                     undefined or error\n"
+"  -q, --quiet        do not print the context ad when the arguments end\n"
+"                     with an assignment or merge\n"
+"Stream mode (any of -w -p -s -o -z -I; FILEs or standard input):\n"
+"  -w, --where EXPR   keep the ads for which EXPR is true\n"
+"  -p, --print EXPR   print EXPR's value per ad, tab-separated (repeatable)\n"
+"  -s, --set 'NAME = EXPR'  set an attribute in every ad (repeatable)\n"
+"  -o, --output-format long|new|json|xml   (default long)\n"
+"  -z, --gzip         compress the output with gzip\n"
+"  -I, --input-format auto|long|new|json|xml\n"
+"Interactive:\n"
+"  -i, --interactive  the REPL (also with no arguments); :help lists its commands\n"
+"Everywhere:\n"
+"      --now EPOCH    fix time() and CurrentTime\n"
+"      --strict       new ClassAd lookup rules (no fallback to TARGET)\n"
+"  -h, --help         this text;  -V, --version  the version\n";
+
+static const char repl_help[] =
+"Type an expression to see its value, NAME = EXPR to set an attribute of the\n"
+"context ad (MY), or [ ... ] to merge an ad into it. Unfinished input (an\n"
+"open bracket, parenthesis or string) continues on the next line; an empty\n"
+"line there discards it.\n"
+"  :load FILE [N | where EXPR]    context ad: the first (Nth, first matching) ad\n"
+"  :target FILE [N | where EXPR]  target ad, the same way\n"
+"  :show [target]      print the context (or target) ad\n"
+"  :unset NAME         remove an attribute from the context ad\n"
+"  :clear              empty the context ad and drop the target\n"
+"  :now EPOCH|off      fix the clock, or follow the real one\n"
+"  :strict on|off      new ClassAd lookup rules, or the daemons' (default)\n"
+"  :format new|long|json   how :show prints ads\n"
+"  :explain EXPR       EXPR as a tree of values, and why it is undefined or error\n"
+"  :match              does MY match TARGET, both ways, with both Ranks\n"
+"  :help               this text\n"
+"  :quit               leave (so does Ctrl-D)\n";
+
+enum { OPT_NOW = 256, OPT_STRICT };
+
+static const struct option longopts[] = {
+	{ "file", required_argument, NULL, 'f' },
+	{ "target", required_argument, NULL, 't' },
+	{ "explain", required_argument, NULL, 'x' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "where", required_argument, NULL, 'w' },
+	{ "print", required_argument, NULL, 'p' },
+	{ "set", required_argument, NULL, 's' },
+	{ "output-format", required_argument, NULL, 'o' },
+	{ "gzip", no_argument, NULL, 'z' },
+	{ "input-format", required_argument, NULL, 'I' },
+	{ "interactive", no_argument, NULL, 'i' },
+	{ "now", required_argument, NULL, OPT_NOW },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* An argument of expression mode, in command-line order. */
+struct action {
+	int kind;		/* 'f', 't', 'x', or 0 for a positional argument */
+	const char *arg;
+	int argno;
+};
+
+static ca_ctx cx;
+static int pflags;		/* parser flags */
+static ca_ad *my_ad, *target_ad;
+static bool quiet;
+static bool dirty;		/* the context changed since the last value printed */
+static bool in_repl;		/* errors without the program name, never fatal */
+static bool real_clock = true;	/* follow time() (no --now / :now) */
+static ca_format in_format = CA_FMT_AUTO;
+static ca_format show_format = CA_FMT_NEW;
+
+/* A diagnostic about input: "prog: where:line:col: msg", in the REPL
+ * without the program name. Raises the exit status to 3. */
+static void
+input_error(const char *where, int line, int col, const char *msg)
+{
+	if (in_repl) {
+		if (line > 0)
+			fprintf(stderr, "%s:%d:%d: %s\n", where, line, col, msg);
+		else
+			fprintf(stderr, "%s: %s\n", where, msg);
+	} else
+		cli_errat(where, line, col, "%s", msg);
+	cli_raise(EX_INPUT);
+}
+
+static void
+report_rerr(const ca_rerr *e)
+{
+	if (in_repl) {
+		input_error(e->file, e->line, e->col, e->msg);
+		if (e->sys)
+			cli_raise(EX_SYSTEM);
+	} else
+		cli_rerr(e);
+}
+
+static void
+set_clock(void)
+{
+	if (real_clock)
+		cx.now = (int64_t)time(NULL);
+}
+
+/* The ad of a file chosen by index (1-based; 0 the first) or by an
+ * expression; NULL after reporting a problem. */
+static ca_ad *
+pick_ad(const char *path, long index, const ca_expr *where)
+{
+	ca_rerr err;
+	ca_ad *ad = NULL;
+	ca_reader *r = ca_reader_open(path, in_format, &err);
+	long n = 0;
+
+	if (r == NULL) {
+		report_rerr(&err);
+		return NULL;
+	}
+	for (;;) {
+		int rc = ca_reader_next(r, &ad, &err);
+		if (rc < 0) {
+			report_rerr(&err);
+			ad = NULL;
+			break;
+		}
+		if (rc == 0) {
+			input_error(strcmp(path, "-") ? path : "<stdin>", 0, 0,
+			    where ? "no ad matches the expression" : index > 1 ?
+			    "there are not that many ads" : "no ad in the input");
+			ad = NULL;
+			break;
+		}
+		n++;
+		bool ok = where ? ca_value_truth(ca_eval_expr(&cx, where, ad, NULL)) == 1 :
+		    n >= index;
+		ca_arena_reset(&cx.scratch);
+		if (ok)
+			break;
+		ca_ad_free(ad);
+	}
+	ca_reader_close(r);
+	return ad;
+}
+
+static ca_ad *
+first_ad(const char *path)
+{
+	ca_ad *ad = pick_ad(path, 0, NULL);
+
+	if (ad == NULL)
+		exit(cli_finish());
+	return ad;
+}
+
+static void
+print_line(ca_value v)
+{
+	strbuf sb = STRBUF_INIT;
+
+	ca_print_value(&sb, v, 0);
+	strbuf_addc(&sb, '\n');
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
+static void
+show_ad(const ca_ad *ad)
+{
+	strbuf sb = STRBUF_INIT;
+
+	ca_format_ad(&sb, ad, show_format);
+	if (sb.len == 0 || sb.buf[sb.len - 1] != '\n')
+		strbuf_addc(&sb, '\n');
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
+enum { IN_OK, IN_INCOMPLETE, IN_ERROR };
+
+/* One piece of input: an assignment or ad to merge into the context, else an
+ * expression to evaluate and print. With allow_incomplete, input that ends
+ * too soon is not an error but IN_INCOMPLETE. */
+static int
+process_input(const char *text, const char *where, bool allow_incomplete)
+{
+	ca_perr aerr, eerr;
+	size_t len = strlen(text);
+
+	set_clock();
+	if (ca_parse_assignments(my_ad, text, len, pflags, &aerr) == 0) {
+		dirty = true;
+		return IN_OK;
+	}
+	ca_arena a = { 0 };
+	ca_expr *e = ca_parse_expr(&a, text, len, pflags, &eerr);
+	if (e == NULL) {
+		const ca_perr *pe = aerr.pos > eerr.pos ? &aerr : &eerr;
+		ca_arena_free(&a);
+		if (allow_incomplete && pe->eof)
+			return IN_INCOMPLETE;
+		input_error(where, pe->line, pe->col, pe->msg);
+		return IN_ERROR;
+	}
+	print_line(ca_eval_expr(&cx, e, my_ad, target_ad));
+	dirty = false;
+	ca_arena_reset(&cx.scratch);
+	ca_arena_free(&a);
+	return IN_OK;
+}
+
+static int
+explain(const char *text, const char *where)
+{
+	ca_perr err;
+	ca_arena a = { 0 };
+	ca_expr *e = ca_parse_expr(&a, text, strlen(text), pflags, &err);
+
+	if (e == NULL) {
+		input_error(where, err.line, err.col, err.msg);
+		ca_arena_free(&a);
+		return IN_ERROR;
+	}
+	set_clock();
+	strbuf sb = STRBUF_INIT;
+	ca_explain(&cx, e, my_ad, target_ad, &sb);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+	ca_arena_reset(&cx.scratch);
+	ca_arena_free(&a);
+	dirty = false;
+	return IN_OK;
+}
+
+static int
+expression_mode(struct action *acts, int nacts)
+{
+	char where[40];
+
+	for (int i = 0; i < nacts; i++) {
+		snprintf(where, sizeof where, "<argument %d>", acts[i].argno);
+		switch (acts[i].kind) {
+		case 'f':
+			ca_ad_free(my_ad);
+			my_ad = first_ad(acts[i].arg);
+			dirty = true;
+			break;
+		case 't':
+			ca_ad_free(target_ad);
+			target_ad = first_ad(acts[i].arg);
+			break;
+		case 'x':
+			if (explain(acts[i].arg, where) != IN_OK)
+				return cli_finish();
+			break;
+		default:
+			if (process_input(acts[i].arg, where, false) != IN_OK)
+				return cli_finish();
+		}
+	}
+	/* Arguments that end with a change of the context show the result. */
+	if (dirty && !quiet)
+		print_line(ca_make_adval(&cx, my_ad, NULL));
+	return cli_finish();
+}
+
+/* ---- the REPL ---- */
+
+#ifdef LINE_EDITOR
+static char history_path[4096];
+
+/* Candidates for completion: commands, builtin names, attribute names of
+ * the context and target ads, case-insensitively by prefix. */
+static char *
+complete_next(const char *text, int state)
+{
+	static size_t fi, ai, ti, ci;
+	static const char *const commands[] = { ":load", ":target", ":show", ":unset",
+	    ":clear", ":now", ":strict", ":format", ":explain", ":match", ":help", ":quit" };
+	size_t n, len = strlen(text);
+	const ca_builtin *fns = ca_builtin_table(&n);
+
+	if (state == 0)
+		fi = ai = ti = ci = 0;
+	if (text[0] == ':') {
+		while (ci < sizeof commands / sizeof commands[0])
+			if (strncmp(commands[ci++], text, len) == 0)
+				return strdup(commands[ci - 1]);
+		return NULL;
+	}
+	while (fi < n)
+		if (strncasecmp(fns[fi++].name, text, len) == 0)
+			return strdup(fns[fi - 1].name);
+	while (my_ad && ai < my_ad->n)
+		if (strncasecmp(my_ad->attrs[ai++].spell, text, len) == 0)
+			return strdup(my_ad->attrs[ai - 1].spell);
+	while (target_ad && ti < target_ad->n)
+		if (strncasecmp(target_ad->attrs[ti++].spell, text, len) == 0)
+			return strdup(target_ad->attrs[ti - 1].spell);
+	return NULL;
+}
+
+static char **
+complete(const char *text, int start, int end)
+{
+	(void)start;
+	(void)end;
+	rl_attempted_completion_over = 1;
+	return rl_completion_matches(text, complete_next);
+}
+
+static void
+history_open(void)
+{
+	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+
+	if (state && *state)
+		snprintf(history_path, sizeof history_path, "%s/classad_eval_history", state);
+	else if (home && *home)
+		snprintf(history_path, sizeof history_path, "%s/.classad_eval_history", home);
+	using_history();
+	stifle_history(1000);
+	if (history_path[0])
+		read_history(history_path);
+	rl_readline_name = "classad-eval";
+	rl_attempted_completion_function = complete;
+	rl_basic_word_break_characters = " \t\n\"'()[]{}.,;=<>!&|+-*/%^~?:";
+}
+#endif
+
+/* A line of input (without its newline), NULL at the end of input. */
+static char *
+read_line(const char *prompt, bool tty)
+{
+#ifdef LINE_EDITOR
+	if (tty)
+		return readline(prompt);
+#endif
+	static char *buf;
+	static size_t cap;
+	if (tty) {
+		fputs(prompt, stdout);
+		fflush(stdout);
+	}
+	ssize_t n = getline(&buf, &cap, stdin);
+	if (n < 0) {
+		free(buf);
+		buf = NULL;
+		cap = 0;
+		return NULL;
+	}
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
+	return strdup(buf);
+}
+
+static void
+remember(const char *text, bool tty)
+{
+#ifdef LINE_EDITOR
+	if (tty && *text)
+		add_history(text);
+#else
+	(void)text;
+	(void)tty;
+#endif
+}
+
+/* Split "WORD REST": returns WORD (NUL-terminated in place), *rest after it. */
+static char *
+word(char *s, char **rest)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *w = s;
+	while (*s && *s != ' ' && *s != '\t')
+		s++;
+	if (*s)
+		*s++ = '\0';
+	while (*s == ' ' || *s == '\t')
+		s++;
+	*rest = s;
+	return w;
+}
+
+static void
+cmd_load(char *args, bool target)
+{
+	char *rest, *file = word(args, &rest);
+	long index = 0;
+	ca_arena a = { 0 };
+	ca_expr *where = NULL;
+
+	if (*file == '\0') {
+		input_error(target ? ":target" : ":load", 0, 0, "which file?");
+		return;
+	}
+	if (strncmp(rest, "where", 5) == 0 && (rest[5] == ' ' || rest[5] == '\t')) {
+		ca_perr err;
+		where = ca_parse_expr(&a, rest + 6, strlen(rest + 6), pflags, &err);
+		if (where == NULL) {
+			input_error("where", err.line, err.col, err.msg);
+			ca_arena_free(&a);
+			return;
+		}
+	} else if (*rest) {
+		char *end;
+		index = strtol(rest, &end, 10);
+		if (*end || index < 1) {
+			input_error(target ? ":target" : ":load", 0, 0,
+			    "pick an ad with a number from 1, or 'where EXPR'");
+			return;
+		}
+	}
+	ca_ad *ad = pick_ad(file, index, where);
+	ca_arena_free(&a);
+	if (ad == NULL)
+		return;
+	if (target) {
+		ca_ad_free(target_ad);
+		target_ad = ad;
+	} else {
+		ca_ad_free(my_ad);
+		my_ad = ad;
+	}
+	printf("%s: %u attributes from %s\n", target ? "target" : "context", ad->n, file);
+}
+
+static void
+print_number(const char *label, ca_value v)
+{
+	double r = v.kind == CA_INT ? (double)v.u.i : v.kind == CA_REAL ? v.u.r :
+	    v.kind == CA_BOOL ? v.u.b : 0.0;
+	strbuf sb = STRBUF_INIT;
+
+	ca_print_real(&sb, r);
+	printf("%s%s", label, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* :match - both Requirements and both Ranks, as the negotiator sees them. */
+static void
+cmd_match(void)
+{
+	if (target_ad == NULL) {
+		input_error(":match", 0, 0, "no target ad (:target FILE)");
+		return;
+	}
+	set_clock();
+	ca_value mt = ca_eval_attr(&cx, my_ad, target_ad, "Requirements");
+	int m = ca_value_truth(mt);
+	strbuf sb = STRBUF_INIT;
+	ca_print_value(&sb, mt, 0);
+	printf("MY.Requirements with TARGET:  %s\n", sb.buf);
+	ca_value tm = ca_eval_attr(&cx, target_ad, my_ad, "Requirements");
+	int t = ca_value_truth(tm);
+	strbuf_reset(&sb);
+	ca_print_value(&sb, tm, 0);
+	printf("TARGET.Requirements with MY:  %s\n", sb.buf);
+	strbuf_release(&sb);
+	printf("match: %s\n", m == 1 && t == 1 ? "yes" :
+	    m == 1 ? "no (TARGET rejects MY)" : t == 1 ? "no (MY rejects TARGET)" : "no (neither accepts the other)");
+	print_number("MY.Rank of TARGET: ", ca_eval_attr(&cx, my_ad, target_ad, "Rank"));
+	print_number("   TARGET.Rank of MY: ", ca_eval_attr(&cx, target_ad, my_ad, "Rank"));
+	fputc('\n', stdout);
+	ca_arena_reset(&cx.scratch);
+}
+
+/* A ':' command; false for :quit. */
+static bool
+command(char *line)
+{
+	char *args, *name = word(line + 1, &args);
+
+	if (strcmp(name, "quit") == 0 || strcmp(name, "q") == 0)
+		return false;
+	if (strcmp(name, "help") == 0 || strcmp(name, "h") == 0)
+		fputs(repl_help, stdout);
+	else if (strcmp(name, "load") == 0)
+		cmd_load(args, false);
+	else if (strcmp(name, "target") == 0)
+		cmd_load(args, true);
+	else if (strcmp(name, "show") == 0) {
+		if (strcmp(args, "target") == 0) {
+			if (target_ad)
+				show_ad(target_ad);
+			else
+				input_error(":show", 0, 0, "no target ad");
+		} else if (*args)
+			input_error(":show", 0, 0, "':show' or ':show target'");
+		else
+			show_ad(my_ad);
+	} else if (strcmp(name, "unset") == 0) {
+		char *rest, *attr = word(args, &rest);
+		if (!ca_ad_delete(my_ad, ca_intern(attr, strlen(attr))))
+			input_error(":unset", 0, 0, "no such attribute in the context ad");
+	} else if (strcmp(name, "clear") == 0) {
+		ca_ad_free(my_ad);
+		my_ad = ca_ad_new();
+		ca_ad_free(target_ad);
+		target_ad = NULL;
+	} else if (strcmp(name, "now") == 0) {
+		char *end;
+		if (strcmp(args, "off") == 0)
+			real_clock = true;
+		else {
+			long long v = strtoll(args, &end, 10);
+			if (*args == '\0' || *end)
+				input_error(":now", 0, 0, "':now EPOCH' or ':now off'");
+			else {
+				cx.now = v;
+				real_clock = false;
+			}
+		}
+	} else if (strcmp(name, "strict") == 0) {
+		if (strcmp(args, "on") == 0 || strcmp(args, "off") == 0) {
+			cx.strict = strcmp(args, "on") == 0;
+			pflags = cx.strict ? pflags | CA_P_STRICT : pflags & ~CA_P_STRICT;
+		} else
+			input_error(":strict", 0, 0, "':strict on' or ':strict off'");
+	} else if (strcmp(name, "format") == 0) {
+		int f = ca_format_parse(args);
+		if (f == CA_FMT_LONG || f == CA_FMT_NEW || f == CA_FMT_JSON)
+			show_format = (ca_format)f;
+		else
+			input_error(":format", 0, 0, "':format new', 'long' or 'json'");
+	} else if (strcmp(name, "explain") == 0)
+		explain(args, "<explain>");
+	else if (strcmp(name, "match") == 0)
+		cmd_match();
+	else
+		input_error(line, 0, 0, "unknown command (:help lists them)");
+	return true;
+}
+
+static int
+repl(void)
+{
+	bool tty = isatty(0) && isatty(1);
+	strbuf pending = STRBUF_INIT;
+	int lineno = 0, start = 0;
+	char where[40];
+
+	in_repl = true;
+#ifdef LINE_EDITOR
+	if (tty)
+		history_open();
+#endif
+	if (tty)
+		printf("classad-eval %s (%s): :help for commands, Ctrl-D to leave\n", CA_VERSION,
+#ifdef LINE_EDITOR
+		    LINE_EDITOR
+#else
+		    "plain input"
+#endif
+		    );
+	for (;;) {
+		char *line = read_line(pending.len ? "      ...> " : "classad> ", tty);
+		if (line == NULL)
+			break;
+		lineno++;
+		if (pending.len == 0) {
+			const char *p = line;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p == '\0' || *p == '#') {
+				free(line);
+				continue;
+			}
+			start = lineno;
+			if (*p == ':') {
+				remember(p, tty);
+				bool go = command((char *)p);
+				free(line);
+				fflush(stdout);
+				if (!go)
+					break;
+				continue;
+			}
+		} else if (line[strspn(line, " \t")] == '\0') {
+			fputs("(unfinished input discarded)\n", stderr);
+			strbuf_reset(&pending);
+			free(line);
+			continue;
+		}
+		if (pending.len)
+			strbuf_addc(&pending, '\n');
+		strbuf_adds(&pending, line);
+		free(line);
+		snprintf(where, sizeof where, "<input %d>", start);
+		if (process_input(pending.buf, where, true) == IN_INCOMPLETE)
+			continue;
+		remember(pending.buf, tty);
+		strbuf_reset(&pending);
+		fflush(stdout);
+	}
+	if (pending.len) {
+		snprintf(where, sizeof where, "<input %d>", start);
+		process_input(pending.buf, where, false);
+	}
+	strbuf_release(&pending);
+#ifdef LINE_EDITOR
+	if (tty && history_path[0])
+		write_history(history_path);
+#endif
+	if (tty) {
+		fputc('\n', stdout);
+		cli_status = cli_status >= EX_SYSTEM ? cli_status : EX_OK;
+	}
+	return cli_finish();
+}
+
+/* ---- stream mode ---- */
+
+struct stream_opts {
+	ca_expr *where;
+	ca_expr **print;
+	int nprint;
+	ca_ad *set;
+	ca_format out;
+	bool gzip;
+};
+
+static void
+print_projection(const struct stream_opts *o, ca_ad *ad, strbuf *sb)
+{
+	strbuf_reset(sb);
+	for (int i = 0; i < o->nprint; i++) {
+		ca_value v = ca_eval_expr(&cx, o->print[i], ad, target_ad);
+		if (i)
+			strbuf_addc(sb, '\t');
+		if (v.kind == CA_STRING)
+			strbuf_add(sb, v.u.s, v.x.len);
+		else
+			ca_print_value(sb, v, 0);
+	}
+	strbuf_addc(sb, '\n');
+	fwrite(sb->buf, 1, sb->len, stdout);
+}
+
+static void
+stream_file(const struct stream_opts *o, const char *path, ca_writer *w, strbuf *sb)
+{
+	ca_rerr err;
+	ca_reader *r = ca_reader_open(path, in_format, &err);
+
+	if (r == NULL) {
+		cli_rerr(&err);
+		return;
+	}
+	for (;;) {
+		ca_ad *ad;
+		int rc = ca_reader_next(r, &ad, &err);
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			cli_rerr(&err);
+			if (err.sys)
+				break;
+			continue;
+		}
+		bool keep = true;
+		if (o->where)
+			keep = ca_value_truth(ca_eval_expr(&cx, o->where, ad, target_ad)) == 1;
+		if (keep) {
+			if (o->set)
+				ca_ad_merge(ad, o->set);
+			if (w == NULL)
+				print_projection(o, ad, sb);
+			else if (ca_writer_put(w, ad) < 0) {
+				cli_err("writing output failed");
+				cli_raise(EX_SYSTEM);
+			}
+		}
+		ca_ad_free(ad);
+		ca_arena_reset(&cx.scratch);
+		if (cli_status >= EX_SYSTEM)
+			break;
+	}
+	ca_reader_close(r);
+}
+
+static int
+stream_mode(const struct stream_opts *o, struct action *acts, int nacts)
+{
+	strbuf sb = STRBUF_INIT;
+	ca_writer *w = NULL;
+	int nfiles = 0;
+
+	if (o->nprint == 0 && (w = ca_writer_open(stdout, o->out, o->gzip)) == NULL)
+		cli_die(EX_SYSTEM, "cannot start the output");
+	for (int i = 0; i < nacts; i++)
+		if (acts[i].kind == 0) {
+			stream_file(o, acts[i].arg, w, &sb);
+			nfiles++;
+		}
+	if (nfiles == 0)
+		stream_file(o, "-", w, &sb);
+	if (w && ca_writer_close(w) < 0) {
+		cli_err("writing output failed");
+		cli_raise(EX_SYSTEM);
+	}
+	strbuf_release(&sb);
+	return cli_finish();
+}
+
+static ca_expr *
+option_expr(ca_arena *a, const char *opt, const char *text)
+{
+	ca_perr err;
+	ca_expr *e = ca_parse_expr(a, text, strlen(text), pflags, &err);
+
+	if (e == NULL) {
+		char where[40];
+		snprintf(where, sizeof where, "<%s>", opt);
+		cli_errat(where, err.line, err.col, "%s", err.msg);
+		exit(EX_INPUT);
+	}
+	return e;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct action *acts = calloc((size_t)argc + 1, sizeof *acts);
+	const char **ptext = calloc((size_t)argc + 1, sizeof *ptext);
+	const char **stext = calloc((size_t)argc + 1, sizeof *stext);
+	struct stream_opts o = { .out = CA_FMT_LONG };
+	const char *wtext = NULL;
+	int nacts = 0, nset = 0, stream = 0, interactive = 0, ch;
+
+	cli_init(argc, argv, "classad-eval");
+	if (acts == NULL || ptext == NULL || stext == NULL)
+		cli_die(EX_SYSTEM, "out of memory");
+	ca_ctx_init(&cx);
+	/* '-' first: positional arguments come back as 1, in order */
+	while ((ch = getopt_long(argc, argv, "-f:t:x:qw:p:s:o:zI:ihV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 1:
+		case 'f':
+		case 't':
+		case 'x':
+			acts[nacts++] = (struct action){ ch == 1 ? 0 : ch, optarg, optind - 1 };
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'w':
+			if (wtext)
+				cli_usage_error("-w given twice (combine the expressions with &&)");
+			wtext = optarg;
+			stream = 1;
+			break;
+		case 'p':
+			ptext[o.nprint++] = optarg;
+			stream = 1;
+			break;
+		case 's':
+			stext[nset++] = optarg;
+			stream = 1;
+			break;
+		case 'o':
+			o.out = cli_format("-o", optarg, false);
+			stream = 1;
+			break;
+		case 'z':
+			o.gzip = true;
+			stream = 1;
+			break;
+		case 'I':
+			in_format = cli_format("-I", optarg, true);
+			stream = 1;
+			break;
+		case 'i':
+			interactive = 1;
+			break;
+		case OPT_NOW:
+			cx.now = cli_now(optarg);
+			real_clock = false;
+			break;
+		case OPT_STRICT:
+			cx.strict = true;
+			pflags |= CA_P_STRICT;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(cli_finish());
+		case 'V':
+			cli_version();
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", progname);
+			exit(EX_USAGE);
+		}
+	}
+	for (; optind < argc; optind++)		/* after "--" */
+		acts[nacts++] = (struct action){ 0, argv[optind], optind };
+
+	int rc, npos = 0;
+	for (int i = 0; i < nacts; i++)
+		npos += acts[i].kind == 0 || acts[i].kind == 'x';
+	if (stream && interactive)
+		cli_usage_error("-i does not go with the stream options (-w -p -s -o -z -I)");
+	my_ad = ca_ad_new();
+	if (stream) {
+		ca_arena a = { 0 };
+		for (int i = 0; i < nacts; i++) {
+			if (acts[i].kind == 'f' || acts[i].kind == 'x')
+				cli_usage_error("%s is for expression mode; name the files to read instead",
+				    acts[i].kind == 'f' ? "-f" : "--explain");
+			if (acts[i].kind == 't') {
+				ca_ad_free(target_ad);
+				target_ad = first_ad(acts[i].arg);
+			}
+		}
+		if (wtext)
+			o.where = option_expr(&a, "-w", wtext);
+		o.print = ca_arena_array(&a, (size_t)o.nprint, sizeof *o.print);
+		for (int i = 0; i < o.nprint; i++)
+			o.print[i] = option_expr(&a, "-p", ptext[i]);
+		if (nset) {
+			o.set = ca_ad_new();
+			for (int i = 0; i < nset; i++) {
+				ca_perr err;
+				if (ca_parse_assignments(o.set, stext[i], strlen(stext[i]), pflags, &err) < 0) {
+					cli_errat("<-s>", err.line, err.col, "%s", err.msg);
+					exit(EX_INPUT);
+				}
+			}
+		}
+		rc = stream_mode(&o, acts, nacts);
+		ca_ad_free(o.set);
+		ca_arena_free(&a);
+	} else if (interactive || npos == 0) {
+		if (npos)
+			cli_usage_error("-i takes no expressions; type them at the prompt");
+		for (int i = 0; i < nacts; i++) {
+			ca_ad **slot = acts[i].kind == 'f' ? &my_ad : &target_ad;
+			ca_ad_free(*slot);
+			*slot = first_ad(acts[i].arg);
+		}
+		rc = repl();
+	} else
+		rc = expression_mode(acts, nacts);
+
+	ca_ad_free(my_ad);
+	ca_ad_free(target_ad);
+	ca_ctx_free(&cx);
+	ca_intern_cleanup();
+	free(acts);
+	free(ptext);
+	free(stext);
+	return rc;
+}

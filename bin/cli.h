@@ -1,0 +1,50 @@
+/* cli.h - what every program shares: its name, diagnostics in the
+ * "prog: file:line:col: message" form, exit statuses and option helpers. */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../lib/reader.h"
+
+#define CA_VERSION "0.1.0"
+
+/* Exit statuses shared by every program (each man page lists them). */
+enum {
+	EX_OK = 0,
+	EX_NO = 1,		/* a negative answer: no match, nothing selected */
+	EX_USAGE = 2,
+	EX_INPUT = 3,		/* malformed input */
+	EX_SYSTEM = 4		/* I/O error, out of memory */
+};
+
+extern const char *progname;
+extern int cli_status;		/* worst status so far (keeps the maximum) */
+
+void cli_init(int argc, char **argv, const char *name);
+/* "prog: message" on stderr. */
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: file:line:col: message"; line/col 0 are left out. */
+void cli_errat(const char *file, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Report a reader error and raise cli_status to 3 or 4. */
+void cli_rerr(const ca_rerr *e);
+void cli_raise(int status);
+/* "prog: message", then exit(status). */
+void cli_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+void cli_version(void) __attribute__((noreturn));	/* "prog (classad-tools) VERSION", exit 0 */
+/* Usage error: message, "Try 'prog --help'.", exit 2. */
+void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Parse an integer option value within [min,max] or die with a usage error. */
+int64_t cli_int(const char *opt, const char *s, int64_t min, int64_t max);
+double cli_real(const char *opt, const char *s);
+/* --now EPOCH */
+int64_t cli_now(const char *s);
+/* -o / -i format names */
+ca_format cli_format(const char *opt, const char *s, bool allow_auto);
+/* Flush stdout; report and raise status 4 on a write error. Returns cli_status. */
+int cli_finish(void);
+
+#endif

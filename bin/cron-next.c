@@ -1,0 +1,655 @@
+/* cron-next - next run times of HTCondor CronTab schedules, and DeferralTime
+ * for the cron jobs of a job-ad stream.
+ *
+ * Follows the HTCondor manual's "Time Scheduling for Job Execution" (CronTab
+ * scheduling and job deferral) and, where it is silent, the schedd: the next
+ * run is the first minute strictly after now; a job is (re)scheduled only
+ * when idle with no DeferralTime or with its window passed; an invalid
+ * schedule holds the job with HoldReasonCode 25. Deviations, all in the man
+ * page: invalid fields are errors instead of being widened to "every", a
+ * weekday-only schedule runs on those weekdays (HTCondor's month-end bug is
+ * not copied), a wall-clock minute in the spring-forward gap does not run
+ * (HTCondor runs it an hour later), and the seed's "10:30pm"/"Monday" example
+ * is taken for what its fields mean (20:30, Tuesday). */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "../lib/ad.h"
+#include "../lib/crontab.h"
+#include "../lib/eval.h"
+#include "../lib/expr.h"
+#include "../lib/reader.h"
+#include "../lib/strbuf.h"
+#include "../lib/value.h"
+#include "../lib/writer.h"
+
+static const char usage_text[] =
+"usage: cron-next [--now EPOCH] [-n COUNT] [--explain] 'MIN HOUR DOM MONTH DOW'\n"
+"       cron-next [--now EPOCH] [-n COUNT] [--explain] [--minute M] [--hour H]\n"
+"                 [--day-of-month D] [--month M] [--day-of-week W]\n"
+"       cron-next --jobs [--due] [--schedd-interval SECS] [--now EPOCH]\n"
+"                 [-i FORMAT] [-o FORMAT] [-z] [FILE...]\n"
+"\n"
+"Schedules (HTCondor's cron_minute ... cron_day_of_week; a field left out is *):\n"
+"  -n, --count COUNT      print the next COUNT run times (default 1)\n"
+"      --explain          print each field's values and when the schedule runs\n"
+"      --minute M         cron_minute, 0-59\n"
+"      --hour H           cron_hour, 0-23\n"
+"      --day-of-month D   cron_day_of_month, 1-31\n"
+"      --month M          cron_month, 1-12\n"
+"      --day-of-week W    cron_day_of_week, 0-7 (Sunday is 0 or 7)\n"
+"Job ads (FILEs or standard input):\n"
+"  -j, --jobs             set DeferralTime, DeferralPrepTime, DeferralWindow of\n"
+"                         idle jobs with CronMinute ... CronDayOfWeek\n"
+"      --due              add CronDue: whether the job may be matched now\n"
+"      --schedd-interval SECS  SCHEDD_INTERVAL for jobs without ScheddInterval\n"
+"                         (default 300)\n"
+"  -i, --input-format auto|long|new|json|xml\n"
+"  -o, --output-format long|new|json|xml   (default long)\n"
+"  -z, --gzip             compress the output with gzip\n"
+"Both:\n"
+"      --now EPOCH        the current time (default: the clock)\n"
+"  -h, --help             this text;  -V, --version  the version\n";
+
+enum {
+	OPT_NOW = 256, OPT_EXPLAIN, OPT_DUE, OPT_INTERVAL,
+	OPT_MINUTE, OPT_HOUR, OPT_MDAY, OPT_MONTH, OPT_WDAY	/* ORDER FIELDS */
+};
+
+static const char *const field_opts[CA_CRON_NFIELDS] = {	/* ORDER FIELDS */
+	"--minute", "--hour", "--day-of-month", "--month", "--day-of-week"
+};
+
+static const struct option longopts[] = {
+	{ "count", required_argument, NULL, 'n' },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "minute", required_argument, NULL, OPT_MINUTE },
+	{ "hour", required_argument, NULL, OPT_HOUR },
+	{ "day-of-month", required_argument, NULL, OPT_MDAY },
+	{ "month", required_argument, NULL, OPT_MONTH },
+	{ "day-of-week", required_argument, NULL, OPT_WDAY },
+	{ "jobs", no_argument, NULL, 'j' },
+	{ "due", no_argument, NULL, OPT_DUE },
+	{ "schedd-interval", required_argument, NULL, OPT_INTERVAL },
+	{ "input-format", required_argument, NULL, 'i' },
+	{ "output-format", required_argument, NULL, 'o' },
+	{ "gzip", no_argument, NULL, 'z' },
+	{ "now", required_argument, NULL, OPT_NOW },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* HTCondor's job states and the hold code of an invalid cron schedule. */
+#define JOB_IDLE	1
+#define JOB_HELD	5
+#define HOLD_INVALID_CRON	25
+#define DEFAULT_PREP_TIME	300
+#define DEFAULT_SCHEDD_INTERVAL	300
+
+static const char *const month_names[13] = {
+	"", "January", "February", "March", "April", "May", "June", "July",
+	"August", "September", "October", "November", "December"
+};
+static const char *const wday_names[7] = {
+	"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"
+};
+
+static int64_t now;
+static bool due;
+static int64_t schedd_interval = DEFAULT_SCHEDD_INTERVAL;
+static ca_format in_format = CA_FMT_AUTO;
+static ca_ctx cx;
+
+/* ---- schedules on the command line ---- */
+
+static void
+print_run(int64_t t)
+{
+	char iso[CA_CRON_ISOLEN];
+
+	ca_cron_isotime(t, iso);
+	printf("%lld\t%s\n", (long long)t, iso);
+}
+
+static int
+count_bits(uint64_t set)
+{
+	int n = 0;
+
+	for (; set != 0; set &= set - 1)
+		n++;
+	return n;
+}
+
+/* The values of a month or weekday set as names: "Monday-Friday", "May". */
+static void
+name_set(int field, uint64_t set, char *buf, size_t len)
+{
+	const char *const *names = field == CA_CRON_MONTH ? month_names : wday_names;
+	int lo = field == CA_CRON_MONTH ? 1 : 0, hi = field == CA_CRON_MONTH ? 12 : 6;
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int v = lo; v <= hi && o < len; v++) {
+		int end = v;
+
+		if (!(set >> v & 1))
+			continue;
+		while (end < hi && (set >> (end + 1) & 1))
+			end++;
+		if (end - v >= 2)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s-%s", o ? ", " : "",
+			    names[v], names[end]);
+		else
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", names[v]);
+		if (end - v == 1 && o < len)
+			o += (size_t)snprintf(buf + o, len - o, ", %s", names[end]);
+		v = end;
+	}
+}
+
+static bool
+is_full(const ca_cron *c, int f)
+{
+	uint64_t set = ca_cron_set(c, f);
+	int lo = ca_cron_field_min(f), hi = f == CA_CRON_WDAY ? 6 : ca_cron_field_max(f);
+
+	return set == ((((uint64_t)1 << (hi - lo + 1)) - 1) << lo);
+}
+
+/* --explain: each field's set, then the schedule in words with the day rule. */
+static void
+explain(const ca_cron *c, char texts[CA_CRON_NFIELDS][128])
+{
+	static const char *const every[CA_CRON_NFIELDS] = {
+		"every minute", "every hour", "every day of the month", "every month",
+		"every day of the week"
+	};
+	char sets[CA_CRON_NFIELDS][256], names[256], when[1024];
+	int width = 1, o;
+
+	for (int f = 0; f < CA_CRON_NFIELDS; f++) {
+		int n = (int)strlen(texts[f]);
+
+		if (n > width)
+			width = n;
+		ca_cron_format_set(f, ca_cron_set(c, f), sets[f], sizeof sets[f]);
+	}
+	for (int f = 0; f < CA_CRON_NFIELDS; f++) {
+		printf("%-18s %-*s -> %s", ca_cron_field_name(f), width, texts[f], sets[f]);
+		if (is_full(c, f))
+			printf(" (%s)", every[f]);
+		else if (f == CA_CRON_MONTH || f == CA_CRON_WDAY) {
+			name_set(f, ca_cron_set(c, f), names, sizeof names);
+			printf(" (%s)", names);
+		}
+		putchar('\n');
+	}
+
+	/* The time of day. */
+	if (count_bits(c->minute) == 1 && count_bits(c->hour) == 1)
+		o = snprintf(when, sizeof when, "at %02d:%02d", __builtin_ctz(c->hour),
+		    __builtin_ctzll(c->minute));
+	else if (is_full(c, CA_CRON_MINUTE) && is_full(c, CA_CRON_HOUR))
+		o = snprintf(when, sizeof when, "every minute");
+	else if (is_full(c, CA_CRON_MINUTE))
+		o = snprintf(when, sizeof when, "every minute of hour%s %s",
+		    count_bits(c->hour) > 1 ? "s" : "", sets[CA_CRON_HOUR]);
+	else
+		o = snprintf(when, sizeof when, "at minute%s %s of %s%s",
+		    count_bits(c->minute) > 1 ? "s" : "", sets[CA_CRON_MINUTE],
+		    is_full(c, CA_CRON_HOUR) ? "every hour" :
+		    count_bits(c->hour) > 1 ? "hours " : "hour ",
+		    is_full(c, CA_CRON_HOUR) ? "" : sets[CA_CRON_HOUR]);
+
+	/* The days. */
+	name_set(CA_CRON_WDAY, c->wday, names, sizeof names);
+	switch (c->flags & (CA_CRON_MDAY_RESTRICTS | CA_CRON_WDAY_RESTRICTS)) {
+	case 0:
+		o += snprintf(when + o, sizeof when - (size_t)o, ", every day");
+		break;
+	case CA_CRON_MDAY_RESTRICTS:
+		o += snprintf(when + o, sizeof when - (size_t)o, ", on day%s %s of the month",
+		    count_bits(c->mday) > 1 ? "s" : "", sets[CA_CRON_MDAY]);
+		break;
+	case CA_CRON_WDAY_RESTRICTS:
+		o += snprintf(when + o, sizeof when - (size_t)o, ", on every %s", names);
+		break;
+	default:
+		o += snprintf(when + o, sizeof when - (size_t)o,
+		    ", on day%s %s of the month and also on every %s",
+		    count_bits(c->mday) > 1 ? "s" : "", sets[CA_CRON_MDAY], names);
+		break;
+	}
+	if (!is_full(c, CA_CRON_MONTH)) {
+		name_set(CA_CRON_MONTH, c->month, names, sizeof names);
+		snprintf(when + o, sizeof when - (size_t)o, ", in %s", names);
+	}
+	printf("Runs %s.\n", when);
+
+	switch (c->flags & (CA_CRON_MDAY_RESTRICTS | CA_CRON_WDAY_RESTRICTS)) {
+	case 0:
+		puts("Day rule: neither day field restricts the days, so every day runs.");
+		break;
+	case CA_CRON_MDAY_RESTRICTS:
+		puts("Day rule: only cron_day_of_month restricts the days (cron_day_of_week\n"
+		    "is every day), so the day of the week does not matter.");
+		break;
+	case CA_CRON_WDAY_RESTRICTS:
+		puts("Day rule: only cron_day_of_week restricts the days (cron_day_of_month\n"
+		    "is every day), so the day of the month does not matter.");
+		break;
+	default:
+		puts("Day rule: cron_day_of_month and cron_day_of_week both restrict the days,\n"
+		    "so a day runs when EITHER matches (logical or), not only when both do.");
+		break;
+	}
+}
+
+static void
+schedule_error(const ca_cron_err *err)
+{
+	if (err->field >= 0)
+		cli_err("%s: %s", ca_cron_field_name(err->field), err->msg);
+	else
+		cli_err("%s", err->msg);
+	exit(EX_INPUT);
+}
+
+/* Split a "MIN HOUR DOM MONTH DOW" line into the field texts (for --explain;
+ * ca_cron_parse has already checked it). */
+static void
+split_fields(const char *line, char texts[CA_CRON_NFIELDS][128])
+{
+	int n = 0;
+
+	while (*line != '\0' && n < CA_CRON_NFIELDS) {
+		size_t len;
+
+		while (*line == ' ' || *line == '\t' || *line == '\n' || *line == '\r')
+			line++;
+		len = strcspn(line, " \t\n\r");
+		if (len == 0)
+			break;
+		snprintf(texts[n++], 128, "%.*s", (int)len, line);
+		line += len;
+	}
+}
+
+static int
+schedule_mode(char **args, int nargs, const char *fields[CA_CRON_NFIELDS], int64_t count,
+    bool want_explain)
+{
+	char texts[CA_CRON_NFIELDS][128];
+	ca_cron c;
+	ca_cron_err err;
+	int64_t t = now, next;
+
+	if (nargs > 0) {
+		strbuf line = STRBUF_INIT;
+
+		for (int i = 0; i < nargs; i++) {
+			if (i > 0)
+				strbuf_addc(&line, ' ');
+			strbuf_adds(&line, args[i]);
+		}
+		if (ca_cron_parse(&c, line.buf, &err) < 0) {
+			strbuf_release(&line);
+			schedule_error(&err);
+		}
+		split_fields(line.buf, texts);
+		strbuf_release(&line);
+	} else {
+		ca_cron_init(&c);
+		for (int f = 0; f < CA_CRON_NFIELDS; f++) {
+			snprintf(texts[f], sizeof texts[f], "%s", fields[f] ? fields[f] : "*");
+			if (fields[f] != NULL && ca_cron_field(&c, f, fields[f], &err) < 0)
+				schedule_error(&err);
+		}
+		if (ca_cron_check(&c, &err) < 0)
+			schedule_error(&err);
+	}
+	if (want_explain) {
+		char iso[CA_CRON_ISOLEN];
+
+		explain(&c, texts);
+		ca_cron_isotime(now, iso);
+		if (count > 0)
+			printf("Next run%s after %s:\n", count > 1 ? "s" : "", iso);
+	}
+	for (int64_t i = 0; i < count; i++) {
+		if (ca_cron_next(&c, t, &next) < 0) {
+			cli_err("no run after %lld before the end of year 9999", (long long)t);
+			cli_raise(EX_NO);
+			break;
+		}
+		print_run(next);
+		t = next;
+	}
+	return cli_finish();
+}
+
+/* ---- job ads ---- */
+
+static void
+set_int(ca_ad *ad, const char *name, int64_t v)
+{
+	ca_ad_set(ad, ca_intern(name, strlen(name)), NULL, ca_expr_lit(ad->arena, ca_int(v)));
+}
+
+static void
+set_bool(ca_ad *ad, const char *name, bool v)
+{
+	ca_ad_set(ad, ca_intern(name, strlen(name)), NULL, ca_expr_lit(ad->arena, ca_bool(v)));
+}
+
+static void
+set_str(ca_ad *ad, const char *name, const char *s)
+{
+	ca_ad_set(ad, ca_intern(name, strlen(name)), NULL,
+	    ca_expr_lit(ad->arena, ca_str(s, (uint32_t)strlen(s))));
+}
+
+static bool
+has_attr(const ca_ad *ad, const char *name)
+{
+	return ca_ad_findn(ad, name, strlen(name)) != NULL;
+}
+
+/* An integer attribute: 1 and *v set, 0 when absent, -1 when it is there but
+ * does not evaluate to an integer. */
+static int
+int_attr(ca_ad *ad, const char *name, int64_t *v)
+{
+	ca_value val;
+
+	if (!has_attr(ad, name))
+		return 0;
+	val = ca_eval_attr(&cx, ad, NULL, name);
+	if (val.kind != CA_INT)
+		return -1;
+	*v = val.u.i;
+	return 1;
+}
+
+/* Put the job on hold the way the schedd does for an invalid cron schedule,
+ * and say so on stderr. */
+static void
+hold(ca_ad *ad, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+hold(ca_ad *ad, const char *file, int line, const char *fmt, ...)
+{
+	char why[400], reason[480], id[64] = "";
+	int64_t cluster, proc, status;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (int_attr(ad, "ClusterId", &cluster) == 1 && int_attr(ad, "ProcId", &proc) == 1)
+		snprintf(id, sizeof id, "job %lld.%lld: ", (long long)cluster, (long long)proc);
+	cli_errat(file, line, 0, "%s%s; the job is put on hold", id, why);
+
+	snprintf(reason, sizeof reason, "Invalid cron schedule parameters: %s", why);
+	if (int_attr(ad, "JobStatus", &status) == 1)
+		set_int(ad, "LastJobStatus", status);
+	set_int(ad, "JobStatus", JOB_HELD);
+	set_str(ad, "HoldReason", reason);
+	set_int(ad, "HoldReasonCode", HOLD_INVALID_CRON);
+	set_int(ad, "HoldReasonSubCode", 0);
+	set_int(ad, "EnteredCurrentStatus", now);
+	if (due)
+		set_bool(ad, "CronDue", false);
+}
+
+/* Prep time or window: the cron attribute wins (copied into the deferral
+ * one), then the deferral attribute as it is, then the default. -1 (with the
+ * job held) when the value is not a non-negative integer. */
+static int
+deferral_param(ca_ad *ad, const char *cron_name, const char *deferral_name, int64_t def,
+    int64_t *v, const char *file, int line)
+{
+	const char *name = has_attr(ad, cron_name) ? cron_name : deferral_name;
+	int r = int_attr(ad, name, v);
+
+	if (r == 0) {
+		*v = def;
+		set_int(ad, deferral_name, def);
+		return 0;
+	}
+	if (r < 0 || *v < 0) {
+		hold(ad, file, line, "%s must be a non-negative integer", name);
+		return -1;
+	}
+	if (name == cron_name)
+		set_int(ad, deferral_name, *v);
+	return 0;
+}
+
+/* One job: reschedule it when HTCondor would, hold it when its schedule is
+ * invalid, pass it through otherwise. */
+static void
+cron_job(ca_ad *ad, const char *file, int line)
+{
+	ca_cron c;
+	ca_cron_err err;
+	int64_t status = JOB_IDLE, prep, window, dt, interval;
+	bool any = false;
+	int r;
+
+	for (int f = 0; f < CA_CRON_NFIELDS; f++)
+		any |= has_attr(ad, ca_cron_attr_name(f));
+	if (!any)
+		return;
+	r = int_attr(ad, "JobStatus", &status);
+	if (r < 0 || status != JOB_IDLE) {
+		if (due)
+			set_bool(ad, "CronDue", false);
+		return;
+	}
+
+	ca_cron_init(&c);
+	for (int f = 0; f < CA_CRON_NFIELDS; f++) {
+		const char *name = ca_cron_attr_name(f);
+		char num[32];
+		const char *text;
+		ca_value v;
+
+		if (!has_attr(ad, name))
+			continue;
+		v = ca_eval_attr(&cx, ad, NULL, name);
+		if (v.kind == CA_STRING)
+			text = v.u.s;
+		else if (v.kind == CA_INT) {
+			snprintf(num, sizeof num, "%lld", (long long)v.u.i);
+			text = num;
+		} else {
+			hold(ad, file, line, "%s is %s, not a string or an integer", name,
+			    v.kind == CA_UNDEFINED ? "undefined" : v.kind == CA_ERROR ? "an error" :
+			    v.kind == CA_REAL ? "a real" : v.kind == CA_BOOL ? "a boolean" :
+			    "not a schedule");
+			return;
+		}
+		if (ca_cron_field(&c, f, text, &err) < 0) {
+			hold(ad, file, line, "%s: %s", name, err.msg);
+			return;
+		}
+	}
+	if (ca_cron_check(&c, &err) < 0) {
+		hold(ad, file, line, "%s: %s", ca_cron_attr_name(err.field), err.msg);
+		return;
+	}
+	if (deferral_param(ad, "CronPrepTime", "DeferralPrepTime", DEFAULT_PREP_TIME,
+	    &prep, file, line) < 0)
+		return;
+	if (deferral_param(ad, "CronWindow", "DeferralWindow", 0, &window, file, line) < 0)
+		return;
+
+	/* The schedd keeps a DeferralTime until its window has passed. */
+	if (int_attr(ad, "DeferralTime", &dt) != 1 || now > dt + window) {
+		if (ca_cron_next(&c, now, &dt) < 0) {
+			hold(ad, file, line, "the schedule has no run before the end of year 9999");
+			return;
+		}
+		set_int(ad, "DeferralTime", dt);
+	}
+	if (due) {
+		if (int_attr(ad, "ScheddInterval", &interval) != 1)
+			interval = schedd_interval;
+		set_bool(ad, "CronDue", now + interval >= dt - prep && now < dt + window);
+	}
+}
+
+static int
+jobs_mode(char **files, int nfiles, ca_format out, bool gzip)
+{
+	ca_writer *w = ca_writer_open(stdout, out, gzip);
+
+	if (w == NULL)
+		cli_die(EX_SYSTEM, "cannot start the output");
+	for (int i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
+		const char *path = nfiles > 0 ? files[i] : "-";
+		const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+		ca_rerr err;
+		ca_reader *r = ca_reader_open(path, in_format, &err);
+		ca_ad *ad;
+
+		if (r == NULL) {
+			cli_rerr(&err);
+			continue;
+		}
+		for (;;) {
+			int rc = ca_reader_next(r, &ad, &err);
+
+			if (rc == 0)
+				break;
+			if (rc < 0) {
+				cli_rerr(&err);
+				if (err.sys)
+					break;
+				continue;
+			}
+			cron_job(ad, name, ca_reader_ad_line(r));
+			if (ca_writer_put(w, ad) < 0) {
+				cli_err("writing output failed");
+				cli_raise(EX_SYSTEM);
+			}
+			ca_ad_free(ad);
+			ca_arena_reset(&cx.scratch);
+			if (cli_status >= EX_SYSTEM)
+				break;
+		}
+		ca_reader_close(r);
+		if (cli_status >= EX_SYSTEM)
+			break;
+	}
+	if (ca_writer_close(w) < 0) {
+		cli_err("writing output failed");
+		cli_raise(EX_SYSTEM);
+	}
+	return cli_finish();
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *fields[CA_CRON_NFIELDS] = { NULL };
+	const char *only_jobs = NULL, *only_sched = NULL;
+	int64_t count = 1;
+	bool jobs = false, want_explain = false, gzip = false, have_now = false;
+	ca_format out = CA_FMT_LONG;
+	int ch, rc;
+
+	cli_init(argc, argv, "cron-next");
+	tzset();
+	while ((ch = getopt_long(argc, argv, "n:ji:I:o:zhV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'n':
+			count = cli_int("-n", optarg, 0, 1000000);
+			only_sched = "-n";
+			break;
+		case OPT_EXPLAIN:
+			want_explain = true;
+			only_sched = "--explain";
+			break;
+		case OPT_MINUTE:
+		case OPT_HOUR:
+		case OPT_MDAY:
+		case OPT_MONTH:
+		case OPT_WDAY:
+			fields[ch - OPT_MINUTE] = optarg;
+			only_sched = field_opts[ch - OPT_MINUTE];
+			break;
+		case 'j':
+			jobs = true;
+			break;
+		case OPT_DUE:
+			due = true;
+			only_jobs = "--due";
+			break;
+		case OPT_INTERVAL:
+			schedd_interval = cli_int("--schedd-interval", optarg, 0, INT32_MAX);
+			only_jobs = "--schedd-interval";
+			break;
+		case 'i':
+		case 'I':
+			in_format = cli_format("-i", optarg, true);
+			only_jobs = "-i";
+			break;
+		case 'o':
+			out = cli_format("-o", optarg, false);
+			only_jobs = "-o";
+			break;
+		case 'z':
+			gzip = true;
+			only_jobs = "-z";
+			break;
+		case OPT_NOW:
+			now = cli_now(optarg);
+			have_now = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(cli_finish());
+		case 'V':
+			cli_version();
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", progname);
+			exit(EX_USAGE);
+		}
+	}
+	if (!have_now)
+		now = (int64_t)time(NULL);
+	if (jobs && only_sched != NULL)
+		cli_usage_error("%s is for schedules, not for --jobs", only_sched);
+	if (!jobs && only_jobs != NULL)
+		cli_usage_error("%s is for --jobs", only_jobs);
+	if (jobs) {
+		ca_ctx_init(&cx);
+		cx.now = now;
+		rc = jobs_mode(argv + optind, argc - optind, out, gzip);
+		ca_ctx_free(&cx);
+		ca_intern_cleanup();
+		return rc;
+	}
+	{
+		bool by_field = false;
+
+		for (int f = 0; f < CA_CRON_NFIELDS; f++)
+			by_field |= fields[f] != NULL;
+		if (optind == argc && !by_field)
+			cli_usage_error("no schedule: give 'MIN HOUR DOM MONTH DOW' or --minute etc.");
+		if (optind < argc && by_field)
+			cli_usage_error("give the schedule either as 'MIN HOUR DOM MONTH DOW' "
+			    "or with --minute etc., not both");
+	}
+	return schedule_mode(argv + optind, argc - optind, fields, count, want_explain);
+}

@@ -1,0 +1,309 @@
+/* ad.c - ClassAds as attribute tables (insertion order plus a hash index)
+ * and the process-wide table of interned, case-folded attribute names. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ad.h"
+#include "expr.h"
+
+/* ---- interned names ---- */
+
+static struct {
+	const ca_name **slot;
+	uint32_t cap, n;	/* cap is a power of two */
+	uint32_t seed;
+} names;
+
+static inline unsigned char
+fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+static uint32_t
+name_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u ^ names.seed;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ fold((unsigned char)s[i])) * 16777619u;
+	return h;
+}
+
+static int
+same_name(const ca_name *nm, uint32_t h, const char *s, size_t len)
+{
+	if (nm->hash != h || nm->len != len)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)nm->key[i] != fold((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+static void
+names_grow(void)
+{
+	uint32_t cap = names.cap ? names.cap * 2 : 1024;
+	const ca_name **slot = ca_xcalloc(cap, sizeof *slot);
+
+	for (uint32_t i = 0; i < names.cap; i++) {
+		const ca_name *nm = names.slot[i];
+		if (nm == NULL)
+			continue;
+		uint32_t j = nm->hash & (cap - 1);
+		while (slot[j])
+			j = (j + 1) & (cap - 1);
+		slot[j] = nm;
+	}
+	free(names.slot);
+	names.slot = slot;
+	names.cap = cap;
+}
+
+const ca_name *
+ca_intern_find(const char *s, size_t len)
+{
+	if (names.cap == 0)
+		return NULL;
+	uint32_t h = name_hash(s, len);
+	for (uint32_t j = h & (names.cap - 1);; j = (j + 1) & (names.cap - 1)) {
+		const ca_name *nm = names.slot[j];
+		if (nm == NULL)
+			return NULL;
+		if (same_name(nm, h, s, len))
+			return nm;
+	}
+}
+
+const ca_name *
+ca_intern(const char *s, size_t len)
+{
+	if (names.cap == 0) {
+		names.seed = (uint32_t)time(NULL) ^ (uint32_t)(uintptr_t)&names;
+		names_grow();
+	}
+	uint32_t h = name_hash(s, len);
+	uint32_t j = h & (names.cap - 1);
+	for (;; j = (j + 1) & (names.cap - 1)) {
+		const ca_name *nm = names.slot[j];
+		if (nm == NULL)
+			break;
+		if (same_name(nm, h, s, len))
+			return nm;
+	}
+	if (len > UINT32_MAX / 2)
+		len = UINT32_MAX / 2;	/* cannot happen: inputs are bounded earlier */
+	ca_name *nm = ca_xmalloc(sizeof *nm + 2 * len + 2);
+	nm->hash = h;
+	nm->len = (uint32_t)len;
+	for (size_t i = 0; i < len; i++)
+		nm->key[i] = (char)fold((unsigned char)s[i]);
+	nm->key[len] = '\0';
+	char *spell = nm->key + len + 1;
+	memcpy(spell, s, len);
+	spell[len] = '\0';
+	nm->spell = spell;
+	names.slot[j] = nm;
+	if (++names.n * 2 > names.cap)
+		names_grow();
+	return nm;
+}
+
+void
+ca_intern_cleanup(void)
+{
+	for (uint32_t i = 0; i < names.cap; i++)
+		free((void *)names.slot[i]);
+	free(names.slot);
+	memset(&names, 0, sizeof names);
+}
+
+/* ---- ads ---- */
+
+#define INDEX_FROM 8	/* ads with more attributes than this get a hash index */
+
+struct owned_ad {
+	ca_ad ad;
+	ca_arena arena;
+};
+
+ca_ad *
+ca_ad_new(void)
+{
+	struct owned_ad *o = ca_xcalloc(1, sizeof *o);
+
+	o->ad.arena = &o->arena;
+	o->ad.own_arena = true;
+	return &o->ad;
+}
+
+ca_ad *
+ca_ad_new_in(ca_arena *a)
+{
+	ca_ad *ad = ca_arena_zalloc(a, sizeof *ad);
+
+	ad->arena = a;
+	return ad;
+}
+
+void
+ca_ad_free(ca_ad *ad)
+{
+	if (ad == NULL || !ad->own_arena)
+		return;
+	struct owned_ad *o = (struct owned_ad *)ad;
+	ca_arena_free(&o->arena);
+	free(o);
+}
+
+static void
+index_build(ca_ad *ad)
+{
+	uint32_t cap = 16;
+
+	while (cap < ad->n * 2 + 2)
+		cap *= 2;
+	if (cap != ad->icap) {
+		ad->index = ca_arena_array(ad->arena, cap, sizeof *ad->index);
+		ad->icap = cap;
+	}
+	memset(ad->index, 0, cap * sizeof *ad->index);
+	for (uint32_t i = 0; i < ad->n; i++) {
+		uint32_t j = ad->attrs[i].name->hash & (cap - 1);
+		while (ad->index[j])
+			j = (j + 1) & (cap - 1);
+		ad->index[j] = i + 1;
+	}
+}
+
+ca_attr *
+ca_ad_find(const ca_ad *ad, const ca_name *name)
+{
+	if (ad->index) {
+		uint32_t mask = ad->icap - 1;
+		for (uint32_t j = name->hash & mask;; j = (j + 1) & mask) {
+			uint32_t k = ad->index[j];
+			if (k == 0)
+				return NULL;
+			if (ad->attrs[k - 1].name == name)
+				return &ad->attrs[k - 1];
+		}
+	}
+	for (uint32_t i = 0; i < ad->n; i++)
+		if (ad->attrs[i].name == name)
+			return &ad->attrs[i];
+	return NULL;
+}
+
+ca_attr *
+ca_ad_findn(const ca_ad *ad, const char *s, size_t len)
+{
+	const ca_name *nm = ca_intern_find(s, len);
+
+	return nm ? ca_ad_find(ad, nm) : NULL;
+}
+
+ca_expr *
+ca_ad_lookup(const ca_ad *ad, const char *name)
+{
+	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
+
+	return at ? at->expr : NULL;
+}
+
+void
+ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
+{
+	ca_attr *at = ca_ad_find(ad, name);
+
+	if (at) {
+		at->expr = e;
+		return;
+	}
+	if (ad->n == ad->cap) {
+		uint32_t cap = ad->cap ? ad->cap * 2 : 8;
+		ca_attr *attrs = ca_arena_array(ad->arena, cap, sizeof *attrs);
+		if (ad->n)
+			memcpy(attrs, ad->attrs, ad->n * sizeof *attrs);
+		ad->attrs = attrs;
+		ad->cap = cap;
+	}
+	at = &ad->attrs[ad->n++];
+	at->name = name;
+	at->spell = spell ? spell : name->spell;
+	at->expr = e;
+	at->busy = 0;
+	if (ad->n > INDEX_FROM) {
+		if (ad->n * 2 + 2 > ad->icap)
+			index_build(ad);
+		else {
+			uint32_t mask = ad->icap - 1, j = name->hash & mask;
+			while (ad->index[j])
+				j = (j + 1) & mask;
+			ad->index[j] = ad->n;
+		}
+	}
+}
+
+/* The spelling to keep for s: the interned one when it is the same text. */
+static const char *
+spelling(ca_arena *a, const ca_name *nm, const char *s, size_t len)
+{
+	if (memcmp(nm->spell, s, len) == 0)
+		return nm->spell;
+	return ca_arena_strndup(a, s, len);
+}
+
+void
+ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const ca_expr *e)
+{
+	const ca_name *nm = ca_intern(s, len);
+
+	ca_ad_set(ad, nm, spelling(ad->arena, nm, s, len), ca_expr_copy(ad->arena, e));
+}
+
+bool
+ca_ad_delete(ca_ad *ad, const ca_name *name)
+{
+	ca_attr *at = ca_ad_find(ad, name);
+
+	if (at == NULL)
+		return false;
+	size_t i = (size_t)(at - ad->attrs);
+	memmove(at, at + 1, (ad->n - i - 1) * sizeof *at);
+	ad->n--;
+	if (ad->index)
+		index_build(ad);
+	return true;
+}
+
+void
+ca_ad_merge(ca_ad *dst, const ca_ad *src)
+{
+	for (uint32_t i = 0; i < src->n; i++) {
+		const ca_attr *at = &src->attrs[i];
+		ca_ad_set(dst, at->name, spelling(dst->arena, at->name, at->spell, strlen(at->spell)),
+		    ca_expr_copy(dst->arena, at->expr));
+	}
+}
+
+ca_ad *
+ca_ad_copy_in(ca_arena *a, const ca_ad *src)
+{
+	ca_ad *ad = ca_ad_new_in(a);
+
+	ca_ad_merge(ad, src);
+	return ad;
+}
+
+ca_ad *
+ca_ad_copy(const ca_ad *src)
+{
+	ca_ad *ad = ca_ad_new();
+
+	ca_ad_merge(ad, src);
+	return ad;
+}

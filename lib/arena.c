@@ -1,0 +1,172 @@
+/* arena.c - bump allocation in growing chunks, freed all at once, and the
+ * never-NULL allocation wrappers the whole library goes through. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+
+struct ca_chunk {
+	ca_chunk *next;
+	size_t size;		/* usable bytes after the header */
+	max_align_t align[];
+};
+
+#define FIRST_CHUNK	2048
+#define MAX_CHUNK	(1u << 20)
+
+static void
+oom(void)
+{
+	fputs("classad: out of memory\n", stderr);
+	exit(4);
+}
+
+void *
+ca_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+ca_xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+ca_xreallocarray(void *p, size_t n, size_t sz)
+{
+	if (sz && n > SIZE_MAX / sz)
+		oom();
+	p = realloc(p, n * sz > 0 ? n * sz : 1);
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+char *
+ca_xstrndup(const char *s, size_t n)
+{
+	char *p = ca_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+static ca_chunk *
+new_chunk(ca_arena *a, size_t size)
+{
+	if (size > SIZE_MAX - sizeof(ca_chunk))
+		oom();
+	ca_chunk *c = ca_xmalloc(sizeof(ca_chunk) + size);
+	c->size = size;
+	a->total += size;
+	return c;
+}
+
+void *
+ca_arena_alloc(ca_arena *a, size_t n)
+{
+	if (n > SIZE_MAX - 8)
+		oom();
+	n = n < 8 ? 8 : (n + 7) & ~(size_t)7;
+	if (n <= (size_t)(a->end - a->cur)) {
+		void *p = a->cur;
+		a->cur += n;
+		return p;
+	}
+	if (a->head && n > MAX_CHUNK / 4) {
+		/* A big one-off gets a chunk of its own behind the current one,
+		 * which goes on filling. */
+		ca_chunk *c = new_chunk(a, n);
+		c->next = a->head->next;
+		a->head->next = c;
+		return c->align;
+	}
+	size_t size = a->head ? a->head->size * 2 : FIRST_CHUNK;
+	if (size > MAX_CHUNK)
+		size = MAX_CHUNK;
+	if (size < n)
+		size = n;
+	ca_chunk *c = new_chunk(a, size);
+	c->next = a->head;
+	a->head = c;
+	a->cur = (char *)c->align + n;
+	a->end = (char *)c->align + size;
+	return c->align;
+}
+
+void *
+ca_arena_zalloc(ca_arena *a, size_t n)
+{
+	void *p = ca_arena_alloc(a, n);
+
+	memset(p, 0, n);
+	return p;
+}
+
+void *
+ca_arena_array(ca_arena *a, size_t n, size_t sz)
+{
+	if (sz && n > (SIZE_MAX - 64) / sz)
+		oom();
+	return ca_arena_alloc(a, n * sz);
+}
+
+char *
+ca_arena_strndup(ca_arena *a, const char *s, size_t n)
+{
+	if (n == SIZE_MAX)
+		oom();
+	char *p = ca_arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void
+ca_arena_reset(ca_arena *a)
+{
+	if (a->head == NULL)
+		return;
+	/* Keep the oldest chunk (the last in the list): the common case of a
+	 * small evaluation then reuses it without a malloc. */
+	ca_chunk *c = a->head, *keep = NULL;
+	while (c) {
+		ca_chunk *next = c->next;
+		if (next == NULL)
+			keep = c;
+		else
+			free(c);
+		c = next;
+	}
+	keep->next = NULL;
+	a->head = keep;
+	a->cur = (char *)keep->align;
+	a->end = a->cur + keep->size;
+	a->total = keep->size;
+}
+
+void
+ca_arena_free(ca_arena *a)
+{
+	ca_chunk *c = a->head;
+
+	while (c) {
+		ca_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	memset(a, 0, sizeof *a);
+}

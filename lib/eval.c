@@ -1,0 +1,649 @@
+/* eval.c - evaluates expression trees with HTCondor's semantics: scoping
+ * (MY, TARGET, enclosing ads), three-valued logic, strict operators, numeric
+ * promotion and wrapping, with bounded depth and work. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "builtins.h"
+#include "eval.h"
+#include "lexer.h"
+#include "print.h"
+
+enum { SP_SELF, SP_PARENT, SP_TOPLEVEL, SP_ROOT, SP_MY, SP_TARGET, SP_OTHER, SP_CURRENTTIME };
+static const char *const special_names[8] = {
+	"self", "parent", "toplevel", "root", "my", "target", "other", "CurrentTime"
+};
+
+void
+ca_ctx_init(ca_ctx *cx)
+{
+	memset(cx, 0, sizeof *cx);
+	cx->now = (int64_t)time(NULL);
+	cx->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)cx->now;
+	cx->empty = ca_ad_new();
+	for (int i = 0; i < 8; i++)
+		cx->special[i] = ca_intern(special_names[i], strlen(special_names[i]));
+}
+
+void
+ca_ctx_free(ca_ctx *cx)
+{
+	ca_arena_free(&cx->scratch);
+	ca_ad_free(cx->empty);
+	cx->empty = NULL;
+}
+
+/* ---- ad values and frames ---- */
+
+static const ca_frame *
+copy_chain(ca_ctx *cx, const ca_frame *f)
+{
+	if (f == NULL)
+		return NULL;
+	ca_frame *c = ca_arena_alloc(&cx->scratch, sizeof *c);
+	*c = *f;
+	c->up = copy_chain(cx, f->up);
+	return c;
+}
+
+ca_value
+ca_make_adval(ca_ctx *cx, const ca_ad *ad, const ca_frame *f)
+{
+	ca_adval *av = ca_arena_alloc(&cx->scratch, sizeof *av);
+
+	av->ad = ad;
+	av->scope = copy_chain(cx, f);
+	return ca_adv(av);
+}
+
+void
+ca_adval_frame(const ca_adval *av, const ca_frame *from, ca_frame *out)
+{
+	out->ad = av->ad;
+	out->up = av->scope;
+	out->my = av->scope ? av->scope->my : from->my;
+	out->target = av->scope ? av->scope->target : from->target;
+}
+
+/* ---- attribute lookup ---- */
+
+static ca_value
+eval_attr(ca_ctx *cx, ca_attr *at, const ca_frame *f)
+{
+	if (at->busy)
+		return ca_error("circular reference");
+	at->busy = 1;
+	ca_value v = ca_eval(cx, at->expr, f);
+	at->busy = 0;
+	return v;
+}
+
+/* name in the ad `side` as the root of its own side of the match. */
+static ca_value
+in_side(ca_ctx *cx, const ca_name *name, const ca_ad *side, const ca_ad *other)
+{
+	ca_attr *at = ca_ad_find(side, name);
+
+	if (at == NULL)
+		return ca_undef();
+	ca_frame f = { side, NULL, side, other };
+	return eval_attr(cx, at, &f);
+}
+
+static const ca_frame *
+root_frame(const ca_frame *f)
+{
+	while (f->up)
+		f = f->up;
+	return f;
+}
+
+ca_value
+ca_eval_name(ca_ctx *cx, const ca_name *name, const ca_frame *f)
+{
+	for (const ca_frame *s = f; s; s = s->up) {
+		ca_attr *at = ca_ad_find(s->ad, name);
+		if (at)
+			return eval_attr(cx, at, s);
+	}
+	const ca_name *const *sp = cx->special;
+	if (name == sp[SP_SELF])
+		return ca_make_adval(cx, f->ad, f->up);
+	if (name == sp[SP_PARENT])
+		return f->up ? ca_make_adval(cx, f->up->ad, f->up->up) : ca_undef();
+	if (name == sp[SP_TOPLEVEL] || name == sp[SP_ROOT])
+		return ca_make_adval(cx, root_frame(f)->ad, NULL);
+	bool match = f->target != NULL;
+	if (name == sp[SP_MY] && (match || !cx->strict))
+		return ca_make_adval(cx, f->my, NULL);
+	if ((name == sp[SP_TARGET] || name == sp[SP_OTHER]) && match)
+		return ca_make_adval(cx, f->target, NULL);
+	if (cx->strict)
+		return ca_undef();
+	if (name == sp[SP_CURRENTTIME])
+		return ca_int(cx->now);
+	/* HTCondor daemon rule: a name not found on this side is looked up in
+	 * the other ad of the match. */
+	if (match)
+		return in_side(cx, name, f->target, f->my);
+	return ca_undef();
+}
+
+static ca_value
+eval_ref(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
+{
+	const ca_name *name = e->u.attr.name;
+
+	switch (e->op) {
+	case CA_SC_NONE:
+		return ca_eval_name(cx, name, f);
+	case CA_SC_ROOT: {
+		const ca_frame *r = root_frame(f);
+		ca_attr *at = ca_ad_find(r->ad, name);
+		return at ? eval_attr(cx, at, r) : ca_undef();
+	}
+	case CA_SC_MY:
+		if (cx->strict && f->target == NULL)
+			return ca_undef();
+		return in_side(cx, name, f->my, f->target);
+	default:	/* TARGET, OTHER */
+		if (f->target == NULL)
+			return ca_undef();
+		return in_side(cx, name, f->target, f->my);
+	}
+}
+
+int
+ca_resolve_ref(ca_ctx *cx, const ca_expr *e, const ca_frame *f,
+    ca_attr **at, ca_frame *out, const char **side)
+{
+	const ca_name *name = e->u.attr.name;
+	const ca_name *const *sp = cx->special;
+
+	*at = NULL;
+	switch (e->op) {
+	case CA_SC_NONE:
+		for (const ca_frame *s = f; s; s = s->up) {
+			if ((*at = ca_ad_find(s->ad, name)) != NULL) {
+				*out = *s;
+				*side = s == f ? (f->ad == f->my ? "MY" : f->ad == f->target ?
+				    "TARGET" : "this ad") : "an enclosing ad";
+				return 1;
+			}
+		}
+		for (int i = 0; i < 8; i++)
+			if (name == sp[i] && (!cx->strict || i < SP_MY || (i != SP_CURRENTTIME && f->target))) {
+				*side = "a special name";
+				return 2;
+			}
+		if (!cx->strict && f->target) {
+			if ((*at = ca_ad_find(f->target, name)) != NULL) {
+				*out = (ca_frame){ f->target, NULL, f->target, f->my };
+				*side = "TARGET";
+				return 1;
+			}
+			*side = cx->strict ? "MY" : "MY or TARGET";
+			return 0;
+		}
+		*side = f->target ? "MY" : "MY (there is no target ad)";
+		return 0;
+	case CA_SC_ROOT: {
+		const ca_frame *r = root_frame(f);
+		*side = "the outermost ad";
+		if ((*at = ca_ad_find(r->ad, name)) == NULL)
+			return 0;
+		*out = *r;
+		return 1;
+	}
+	case CA_SC_MY:
+		*side = "MY";
+		if (cx->strict && f->target == NULL)
+			return 0;
+		if ((*at = ca_ad_find(f->my, name)) == NULL)
+			return 0;
+		*out = (ca_frame){ f->my, NULL, f->my, f->target };
+		return 1;
+	default:
+		*side = f->target ? "TARGET" : "TARGET (there is no target ad)";
+		if (f->target == NULL || (*at = ca_ad_find(f->target, name)) == NULL)
+			return 0;
+		*out = (ca_frame){ f->target, NULL, f->target, f->my };
+		return 1;
+	}
+}
+
+/* base.name where base is an ad (the ad's enclosing scopes are searched
+ * too) or a list (the selection is applied to every element). */
+static ca_value
+select_in(ca_ctx *cx, ca_value base, const ca_name *name, const ca_frame *f)
+{
+	switch (base.kind) {
+	case CA_UNDEFINED:
+	case CA_ERROR:
+		return base;
+	case CA_AD: {
+		ca_frame af;
+		ca_adval_frame(base.u.ad, f, &af);
+		return ca_eval_name(cx, name, &af);
+	}
+	case CA_LIST: {
+		ca_value *items = ca_arena_array(&cx->scratch, base.x.len, sizeof *items);
+		for (uint32_t i = 0; i < base.x.len; i++) {
+			ca_value it = base.u.items[i];
+			items[i] = it.kind == CA_LIST ? ca_error("selection from a nested list") :
+			    select_in(cx, it, name, f);
+		}
+		return ca_list(items, base.x.len);
+	}
+	default:
+		return ca_error("selection ('.') from a value that is not a record");
+	}
+}
+
+static ca_value
+eval_index(ca_ctx *cx, ca_value a, ca_value i, const ca_frame *f)
+{
+	if (a.kind == CA_ERROR || i.kind == CA_ERROR)
+		return a.kind == CA_ERROR ? a : i;
+	if (a.kind == CA_UNDEFINED || i.kind == CA_UNDEFINED)
+		return ca_undef();
+	if (a.kind == CA_LIST) {
+		if (i.kind != CA_INT)
+			return ca_error("list subscript is not an integer");
+		if (i.u.i < 0 || i.u.i >= (int64_t)a.x.len)
+			return ca_error("list subscript out of range");
+		return a.u.items[i.u.i];
+	}
+	if (a.kind == CA_AD) {
+		if (i.kind != CA_STRING)
+			return ca_error("record subscript is not a string");
+		const ca_name *nm = ca_intern_find(i.u.s, i.x.len);
+		ca_attr *at = nm ? ca_ad_find(a.u.ad->ad, nm) : NULL;
+		if (at == NULL)
+			return ca_undef();
+		ca_frame af;
+		ca_adval_frame(a.u.ad, f, &af);
+		return eval_attr(cx, at, &af);
+	}
+	return ca_error("subscript of a value that is not a list or record");
+}
+
+/* ---- operators ---- */
+
+static ca_value
+unop(int op, ca_value a)
+{
+	if (a.kind == CA_ERROR)
+		return a;
+	switch (op) {
+	case CA_T_MINUS:
+		switch (a.kind) {
+		case CA_UNDEFINED: return a;
+		case CA_INT: return ca_int((int64_t)(0 - (uint64_t)a.u.i));
+		case CA_REAL: return ca_real(-a.u.r);
+		case CA_RELTIME: return ca_reltime(-a.u.r);
+		default: return ca_error("unary '-' of a value that is not a number");
+		}
+	case CA_T_PLUS:
+		switch (a.kind) {
+		case CA_UNDEFINED: case CA_INT: case CA_REAL: case CA_RELTIME: return a;
+		default: return ca_error("unary '+' of a value that is not a number");
+		}
+	case CA_T_NOT:
+		switch (a.kind) {
+		case CA_UNDEFINED: return a;
+		case CA_BOOL: return ca_bool(!a.u.b);
+		case CA_INT: return ca_bool(a.u.i == 0);
+		case CA_REAL: return ca_bool(a.u.r == 0.0);
+		default: return ca_error("'!' of a value that is not a boolean or number");
+		}
+	default:	/* ~ */
+		switch (a.kind) {
+		case CA_UNDEFINED: return a;
+		case CA_INT: return ca_int(~a.u.i);
+		default: return ca_error("'~' of a value that is not an integer");
+		}
+	}
+}
+
+/* Number view of a value for arithmetic and comparison: 1 int, 2 real, 0 no. */
+static int
+numeric(ca_value v, int64_t *i, double *r)
+{
+	switch (v.kind) {
+	case CA_BOOL: *i = v.u.b; *r = v.u.b; return 1;
+	case CA_INT: *i = v.u.i; *r = (double)v.u.i; return 1;
+	case CA_REAL: *r = v.u.r; return 2;
+	default: return 0;
+	}
+}
+
+static ca_value
+real_result(double r)
+{
+	if (r == HUGE_VAL)
+		return ca_error("real overflow");
+	return ca_real(r);
+}
+
+static ca_value
+time_arith(int op, ca_value a, ca_value b)
+{
+	int64_t ii;
+	double rr;
+	int an = numeric(a, &ii, &rr), bn = numeric(b, &ii, &rr);
+
+	if (a.kind == CA_ABSTIME && b.kind == CA_RELTIME && (op == CA_T_PLUS || op == CA_T_MINUS))
+		return ca_abstime(a.u.i + (int64_t)(op == CA_T_PLUS ? b.u.r : -b.u.r), a.x.off);
+	if (a.kind == CA_RELTIME && b.kind == CA_ABSTIME && op == CA_T_PLUS)
+		return ca_abstime(b.u.i + (int64_t)a.u.r, b.x.off);
+	if (a.kind == CA_ABSTIME && b.kind == CA_ABSTIME && op == CA_T_MINUS)
+		return ca_reltime((double)(a.u.i - b.u.i));
+	if (a.kind == CA_RELTIME && b.kind == CA_RELTIME && (op == CA_T_PLUS || op == CA_T_MINUS))
+		return ca_reltime(op == CA_T_PLUS ? a.u.r + b.u.r : a.u.r - b.u.r);
+	if (a.kind == CA_RELTIME && bn && (op == CA_T_STAR || op == CA_T_SLASH)) {
+		double x = b.kind == CA_REAL ? b.u.r : (double)(b.kind == CA_BOOL ? b.u.b : b.u.i);
+		if (op == CA_T_SLASH && x == 0)
+			return ca_error("division of a relative time by zero");
+		return ca_reltime(op == CA_T_STAR ? a.u.r * x : a.u.r / x);
+	}
+	if (b.kind == CA_RELTIME && an && op == CA_T_STAR) {
+		double x = a.kind == CA_REAL ? a.u.r : (double)(a.kind == CA_BOOL ? a.u.b : a.u.i);
+		return ca_reltime(b.u.r * x);
+	}
+	return ca_error("arithmetic on times of the wrong kinds");
+}
+
+static ca_value
+arith(int op, ca_value a, ca_value b)
+{
+	int64_t ai = 0, bi = 0;
+	double ar = 0, br = 0;
+
+	if (a.kind == CA_ABSTIME || a.kind == CA_RELTIME || b.kind == CA_ABSTIME || b.kind == CA_RELTIME)
+		return time_arith(op, a, b);
+	int an = numeric(a, &ai, &ar), bn = numeric(b, &bi, &br);
+	if (!an || !bn)
+		return ca_error("arithmetic on a value that is not a number");
+	if (an == 1 && bn == 1) {
+		uint64_t x = (uint64_t)ai, y = (uint64_t)bi;
+		switch (op) {
+		case CA_T_PLUS: return ca_int((int64_t)(x + y));
+		case CA_T_MINUS: return ca_int((int64_t)(x - y));
+		case CA_T_STAR: return ca_int((int64_t)(x * y));
+		case CA_T_SLASH:
+			if (bi == 0)
+				return ca_error("integer division by zero");
+			if (ai == INT64_MIN && bi == -1)
+				return ca_int(INT64_MAX);
+			return ca_int(ai / bi);
+		default:
+			if (bi == 0)
+				return ca_error("integer modulo by zero");
+			if (bi == -1)
+				return ca_int(0);
+			return ca_int(ai % bi);
+		}
+	}
+	switch (op) {
+	case CA_T_PLUS: return real_result(ar + br);
+	case CA_T_MINUS: return real_result(ar - br);
+	case CA_T_STAR: return real_result(ar * br);
+	case CA_T_SLASH: return real_result(ar / br);
+	default: return ca_error("'%' of a real number");
+	}
+}
+
+static int
+fold_cmp(const char *a, uint32_t an, const char *b, uint32_t bn)
+{
+	uint32_t n = an < bn ? an : bn;
+
+	for (uint32_t i = 0; i < n; i++) {
+		int x = (unsigned char)a[i], y = (unsigned char)b[i];
+		if (x >= 'A' && x <= 'Z')
+			x += 32;
+		if (y >= 'A' && y <= 'Z')
+			y += 32;
+		if (x != y)
+			return x - y;
+	}
+	return an < bn ? -1 : an > bn;
+}
+
+static ca_value
+compare(int op, ca_value a, ca_value b)
+{
+	int c;
+	int64_t ai = 0, bi = 0;
+	double ar = 0, br = 0;
+	int an = numeric(a, &ai, &ar), bn = numeric(b, &bi, &br);
+
+	if (an && bn) {
+		if (an == 1 && bn == 1)
+			c = ai < bi ? -1 : ai > bi;
+		else if (ar < br)
+			c = -1;
+		else if (ar > br)
+			c = 1;
+		else if (ar == br)
+			c = 0;
+		else	/* NaN: only != holds */
+			return ca_bool(op == CA_T_NE);
+	} else if (a.kind == CA_STRING && b.kind == CA_STRING)
+		c = fold_cmp(a.u.s, a.x.len, b.u.s, b.x.len);
+	else if (a.kind == CA_ABSTIME && b.kind == CA_ABSTIME)
+		c = a.u.i < b.u.i ? -1 : a.u.i > b.u.i;
+	else if (a.kind == CA_RELTIME && b.kind == CA_RELTIME)
+		c = a.u.r < b.u.r ? -1 : a.u.r > b.u.r;
+	else
+		return ca_error("comparison of values of different kinds");
+	switch (op) {
+	case CA_T_LT: return ca_bool(c < 0);
+	case CA_T_LE: return ca_bool(c <= 0);
+	case CA_T_GT: return ca_bool(c > 0);
+	case CA_T_GE: return ca_bool(c >= 0);
+	case CA_T_EQ: return ca_bool(c == 0);
+	default: return ca_bool(c != 0);
+	}
+}
+
+static ca_value
+bitwise(int op, ca_value a, ca_value b)
+{
+	if (a.kind != CA_INT || b.kind != CA_INT)
+		return ca_error("bitwise operator on a value that is not an integer");
+	int64_t x = a.u.i, y = b.u.i;
+	switch (op) {
+	case CA_T_AMP: return ca_int(x & y);
+	case CA_T_BAR: return ca_int(x | y);
+	case CA_T_CARET: return ca_int(x ^ y);
+	default:
+		break;
+	}
+	if (y < 0 || y >= 64)
+		return ca_error("shift count outside 0-63");
+	switch (op) {
+	case CA_T_SHL: return ca_int((int64_t)((uint64_t)x << y));
+	case CA_T_SHR: return ca_int(x < 0 ? ~(~x >> y) : x >> y);
+	default: return ca_int((int64_t)((uint64_t)x >> y));
+	}
+}
+
+ca_value
+ca_eval_binop(ca_ctx *cx, int op, ca_value a, ca_value b)
+{
+	switch (op) {
+	case CA_T_META_EQ: case CA_T_IS:
+		return ca_value_identical(a, b);
+	case CA_T_META_NE: case CA_T_ISNT: {
+		ca_value v = ca_value_identical(a, b);
+		return v.kind == CA_BOOL ? ca_bool(!v.u.b) : v;
+	}
+	default:
+		break;
+	}
+	/* strict operators: ERROR wins over UNDEFINED */
+	if (a.kind == CA_ERROR)
+		return a;
+	if (b.kind == CA_ERROR)
+		return b;
+	if (a.kind == CA_UNDEFINED || b.kind == CA_UNDEFINED)
+		return ca_undef();
+	switch (op) {
+	case CA_T_PLUS: case CA_T_MINUS: case CA_T_STAR: case CA_T_SLASH: case CA_T_PERCENT:
+		return arith(op, a, b);
+	case CA_T_LT: case CA_T_LE: case CA_T_GT: case CA_T_GE: case CA_T_EQ: case CA_T_NE:
+		return compare(op, a, b);
+	default:
+		return bitwise(op, a, b);
+	}
+}
+
+/* && and || with HTCondor's tables; the right side only when needed. */
+static ca_value
+logical(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
+{
+	bool and = e->op == CA_T_AND;
+	ca_value l = ca_eval(cx, e->u.k.a, f);
+	int lt;
+
+	if (l.kind == CA_ERROR)
+		return l;
+	if (l.kind == CA_UNDEFINED)
+		lt = -2;
+	else if ((lt = ca_value_truth(l)) < 0)
+		return ca_error(and ? "'&&' of a value that is not a boolean" :
+		    "'||' of a value that is not a boolean");
+	if (and && lt == 0)
+		return ca_bool(false);
+	if (!and && lt == 1)
+		return ca_bool(true);
+	ca_value r = ca_eval(cx, e->u.k.b, f);
+	int rt;
+	if (r.kind == CA_ERROR)
+		return r;
+	if (r.kind == CA_UNDEFINED)
+		return ca_undef();
+	if ((rt = ca_value_truth(r)) < 0)
+		return ca_error(and ? "'&&' of a value that is not a boolean" :
+		    "'||' of a value that is not a boolean");
+	if (lt == -2)	/* undefined on the left */
+		return and ? (rt ? ca_undef() : ca_bool(false)) : (rt ? ca_bool(true) : ca_undef());
+	return ca_bool(rt);
+}
+
+static ca_value
+call(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
+{
+	const ca_builtin *fn = e->u.call.fn;
+	int n = (int)e->u.call.n;
+
+	if (fn == NULL)
+		return ca_error("unknown function");
+	if (n < fn->min || (fn->max >= 0 && n > fn->max))
+		return ca_error("wrong number of arguments");
+	if (fn->lazy)
+		return fn->lazy(cx, f, e->u.call.args, n);
+	ca_value small[8];
+	ca_value *argv = n <= 8 ? small : ca_arena_array(&cx->scratch, (size_t)n, sizeof *argv);
+	for (int i = 0; i < n; i++)
+		argv[i] = ca_eval(cx, e->u.call.args[i], f);
+	return fn->fn(cx, f, argv, n);
+}
+
+static ca_value
+eval_node(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
+{
+	switch (e->node) {
+	case CA_N_LIT:
+		return e->u.lit;
+	case CA_N_ATTR:
+		return eval_ref(cx, e, f);
+	case CA_N_SELECT:
+		return select_in(cx, ca_eval(cx, e->u.sel.base, f), e->u.sel.name, f);
+	case CA_N_INDEX: {
+		ca_value a = ca_eval(cx, e->u.k.a, f);
+		return eval_index(cx, a, ca_eval(cx, e->u.k.b, f), f);
+	}
+	case CA_N_UNARY:
+		return unop(e->op, ca_eval(cx, e->u.k.a, f));
+	case CA_N_BINARY:
+		if (e->op == CA_T_AND || e->op == CA_T_OR)
+			return logical(cx, e, f);
+		else {
+			ca_value a = ca_eval(cx, e->u.k.a, f);
+			return ca_eval_binop(cx, e->op, a, ca_eval(cx, e->u.k.b, f));
+		}
+	case CA_N_COND: {
+		ca_value c = ca_eval(cx, e->u.k.a, f);
+		if (c.kind == CA_ERROR || c.kind == CA_UNDEFINED)
+			return c;
+		int t = ca_value_truth(c);
+		if (t < 0)
+			return ca_error("condition of '?:' is not a boolean");
+		return ca_eval(cx, t ? e->u.k.b : e->u.k.c, f);
+	}
+	case CA_N_ELVIS: {
+		ca_value a = ca_eval(cx, e->u.k.a, f);
+		return a.kind != CA_UNDEFINED ? a : ca_eval(cx, e->u.k.b, f);
+	}
+	case CA_N_PAREN:
+		return ca_eval(cx, e->u.k.a, f);
+	case CA_N_CALL:
+		return call(cx, e, f);
+	case CA_N_LIST: {
+		uint32_t n = e->u.list.n;
+		ca_value *items = ca_arena_array(&cx->scratch, n, sizeof *items);
+		for (uint32_t i = 0; i < n; i++)
+			items[i] = ca_eval(cx, e->u.list.items[i], f);
+		return ca_list(items, n);
+	}
+	case CA_N_AD:
+		return ca_make_adval(cx, e->u.ad, f);
+	}
+	return ca_error("bad expression node");
+}
+
+ca_value
+ca_eval(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
+{
+	if (++cx->steps > CA_EVAL_MAX_STEPS)
+		return ca_error("evaluation took too many steps");
+	if (cx->depth >= CA_EVAL_MAX_DEPTH)
+		return ca_error("expression nested too deeply");
+	cx->depth++;
+	ca_value v = eval_node(cx, e, f);
+	cx->depth--;
+	if (cx->trace)
+		cx->trace(cx->trace_arg, e, f, v, cx->depth);
+	return v;
+}
+
+ca_value
+ca_eval_expr(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad *target)
+{
+	if (my == NULL)
+		my = cx->empty;
+	ca_frame f = { my, NULL, my, target };
+	cx->steps = 0;
+	cx->depth = 0;
+	return ca_eval(cx, e, &f);
+}
+
+ca_value
+ca_eval_attr(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const char *name)
+{
+	ca_attr *at = ca_ad_findn(my, name, strlen(name));
+
+	if (at == NULL)
+		return ca_undef();
+	ca_frame f = { my, NULL, my, target };
+	cx->steps = 0;
+	cx->depth = 0;
+	return eval_attr(cx, at, &f);
+}

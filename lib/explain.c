@@ -1,0 +1,405 @@
+/* explain.c - the report behind classad-eval --explain and the REPL's
+ * :explain: a tree of sub-expressions with values and the origins of
+ * UNDEFINED and ERROR (which attribute is missing from which ad, which
+ * operand had the wrong kind, which function rejected its arguments). */
+#include <string.h>
+
+#include "builtins.h"
+#include "explain.h"
+#include "lexer.h"
+#include "print.h"
+
+#define TEXT_MAX 72	/* longest expression text on a line */
+
+struct explainer {
+	ca_ctx *cx;
+	strbuf *sb;
+	strbuf why;		/* the summary of origins */
+	int norigins;
+	const ca_attr *expanding[CA_EXPLAIN_MAX_EXPAND];
+	int nexpanding;
+	size_t start;		/* where the report starts in sb */
+};
+
+static void
+expr_text(strbuf *sb, const ca_expr *e)
+{
+	strbuf t = STRBUF_INIT;
+
+	ca_print_expr(&t, e, 0);
+	if (t.len > TEXT_MAX) {
+		strbuf_add(sb, t.buf, TEXT_MAX - 3);
+		strbuf_adds(sb, "...");
+	} else
+		strbuf_add(sb, t.buf, t.len);
+	strbuf_release(&t);
+}
+
+static void
+value_text(strbuf *sb, ca_value v)
+{
+	strbuf t = STRBUF_INIT;
+
+	ca_print_value(&t, v, 0);
+	if (t.len > TEXT_MAX) {
+		strbuf_add(sb, t.buf, TEXT_MAX - 3);
+		strbuf_adds(sb, "...");
+	} else
+		strbuf_add(sb, t.buf, t.len);
+	strbuf_release(&t);
+}
+
+static void
+indent(strbuf *sb, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		strbuf_adds(sb, "  ");
+}
+
+static int
+bad(ca_value v)
+{
+	return v.kind == CA_UNDEFINED || v.kind == CA_ERROR;
+}
+
+/* Record an origin: mark the line and add to the summary. */
+static void
+origin(struct explainer *x, const ca_expr *e, ca_value v, const char *reason)
+{
+	const char *kind = v.kind == CA_ERROR ? "error" : "undefined";
+
+	strbuf_addf(x->sb, "   <-- %s here: %s", kind, reason);
+	if (x->norigins++ < 8) {
+		strbuf_adds(&x->why, "\n  ");
+		expr_text(&x->why, e);
+		strbuf_addf(&x->why, " is %s: %s", kind, reason);
+	}
+}
+
+static void node(struct explainer *x, const ca_expr *e, const ca_frame *f, int depth);
+static ca_value value_of(struct explainer *x, const ca_expr *e, const ca_frame *f);
+
+/* The operand kinds of a failed operator, for its reason. */
+static void
+operand_reason(strbuf *r, const char *why, ca_value a, const ca_value *b)
+{
+	strbuf_adds(r, why ? why : "invalid operands");
+	strbuf_addf(r, " (%s", ca_kind_name[a.kind]);
+	if (b)
+		strbuf_addf(r, " and %s", ca_kind_name[b->kind]);
+	strbuf_addc(r, ')');
+}
+
+static void
+line(struct explainer *x, const ca_expr *e, ca_value v, int depth)
+{
+	if (x->sb->len > x->start)
+		strbuf_addc(x->sb, '\n');
+	indent(x->sb, depth);
+	expr_text(x->sb, e);
+	strbuf_adds(x->sb, "  =>  ");
+	value_text(x->sb, v);
+}
+
+static ca_value
+value_of(struct explainer *x, const ca_expr *e, const ca_frame *f)
+{
+	x->cx->depth = 0;
+	x->cx->steps = 0;
+	return ca_eval(x->cx, e, f);
+}
+
+static const ca_expr *
+unparen(const ca_expr *e)
+{
+	while (e->node == CA_N_PAREN)
+		e = e->u.k.a;
+	return e;
+}
+
+static void
+attr_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, int depth)
+{
+	ca_attr *at;
+	ca_frame out;
+	const char *side;
+	int r = ca_resolve_ref(x->cx, e, f, &at, &out, &side);
+
+	line(x, e, v, depth);
+	if (r == 0) {
+		strbuf reason = STRBUF_INIT;
+		strbuf_addf(&reason, "no attribute %s in %s", e->u.attr.spell, side);
+		origin(x, e, v, reason.buf);
+		strbuf_release(&reason);
+		return;
+	}
+	if (r == 2)
+		return;
+	strbuf_addf(x->sb, "   (%s.%s)", side, at->spell);
+	const ca_expr *def = unparen(at->expr);
+	if (def->node == CA_N_LIT) {
+		if (bad(v))
+			origin(x, e, v, v.kind == CA_ERROR ? "the attribute is the literal error" :
+			    "the attribute is the literal undefined");
+		return;
+	}
+	for (int i = 0; i < x->nexpanding; i++)
+		if (x->expanding[i] == at) {
+			if (v.kind == CA_ERROR)
+				origin(x, e, v, "circular reference");
+			return;
+		}
+	if (x->nexpanding == CA_EXPLAIN_MAX_EXPAND)
+		return;
+	x->expanding[x->nexpanding++] = at;
+	node(x, def, &out, depth + 1);
+	x->nexpanding--;
+}
+
+/* a && b, a || b on values, as the evaluator's tables have them; *right
+ * says whether b would be evaluated at all. */
+static ca_value
+logic_step(bool and, ca_value l, ca_value r, bool *right)
+{
+	int lt = l.kind == CA_UNDEFINED ? -2 : ca_value_truth(l);
+
+	*right = false;
+	if (l.kind == CA_ERROR)
+		return l;
+	if (lt == -1)
+		return ca_error(NULL);
+	if (and && lt == 0)
+		return ca_bool(false);
+	if (!and && lt == 1)
+		return ca_bool(true);
+	*right = true;
+	if (r.kind == CA_ERROR)
+		return r;
+	if (r.kind == CA_UNDEFINED)
+		return ca_undef();
+	int rt = ca_value_truth(r);
+	if (rt < 0)
+		return ca_error(NULL);
+	if (lt == -2)
+		return and ? (rt ? ca_undef() : ca_bool(false)) : (rt ? ca_bool(true) : ca_undef());
+	return ca_bool(rt);
+}
+
+/* The operands of a chain a && b && c (or ||), parentheses looked through. */
+static void
+chain(const ca_expr *e, int op, const ca_expr **ops, int *n, int max)
+{
+	e = unparen(e);
+	if (e->node == CA_N_BINARY && e->op == op && *n < max - 1) {
+		chain(e->u.k.a, op, ops, n, max);
+		chain(e->u.k.b, op, ops, n, max);
+	} else if (*n < max)
+		ops[(*n)++] = e;
+}
+
+#define MAX_CHAIN 64
+
+static void
+logic_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, int depth)
+{
+	const ca_expr *ops[MAX_CHAIN];
+	bool evaluated[MAX_CHAIN];
+	int n = 0, from_child = 0;
+	bool and = e->op == CA_T_AND;
+
+	chain(e, e->op, ops, &n, MAX_CHAIN);
+	ca_value acc = value_of(x, ops[0], f);
+	evaluated[0] = true;
+	from_child = acc.kind == v.kind;
+	for (int i = 1; i < n; i++) {
+		bool right;
+		ca_value r = value_of(x, ops[i], f);
+		acc = logic_step(and, acc, r, &right);
+		evaluated[i] = right && evaluated[i - 1];
+		if (evaluated[i] && r.kind == v.kind)
+			from_child = 1;
+	}
+	line(x, e, v, depth);
+	if (bad(v) && !from_child)
+		origin(x, e, v, and ? "'&&' of a value that is not a boolean" :
+		    "'||' of a value that is not a boolean");
+	for (int i = 0; i < n; i++) {
+		if (evaluated[i])
+			node(x, ops[i], f, depth + 1);
+		else {
+			strbuf_addc(x->sb, '\n');
+			indent(x->sb, depth + 1);
+			expr_text(x->sb, ops[i]);
+			strbuf_adds(x->sb, "  (not evaluated)");
+		}
+	}
+}
+
+static void
+call_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, int depth)
+{
+	const ca_builtin *fn = e->u.call.fn;
+	uint32_t n = e->u.call.n;
+	int from_child = 0;
+	strbuf r = STRBUF_INIT;
+
+	line(x, e, v, depth);
+	if (bad(v)) {
+		if (fn == NULL)
+			strbuf_addf(&r, "unknown function %s()", e->u.call.spell);
+		else if ((int)n < fn->min || (fn->max >= 0 && (int)n > fn->max)) {
+			if (fn->max == fn->min)
+				strbuf_addf(&r, "%s() takes %d argument%s, not %u", fn->name,
+				    fn->min, fn->min == 1 ? "" : "s", n);
+			else if (fn->max < 0)
+				strbuf_addf(&r, "%s() takes at least %d arguments, not %u",
+				    fn->name, fn->min, n);
+			else
+				strbuf_addf(&r, "%s() takes %d to %d arguments, not %u", fn->name,
+				    fn->min, fn->max, n);
+		} else {
+			strbuf_addf(&r, "%s(", fn->name);
+			for (uint32_t i = 0; i < n; i++) {
+				ca_value a = value_of(x, e->u.call.args[i], f);
+				if (a.kind == v.kind && fn->lazy == NULL)
+					from_child = 1;
+				strbuf_addf(&r, "%s%s", i ? ", " : "", ca_kind_name[a.kind]);
+			}
+			strbuf_addc(&r, ')');
+			if (v.kind == CA_ERROR && v.u.why)
+				strbuf_addf(&r, ": %s", v.u.why);
+		}
+		if (!from_child)
+			origin(x, e, v, r.buf);
+	}
+	strbuf_release(&r);
+	for (uint32_t i = 0; i < n; i++)
+		node(x, e->u.call.args[i], f, depth + 1);
+}
+
+/* Evaluate and report e, then its children as the evaluator visits them;
+ * the node where an UNDEFINED or ERROR arises is marked on its own line. */
+static void
+node(struct explainer *x, const ca_expr *e, const ca_frame *f, int depth)
+{
+	e = unparen(e);
+	ca_value v = value_of(x, e, f);
+
+	switch (e->node) {
+	case CA_N_LIT:
+		line(x, e, v, depth);
+		return;
+	case CA_N_ATTR:
+		attr_node(x, e, f, v, depth);
+		return;
+	case CA_N_CALL:
+		call_node(x, e, f, v, depth);
+		return;
+	case CA_N_BINARY:
+		if (e->op == CA_T_AND || e->op == CA_T_OR) {
+			logic_node(x, e, f, v, depth);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+
+	/* the children the evaluator visits, and their values */
+	const ca_expr *kids[MAX_CHAIN];
+	ca_value kv[MAX_CHAIN];
+	int nk = 0;
+	switch (e->node) {
+	case CA_N_SELECT:
+		kids[nk++] = e->u.sel.base;
+		break;
+	case CA_N_INDEX:
+	case CA_N_BINARY:
+		kids[nk++] = e->u.k.a;
+		kids[nk++] = e->u.k.b;
+		break;
+	case CA_N_UNARY:
+		kids[nk++] = e->u.k.a;
+		break;
+	case CA_N_COND: {
+		kids[nk++] = e->u.k.a;
+		ca_value c = value_of(x, e->u.k.a, f);
+		int t = ca_value_truth(c);
+		if (!bad(c) && t >= 0)
+			kids[nk++] = t ? e->u.k.b : e->u.k.c;
+		break;
+	}
+	case CA_N_ELVIS:
+		kids[nk++] = e->u.k.a;
+		if (value_of(x, e->u.k.a, f).kind == CA_UNDEFINED)
+			kids[nk++] = e->u.k.b;
+		break;
+	case CA_N_LIST:
+		for (uint32_t i = 0; i < e->u.list.n && nk < MAX_CHAIN; i++)
+			kids[nk++] = e->u.list.items[i];
+		break;
+	default:
+		break;
+	}
+	int from_child = 0;
+	for (int i = 0; i < nk; i++) {
+		kv[i] = value_of(x, kids[i], f);
+		if (kv[i].kind == v.kind)
+			from_child = 1;
+	}
+	line(x, e, v, depth);
+	if (bad(v) && !from_child && e->node != CA_N_LIST && e->node != CA_N_AD) {
+		strbuf r = STRBUF_INIT;
+		switch (e->node) {
+		case CA_N_BINARY:
+			operand_reason(&r, v.kind == CA_ERROR ? v.u.why : NULL, kv[0], &kv[1]);
+			break;
+		case CA_N_SELECT:
+			if (v.kind == CA_UNDEFINED)
+				strbuf_addf(&r, "the record has no attribute %s", e->u.sel.spell);
+			else
+				operand_reason(&r, v.u.why, kv[0], NULL);
+			break;
+		case CA_N_INDEX:
+			if (v.kind == CA_UNDEFINED)
+				strbuf_adds(&r, "the record has no such attribute");
+			else
+				operand_reason(&r, v.u.why, kv[0], &kv[1]);
+			break;
+		case CA_N_UNARY:
+		case CA_N_COND:
+			operand_reason(&r, v.kind == CA_ERROR ? v.u.why : NULL, kv[0], NULL);
+			break;
+		default:
+			strbuf_adds(&r, v.kind == CA_ERROR && v.u.why ? v.u.why : "no reason recorded");
+			break;
+		}
+		origin(x, e, v, r.buf);
+		strbuf_release(&r);
+	}
+	for (int i = 0; i < nk; i++)
+		if (unparen(kids[i])->node != CA_N_LIT)	/* literals show in the parent */
+			node(x, kids[i], f, depth + 1);
+}
+
+ca_value
+ca_explain(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad *target, strbuf *sb)
+{
+	struct explainer x = { .cx = cx, .sb = sb, .why = STRBUF_INIT, .start = sb->len };
+
+	if (my == NULL)
+		my = cx->empty;
+	ca_frame f = { my, NULL, my, target };
+	ca_value v = value_of(&x, e, &f);
+	node(&x, e, &f, 0);
+	strbuf_addc(sb, '\n');
+	if (x.norigins) {
+		strbuf_adds(sb, "why:");
+		strbuf_add(sb, x.why.buf, x.why.len);
+		if (x.norigins > 8)
+			strbuf_addf(sb, "\n  (and %d more)", x.norigins - 8);
+		strbuf_addc(sb, '\n');
+	}
+	strbuf_release(&x.why);
+	return v;
+}

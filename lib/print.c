@@ -1,0 +1,364 @@
+/* print.c - unparsing of expressions, values and ads into new or old
+ * ClassAd syntax, with locale-independent numbers. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "lexer.h"
+#include "print.h"
+
+static void
+fix_radix(char *p)
+{
+	for (; *p; p++)
+		if (*p == ',')
+			*p = '.';
+}
+
+void
+ca_print_real(strbuf *sb, double r)
+{
+	char buf[40];
+
+	if (isnan(r)) {
+		strbuf_adds(sb, "real(\"NaN\")");
+		return;
+	}
+	if (isinf(r)) {
+		strbuf_adds(sb, r > 0 ? "real(\"INF\")" : "real(\"-INF\")");
+		return;
+	}
+	if (r == 0) {
+		strbuf_adds(sb, signbit(r) ? "-0.0" : "0.0");
+		return;
+	}
+	/* the shortest of %.15g, %.16g, %.17g that reads back exactly */
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, r);
+		fix_radix(buf);
+		if (ca_strtod(buf, NULL) == r)
+			break;
+	}
+	strbuf_adds(sb, buf);
+	if (strpbrk(buf, ".e") == NULL)
+		strbuf_adds(sb, ".0");
+}
+
+static void
+octal(strbuf *sb, unsigned char c)
+{
+	char o[5] = { '\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)),
+	    (char)('0' + (c & 7)), 0 };
+	strbuf_add(sb, o, 4);
+}
+
+/* Quoted text with new-syntax escapes, quote char q. */
+static void
+quoted(strbuf *sb, const char *s, size_t len, char q)
+{
+	strbuf_grow(sb, len + 2);
+	strbuf_addc(sb, q);
+	size_t run = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '\\' && c != (unsigned char)q)
+			continue;
+		strbuf_add(sb, s + run, i - run);
+		run = i + 1;
+		switch (c) {
+		case '\a': strbuf_adds(sb, "\\a"); break;
+		case '\b': strbuf_adds(sb, "\\b"); break;
+		case '\f': strbuf_adds(sb, "\\f"); break;
+		case '\n': strbuf_adds(sb, "\\n"); break;
+		case '\r': strbuf_adds(sb, "\\r"); break;
+		case '\t': strbuf_adds(sb, "\\t"); break;
+		case '\v': strbuf_adds(sb, "\\v"); break;
+		case '\\': strbuf_adds(sb, "\\\\"); break;
+		default:
+			if (c == (unsigned char)q) {
+				strbuf_addc(sb, '\\');
+				strbuf_addc(sb, q);
+			} else
+				octal(sb, c);
+		}
+	}
+	strbuf_add(sb, s + run, len - run);
+	strbuf_addc(sb, q);
+}
+
+void
+ca_print_string(strbuf *sb, const char *s, size_t len, int flags)
+{
+	if (!(flags & CA_PR_OLD)) {
+		quoted(sb, s, len, '"');
+		return;
+	}
+	/* old syntax: only the quote is escaped */
+	strbuf_addc(sb, '"');
+	size_t run = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != '"')
+			continue;
+		strbuf_add(sb, s + run, i - run);
+		strbuf_adds(sb, "\\\"");
+		run = i + 1;
+	}
+	strbuf_add(sb, s + run, len - run);
+	strbuf_addc(sb, '"');
+}
+
+static int
+plain_name(const char *s, size_t len)
+{
+	static const char *const reserved[] = {
+		"error", "false", "is", "isnt", "parent", "true", "undefined"
+	};
+
+	if (len == 0)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		int alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+		if (!alpha && !(i > 0 && c >= '0' && c <= '9'))
+			return 0;
+	}
+	for (size_t k = 0; k < sizeof reserved / sizeof reserved[0]; k++)
+		if (strlen(reserved[k]) == len && strncasecmp(reserved[k], s, len) == 0)
+			return 0;
+	return 1;
+}
+
+void
+ca_print_name(strbuf *sb, const char *s, size_t len)
+{
+	if (plain_name(s, len))
+		strbuf_add(sb, s, len);
+	else
+		quoted(sb, s, len, '\'');
+}
+
+void
+ca_print_abstime(strbuf *sb, int64_t secs, int32_t off)
+{
+	time_t t = (time_t)(secs + off);
+	struct tm tm;
+	char buf[64];
+
+	if (gmtime_r(&t, &tm) == NULL) {
+		strbuf_adds(sb, "(out of range)");
+		return;
+	}
+	int a = off < 0 ? -off : off;
+	snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d",
+	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+	    tm.tm_sec, off > 0 ? '+' : '-', a / 3600, (a % 3600) / 60);
+	strbuf_adds(sb, buf);
+}
+
+void
+ca_print_reltime(strbuf *sb, double secs)
+{
+	char buf[64];
+
+	if (!isfinite(secs)) {
+		strbuf_adds(sb, isnan(secs) ? "NaN" : secs > 0 ? "INF" : "-INF");
+		return;
+	}
+	if (secs < 0) {
+		strbuf_addc(sb, '-');
+		secs = -secs;
+	}
+	double days = floor(secs / 86400);
+	secs -= days * 86400;
+	int h = (int)(secs / 3600);
+	secs -= h * 3600;
+	int m = (int)(secs / 60);
+	secs -= m * 60;
+	if (days > 0)
+		snprintf(buf, sizeof buf, "%.0f+%02d:%02d:", days, h, m);
+	else if (h > 0)
+		snprintf(buf, sizeof buf, "%02d:%02d:", h, m);
+	else if (m > 0)
+		snprintf(buf, sizeof buf, "%02d:", m);
+	else
+		buf[0] = '\0';
+	strbuf_adds(sb, buf);
+	snprintf(buf, sizeof buf, "%02g", secs);
+	fix_radix(buf);
+	strbuf_adds(sb, buf);
+}
+
+static void print_expr(strbuf *sb, const ca_expr *e, int flags);
+
+void
+ca_print_ad(strbuf *sb, const ca_ad *ad, int flags)
+{
+	strbuf_adds(sb, "[ ");
+	for (uint32_t i = 0; i < ad->n; i++) {
+		if (i)
+			strbuf_adds(sb, "; ");
+		ca_print_name(sb, ad->attrs[i].spell, strlen(ad->attrs[i].spell));
+		strbuf_adds(sb, " = ");
+		print_expr(sb, ad->attrs[i].expr, flags);
+	}
+	strbuf_adds(sb, " ]");
+}
+
+void
+ca_print_value(strbuf *sb, ca_value v, int flags)
+{
+	switch (v.kind) {
+	case CA_ERROR:
+		strbuf_adds(sb, "error");
+		break;
+	case CA_UNDEFINED:
+		strbuf_adds(sb, "undefined");
+		break;
+	case CA_BOOL:
+		strbuf_adds(sb, v.u.b ? "true" : "false");
+		break;
+	case CA_INT:
+		strbuf_addf(sb, "%lld", (long long)v.u.i);
+		break;
+	case CA_REAL:
+		if ((flags & CA_PR_HTREAL) && isfinite(v.u.r) && v.u.r != 0)
+			ca_real_htcondor(sb, v.u.r);
+		else
+			ca_print_real(sb, v.u.r);
+		break;
+	case CA_STRING:
+		ca_print_string(sb, v.u.s, v.x.len, flags);
+		break;
+	case CA_LIST:
+		strbuf_adds(sb, "{ ");
+		for (uint32_t i = 0; i < v.x.len; i++) {
+			if (i)
+				strbuf_addc(sb, ',');
+			ca_print_value(sb, v.u.items[i], flags);
+		}
+		strbuf_adds(sb, " }");
+		break;
+	case CA_AD:
+		ca_print_ad(sb, v.u.ad->ad, flags);
+		break;
+	case CA_ABSTIME:
+		strbuf_adds(sb, "absTime(\"");
+		ca_print_abstime(sb, v.u.i, v.x.off);
+		strbuf_adds(sb, "\")");
+		break;
+	case CA_RELTIME:
+		strbuf_adds(sb, "relTime(\"");
+		ca_print_reltime(sb, v.u.r);
+		strbuf_adds(sb, "\")");
+		break;
+	}
+}
+
+static void
+print_expr(strbuf *sb, const ca_expr *e, int flags)
+{
+	switch (e->node) {
+	case CA_N_LIT:
+		ca_print_value(sb, e->u.lit, flags);
+		break;
+	case CA_N_ATTR:
+		if (e->op == CA_SC_ROOT)
+			strbuf_addc(sb, '.');
+		else if (e->op != CA_SC_NONE) {
+			strbuf_adds(sb, e->u.attr.scope);
+			strbuf_addc(sb, '.');
+		}
+		ca_print_name(sb, e->u.attr.spell, strlen(e->u.attr.spell));
+		break;
+	case CA_N_SELECT:
+		print_expr(sb, e->u.sel.base, flags);
+		strbuf_addc(sb, '.');
+		ca_print_name(sb, e->u.sel.spell, strlen(e->u.sel.spell));
+		break;
+	case CA_N_INDEX:
+		print_expr(sb, e->u.k.a, flags);
+		strbuf_addc(sb, '[');
+		print_expr(sb, e->u.k.b, flags);
+		strbuf_addc(sb, ']');
+		break;
+	case CA_N_UNARY:
+		strbuf_adds(sb, ca_tok_text[e->op]);
+		print_expr(sb, e->u.k.a, flags);
+		break;
+	case CA_N_BINARY:
+		print_expr(sb, e->u.k.a, flags);
+		strbuf_addc(sb, ' ');
+		strbuf_adds(sb, ca_tok_text[e->op]);
+		strbuf_addc(sb, ' ');
+		print_expr(sb, e->u.k.b, flags);
+		break;
+	case CA_N_COND:
+		print_expr(sb, e->u.k.a, flags);
+		strbuf_adds(sb, " ? ");
+		print_expr(sb, e->u.k.b, flags);
+		strbuf_adds(sb, " : ");
+		print_expr(sb, e->u.k.c, flags);
+		break;
+	case CA_N_ELVIS:
+		print_expr(sb, e->u.k.a, flags);
+		strbuf_adds(sb, " ?: ");
+		print_expr(sb, e->u.k.b, flags);
+		break;
+	case CA_N_PAREN:
+		strbuf_addc(sb, '(');
+		print_expr(sb, e->u.k.a, flags);
+		strbuf_addc(sb, ')');
+		break;
+	case CA_N_CALL:
+		strbuf_adds(sb, e->u.call.spell);
+		strbuf_addc(sb, '(');
+		for (uint32_t i = 0; i < e->u.call.n; i++) {
+			if (i)
+				strbuf_addc(sb, ',');
+			print_expr(sb, e->u.call.args[i], flags);
+		}
+		strbuf_addc(sb, ')');
+		break;
+	case CA_N_LIST:
+		strbuf_adds(sb, "{ ");
+		for (uint32_t i = 0; i < e->u.list.n; i++) {
+			if (i)
+				strbuf_addc(sb, ',');
+			print_expr(sb, e->u.list.items[i], flags);
+		}
+		strbuf_adds(sb, " }");
+		break;
+	case CA_N_AD:
+		ca_print_ad(sb, e->u.ad, flags);
+		break;
+	}
+}
+
+void
+ca_print_expr(strbuf *sb, const ca_expr *e, int flags)
+{
+	print_expr(sb, e, flags);
+}
+
+void
+ca_value_to_string(strbuf *sb, ca_value v)
+{
+	switch (v.kind) {
+	case CA_STRING:
+		strbuf_add(sb, v.u.s, v.x.len);
+		break;
+	case CA_REAL:
+		ca_real_htcondor(sb, v.u.r);
+		break;
+	case CA_ABSTIME:
+		ca_print_abstime(sb, v.u.i, v.x.off);
+		break;
+	case CA_RELTIME:
+		ca_print_reltime(sb, v.u.r);
+		break;
+	default:
+		ca_print_value(sb, v, CA_PR_HTREAL);
+		break;
+	}
+}

@@ -1,0 +1,29 @@
+/* strbuf.h - the one growable string type, used by every printer and message.
+ * Always NUL-terminated; grows geometrically; lengths are size_t. */
+#ifndef CA_STRBUF_H
+#define CA_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct strbuf {
+	char *buf;	/* NUL-terminated; points at a shared "" until the first add */
+	size_t len;
+	size_t cap;	/* 0 while buf is the shared empty string */
+} strbuf;
+
+extern char strbuf_empty[];
+#define STRBUF_INIT { strbuf_empty, 0, 0 }
+
+void strbuf_grow(strbuf *sb, size_t extra);
+void strbuf_add(strbuf *sb, const char *s, size_t n);
+void strbuf_adds(strbuf *sb, const char *s);
+void strbuf_addc(strbuf *sb, char c);
+void strbuf_addf(strbuf *sb, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap);
+void strbuf_reset(strbuf *sb);			/* len = 0, keep memory */
+void strbuf_release(strbuf *sb);		/* free memory, back to STRBUF_INIT */
+char *strbuf_detach(strbuf *sb, size_t *len);	/* caller frees */
+
+#endif

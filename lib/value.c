@@ -1,0 +1,126 @@
+/* value.c - operations on ClassAd values that do not need an evaluation:
+ * copying, truth, identity (=?=) and locale-free number text. */
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad.h"
+#include "expr.h"
+#include "value.h"
+
+/* ORDER KINDS */
+const char *const ca_kind_name[] = {
+	"error", "undefined", "boolean", "integer", "real", "string", "list",
+	"classad", "absolute time", "relative time"
+};
+
+ca_value
+ca_str_new(ca_arena *a, const char *s, size_t len)
+{
+	if (len > UINT32_MAX)
+		return ca_error("string too long");
+	return ca_str(ca_arena_strndup(a, s, len), (uint32_t)len);
+}
+
+ca_value
+ca_value_copy_into(ca_arena *a, ca_value v)
+{
+	switch (v.kind) {
+	case CA_STRING:
+		return ca_str(ca_arena_strndup(a, v.u.s, v.x.len), v.x.len);
+	case CA_LIST: {
+		ca_value *items = ca_arena_array(a, v.x.len, sizeof *items);
+		for (uint32_t i = 0; i < v.x.len; i++)
+			items[i] = ca_value_copy_into(a, v.u.items[i]);
+		return ca_list(items, v.x.len);
+	}
+	case CA_AD: {
+		ca_adval *av = ca_arena_alloc(a, sizeof *av);
+		av->ad = ca_ad_copy_in(a, v.u.ad->ad);
+		av->scope = NULL;
+		return ca_adv(av);
+	}
+	default:
+		return v;
+	}
+}
+
+int
+ca_value_truth(ca_value v)
+{
+	switch (v.kind) {
+	case CA_BOOL:
+		return v.u.b;
+	case CA_INT:
+		return v.u.i != 0;
+	case CA_REAL:
+		return v.u.r != 0.0;	/* NaN is true, as in HTCondor */
+	default:
+		return -1;
+	}
+}
+
+ca_value
+ca_value_identical(ca_value a, ca_value b)
+{
+	if (a.kind != b.kind)
+		return ca_bool(false);
+	switch (a.kind) {
+	case CA_ERROR:
+	case CA_UNDEFINED:
+		return ca_bool(true);
+	case CA_BOOL:
+		return ca_bool(a.u.b == b.u.b);
+	case CA_INT:
+		return ca_bool(a.u.i == b.u.i);
+	case CA_REAL:
+	case CA_RELTIME:
+		return ca_bool(a.u.r == b.u.r);
+	case CA_STRING:
+		return ca_bool(a.x.len == b.x.len && memcmp(a.u.s, b.u.s, a.x.len) == 0);
+	case CA_ABSTIME:
+		return ca_bool(a.u.i == b.u.i && a.x.off == b.x.off);
+	default:
+		return ca_error("=?= cannot compare lists or records");
+	}
+}
+
+double
+ca_strtod(const char *s, char **end)
+{
+	static locale_t c_locale;
+
+	if (c_locale == (locale_t)0)
+		c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (c_locale == (locale_t)0)
+		return strtod(s, end);
+	return strtod_l(s, end, c_locale);
+}
+
+/* The radix character of printf is '.' unless a program set LC_NUMERIC;
+ * mend it in case a library user did. */
+static void
+fix_radix(char *p)
+{
+	for (; *p; p++)
+		if (*p == ',')
+			*p = '.';
+}
+
+void
+ca_real_htcondor(strbuf *sb, double r)
+{
+	char buf[64];
+
+	if (isnan(r))
+		strbuf_adds(sb, "NaN");
+	else if (isinf(r))
+		strbuf_adds(sb, r > 0 ? "INF" : "-INF");
+	else {
+		snprintf(buf, sizeof buf, "%1.15E", r);
+		fix_radix(buf);
+		strbuf_adds(sb, buf);
+	}
+}

@@ -1,0 +1,101 @@
+/* value.h - ClassAd values: the small tagged union passed by value everywhere.
+ * UNDEFINED and ERROR are values like any other, never C error codes.
+ *
+ * OWNERSHIP RULE (the one rule of the library's memory):
+ *   A value never owns memory. Strings, lists and ads it points to live in an
+ *   arena: the arena of the ad whose expression produced them (literals), or the
+ *   scratch arena of the evaluation context (computed results). Such a value is
+ *   valid until that arena is reset or freed. To keep a value longer, copy it
+ *   with ca_value_copy_into(arena, v). Expression trees and nested ads belong to
+ *   the arena of the ad that contains them; ca_ad_free() frees all of it. */
+#ifndef CA_VALUE_H
+#define CA_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "strbuf.h"
+
+/* ORDER KINDS: ca_kind_name[] in value.c follows this order. */
+typedef enum ca_kind {
+	CA_ERROR,
+	CA_UNDEFINED,
+	CA_BOOL,
+	CA_INT,
+	CA_REAL,
+	CA_STRING,
+	CA_LIST,
+	CA_AD,
+	CA_ABSTIME,
+	CA_RELTIME
+} ca_kind;
+
+struct ca_adval;
+
+typedef struct ca_value {
+	uint8_t kind;		/* a ca_kind */
+	union {
+		uint32_t len;	/* STRING: bytes (no NUL inside); LIST: items */
+		int32_t off;	/* ABSTIME: offset from UTC in seconds */
+	} x;
+	union {
+		bool b;				/* BOOL */
+		int64_t i;			/* INT; ABSTIME: seconds since the epoch */
+		double r;			/* REAL; RELTIME: seconds */
+		const char *s;			/* STRING: NUL-terminated */
+		const struct ca_value *items;	/* LIST */
+		const struct ca_adval *ad;	/* AD */
+		const char *why;		/* ERROR: reason or NULL */
+	} u;
+} ca_value;
+
+/* An ad as a value: the ad and the scope it was found in, so that names
+ * inside it can resolve in enclosing ads (see eval.h, ca_frame). */
+struct ca_ad;
+struct ca_frame;
+typedef struct ca_adval {
+	const struct ca_ad *ad;
+	const struct ca_frame *scope;	/* enclosing scope, or NULL */
+} ca_adval;
+
+extern const char *const ca_kind_name[];
+
+static inline ca_value ca_undef(void) { ca_value v = { CA_UNDEFINED, {0}, {0} }; return v; }
+static inline ca_value ca_error(const char *why) { ca_value v = { CA_ERROR, {0}, {0} }; v.u.why = why; return v; }
+static inline ca_value ca_bool(bool b) { ca_value v = { CA_BOOL, {0}, {0} }; v.u.b = b; return v; }
+static inline ca_value ca_int(int64_t i) { ca_value v = { CA_INT, {0}, {0} }; v.u.i = i; return v; }
+static inline ca_value ca_real(double r) { ca_value v = { CA_REAL, {0}, {0} }; v.u.r = r; return v; }
+static inline ca_value ca_str(const char *s, uint32_t len) { ca_value v = { CA_STRING, {0}, {0} }; v.x.len = len; v.u.s = s; return v; }
+static inline ca_value ca_list(const ca_value *items, uint32_t n) { ca_value v = { CA_LIST, {0}, {0} }; v.x.len = n; v.u.items = items; return v; }
+static inline ca_value ca_adv(const ca_adval *ad) { ca_value v = { CA_AD, {0}, {0} }; v.u.ad = ad; return v; }
+static inline ca_value ca_abstime(int64_t secs, int32_t off) { ca_value v = { CA_ABSTIME, {0}, {0} }; v.x.off = off; v.u.i = secs; return v; }
+static inline ca_value ca_reltime(double secs) { ca_value v = { CA_RELTIME, {0}, {0} }; v.u.r = secs; return v; }
+
+static inline bool ca_is_num(ca_value v) { return v.kind == CA_INT || v.kind == CA_REAL; }
+
+/* A string value copied into arena a (NUL-terminated). Strings longer than
+ * UINT32_MAX bytes give ERROR. */
+ca_value ca_str_new(ca_arena *a, const char *s, size_t len);
+
+/* Deep copy of v (strings, lists, ad references) into arena a. */
+ca_value ca_value_copy_into(ca_arena *a, ca_value v);
+
+/* "Boolean-equivalent" test of HTCondor: bool, or a number (nonzero is true).
+ * Returns 1 true, 0 false, -1 when v is not boolean-equivalent. */
+int ca_value_truth(ca_value v);
+
+/* =?= : identical type and value; strings case-sensitive. Lists and ads on
+ * both sides give ERROR (as HTCondor). */
+ca_value ca_value_identical(ca_value a, ca_value b);
+
+/* Number <-> text without the locale. ca_strtod parses with '.' whatever
+ * LC_NUMERIC says. */
+double ca_strtod(const char *s, char **end);
+
+/* Text of a real as HTCondor's string() makes it: "%1.15E", or "real(\"INF\")"
+ * style names for the specials are NOT used here: "INF", "-INF", "NaN". */
+void ca_real_htcondor(strbuf *sb, double r);
+
+#endif

@@ -1,0 +1,33 @@
+/* writer.h - streaming ad output in the long, new, JSON and XML formats,
+ * optionally gzip-compressed. Attributes are written in their ad order. */
+#ifndef CA_WRITER_H
+#define CA_WRITER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ad.h"
+#include "reader.h"
+#include "strbuf.h"
+
+typedef struct ca_writer ca_writer;
+
+/* Write to fp (not closed by the writer). fmt must not be CA_FMT_AUTO (it is
+ * taken as long). With gzip the output is one gzip member, finished by close.
+ * Layout: long: "Name = expr" lines and a blank line after every ad; new:
+ * "{\n" ad ",\n" ad "\n}\n"; json: "[\n" object ",\n" object "\n]\n"; xml:
+ * HTCondor's header, <c> elements, "</classads>\n". No ads: "{\n}\n", "[\n]\n",
+ * header and footer. Output is left to fp's buffering (no flush per ad). */
+ca_writer *ca_writer_open(FILE *fp, ca_format fmt, bool gzip);
+/* 0, or -1 on an I/O error (errno set). */
+int ca_writer_put(ca_writer *w, const ca_ad *ad);
+/* Write the trailer, flush; 0 or -1 on an I/O error. Frees w either way. */
+int ca_writer_close(ca_writer *w);
+
+/* Append one ad in a format to sb, as the writer writes it inside its
+ * stream: long: "Name = expr\n" lines (no blank line); new: one line
+ * "[ ... ]" (no newline); json: one pretty object (no newline); xml: a
+ * "<c>...</c>\n" element. */
+void ca_format_ad(strbuf *sb, const ca_ad *ad, ca_format fmt);
+
+#endif

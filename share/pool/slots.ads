@@ -1,0 +1,321 @@
+# slots.ads - an example pool: 8 execute slots on 4 machines, as
+# `condor_status -long` prints them (long format, one ad per blank-line block).
+#   ws01.cs.example.org     desktop, 2 slots; its user is at the keyboard (Owner)
+#   ws02.cs.example.org     desktop, 2 slots; idle for two hours (Unclaimed)
+#   node01.hpc.example.org  dedicated node, 3 slots; slot1 runs bob's job 102.0
+#   gpu01.hpc.example.org   dedicated node with an NVIDIA A100; starts only GPU jobs
+# Desktops use the manual's "start when the keyboard is idle" policy.
+
+Activity = "Idle"
+Arch = "X86_64"
+CondorLoadAvg = 0.0
+CondorVersion = "$CondorVersion: 23.0.1 2023-10-31 BuildID: 691011 PackageID: 23.0.1-1 $"
+ConsoleIdle = 95
+Cpus = 2
+CurrentRank = 0.0
+DetectedCpus = 4
+DetectedMemory = 16384
+Disk = 52428800
+EnteredCurrentActivity = 1699999100
+EnteredCurrentState = 1699999100
+FileSystemDomain = "cs.example.org"
+HasFileTransfer = true
+KeyboardIdle = 95
+LoadAvg = 0.85
+Machine = "ws01.cs.example.org"
+Memory = 8192
+Mips = 21340
+MyAddress = "<10.1.4.21:9618?addrs=10.1.4.21-9618&alias=ws01.cs.example.org>"
+MyType = "Machine"
+Name = "slot1@ws01.cs.example.org"
+OpSys = "LINUX"
+OpSysAndVer = "Ubuntu22"
+OpSysMajorVer = 22
+Rank = 0.0
+Requirements = START
+SlotID = 1
+SlotType = "Static"
+Start = ((KeyboardIdle > 15 * 60) && (((LoadAvg - CondorLoadAvg) <= 0.3) || (State != "Unclaimed" && State != "Owner")))
+State = "Owner"
+TargetType = "Job"
+TotalCpus = 4.0
+TotalDisk = 104857600
+TotalMemory = 16384
+TotalSlots = 2
+UidDomain = "example.org"
+
+Activity = "Idle"
+Arch = "X86_64"
+CondorLoadAvg = 0.0
+CondorVersion = "$CondorVersion: 23.0.1 2023-10-31 BuildID: 691011 PackageID: 23.0.1-1 $"
+ConsoleIdle = 95
+Cpus = 2
+CurrentRank = 0.0
+DetectedCpus = 4
+DetectedMemory = 16384
+Disk = 52428800
+EnteredCurrentActivity = 1699999100
+EnteredCurrentState = 1699999100
+FileSystemDomain = "cs.example.org"
+HasFileTransfer = true
+KeyboardIdle = 95
+LoadAvg = 0.0
+Machine = "ws01.cs.example.org"
+Memory = 8192
+Mips = 21340
+MyAddress = "<10.1.4.21:9618?addrs=10.1.4.21-9618&alias=ws01.cs.example.org>"
+MyType = "Machine"
+Name = "slot2@ws01.cs.example.org"
+OpSys = "LINUX"
+OpSysAndVer = "Ubuntu22"
+OpSysMajorVer = 22
+Rank = 0.0
+Requirements = START
+SlotID = 2
+SlotType = "Static"
+Start = ((KeyboardIdle > 15 * 60) && (((LoadAvg - CondorLoadAvg) <= 0.3) || (State != "Unclaimed" && State != "Owner")))
+State = "Owner"
+TargetType = "Job"
+TotalCpus = 4.0
+TotalDisk = 104857600
+TotalMemory = 16384
+TotalSlots = 2
+UidDomain = "example.org"
+
+Activity = "Idle"
+Arch = "X86_64"
+CondorLoadAvg = 0.0
+CondorVersion = "$CondorVersion: 23.0.1 2023-10-31 BuildID: 691011 PackageID: 23.0.1-1 $"
+ConsoleIdle = 7260
+Cpus = 4
+CurrentRank = 0.0
+DetectedCpus = 8
+DetectedMemory = 32768
+Disk = 209715200
+EnteredCurrentActivity = 1699992800
+EnteredCurrentState = 1699992800
+FileSystemDomain = "cs.example.org"
+HasFileTransfer = true
+KeyboardIdle = 7260
+LoadAvg = 0.01
+Machine = "ws02.cs.example.org"
+Memory = 16384
+Mips = 25870
+MyAddress = "<10.1.4.22:9618?addrs=10.1.4.22-9618&alias=ws02.cs.example.org>"
+MyType = "Machine"
+Name = "slot1@ws02.cs.example.org"
+OpSys = "LINUX"
+OpSysAndVer = "Ubuntu22"
+OpSysMajorVer = 22
+Rank = 0.0
+Requirements = START
+SlotID = 1
+SlotType = "Static"
+Start = ((KeyboardIdle > 15 * 60) && (((LoadAvg - CondorLoadAvg) <= 0.3) || (State != "Unclaimed" && State != "Owner")))
+State = "Unclaimed"
+TargetType = "Job"
+TotalCpus = 8.0
+TotalDisk = 419430400
+TotalMemory = 32768
+TotalSlots = 2
+UidDomain = "example.org"
+
+Activity = "Idle"
+Arch = "X86_64"
+CondorLoadAvg = 0.0
+CondorVersion = "$CondorVersion: 23.0.1 2023-10-31 BuildID: 691011 PackageID: 23.0.1-1 $"
+ConsoleIdle = 7260
+Cpus = 4
+CurrentRank = 0.0
+DetectedCpus = 8
+DetectedMemory = 32768
+Disk = 209715200
+EnteredCurrentActivity = 1699992800
+EnteredCurrentState = 1699992800
+FileSystemDomain = "cs.example.org"
+HasFileTransfer = true
+KeyboardIdle = 7260
+LoadAvg = 0.0
+Machine = "ws02.cs.example.org"
+Memory = 16384
+Mips = 25870
+MyAddress = "<10.1.4.22:9618?addrs=10.1.4.22-9618&alias=ws02.cs.example.org>"
+MyType = "Machine"
+Name = "slot2@ws02.cs.example.org"
+OpSys = "LINUX"
+OpSysAndVer = "Ubuntu22"
+OpSysMajorVer = 22
+Rank = 0.0
+Requirements = START
+SlotID = 2
+SlotType = "Static"
+Start = ((KeyboardIdle > 15 * 60) && (((LoadAvg - CondorLoadAvg) <= 0.3) || (State != "Unclaimed" && State != "Owner")))
+State = "Unclaimed"
+TargetType = "Job"
+TotalCpus = 8.0
+TotalDisk = 419430400
+TotalMemory = 32768
+TotalSlots = 2
+UidDomain = "example.org"
+
+Activity = "Busy"
+Arch = "X86_64"
+ClientMachine = "submit.example.org"
+CondorLoadAvg = 1.0
+CondorVersion = "$CondorVersion: 23.0.1 2023-10-31 BuildID: 691011 PackageID: 23.0.1-1 $"
+ConsoleIdle = 2419200
+Cpus = 16
+CurrentRank = 1.0
+DetectedCpus = 32
+DetectedMemory = 131072
+Disk = 471859200
+EnteredCurrentActivity = 1699996400
+EnteredCurrentState = 1699996395
+FileSystemDomain = "hpc.example.org"
+HasFileTransfer = true
+JobId = "102.0"
+JobStart = 1699996400
+KeyboardIdle = 2419200
+LoadAvg = 1.0
+Machine = "node01.hpc.example.org"
+Memory = 65536
+Mips = 31200
+MyAddress = "<10.2.0.11:9618?addrs=10.2.0.11-9618&alias=node01.hpc.example.org>"
+MyType = "Machine"
+Name = "slot1@node01.hpc.example.org"
+OpSys = "LINUX"
+OpSysAndVer = "AlmaLinux9"
+OpSysMajorVer = 9
+Rank = (TARGET.Owner == "bob") + (TARGET.Owner == "carol")
+RemoteOwner = "bob@example.org"
+RemoteUser = "bob@example.org"
+Requirements = START
+SlotID = 1
+SlotType = "Static"
+Start = true
+State = "Claimed"
+TargetType = "Job"
+TotalCpus = 32.0
+TotalDisk = 943718400
+TotalMemory = 131072
+TotalSlots = 3
+UidDomain = "example.org"
+
+Activity = "Idle"
+Arch = "X86_64"
+CondorLoadAvg = 0.0
+CondorVersion = "$CondorVersion: 23.0.1 2023-10-31 BuildID: 691011 PackageID: 23.0.1-1 $"
+ConsoleIdle = 2419200
+Cpus = 8
+CurrentRank = 0.0
+DetectedCpus = 32
+DetectedMemory = 131072
+Disk = 235929600
+EnteredCurrentActivity = 1699981000
+EnteredCurrentState = 1699981000
+FileSystemDomain = "hpc.example.org"
+HasFileTransfer = true
+KeyboardIdle = 2419200
+LoadAvg = 0.0
+Machine = "node01.hpc.example.org"
+Memory = 32768
+Mips = 31200
+MyAddress = "<10.2.0.11:9618?addrs=10.2.0.11-9618&alias=node01.hpc.example.org>"
+MyType = "Machine"
+Name = "slot2@node01.hpc.example.org"
+OpSys = "LINUX"
+OpSysAndVer = "AlmaLinux9"
+OpSysMajorVer = 9
+Rank = (TARGET.Owner == "bob") + (TARGET.Owner == "carol")
+Requirements = START
+SlotID = 2
+SlotType = "Static"
+Start = true
+State = "Unclaimed"
+TargetType = "Job"
+TotalCpus = 32.0
+TotalDisk = 943718400
+TotalMemory = 131072
+TotalSlots = 3
+UidDomain = "example.org"
+
+Activity = "Idle"
+Arch = "X86_64"
+CondorLoadAvg = 0.0
+CondorVersion = "$CondorVersion: 23.0.1 2023-10-31 BuildID: 691011 PackageID: 23.0.1-1 $"
+ConsoleIdle = 2419200
+Cpus = 8
+CurrentRank = 0.0
+DetectedCpus = 32
+DetectedMemory = 131072
+Disk = 235929600
+EnteredCurrentActivity = 1699981000
+EnteredCurrentState = 1699981000
+FileSystemDomain = "hpc.example.org"
+HasFileTransfer = true
+KeyboardIdle = 2419200
+LoadAvg = 0.0
+Machine = "node01.hpc.example.org"
+Memory = 32768
+Mips = 31200
+MyAddress = "<10.2.0.11:9618?addrs=10.2.0.11-9618&alias=node01.hpc.example.org>"
+MyType = "Machine"
+Name = "slot3@node01.hpc.example.org"
+OpSys = "LINUX"
+OpSysAndVer = "AlmaLinux9"
+OpSysMajorVer = 9
+Rank = (TARGET.Owner == "bob") + (TARGET.Owner == "carol")
+Requirements = START
+SlotID = 3
+SlotType = "Static"
+Start = true
+State = "Unclaimed"
+TargetType = "Job"
+TotalCpus = 32.0
+TotalDisk = 943718400
+TotalMemory = 131072
+TotalSlots = 3
+UidDomain = "example.org"
+
+Activity = "Idle"
+Arch = "X86_64"
+CondorLoadAvg = 0.0
+CondorVersion = "$CondorVersion: 23.0.1 2023-10-31 BuildID: 691011 PackageID: 23.0.1-1 $"
+ConsoleIdle = 2419200
+Cpus = 16
+CUDACapability = 8.0
+CUDADeviceName = "NVIDIA A100-SXM4-40GB"
+CUDAGlobalMemoryMb = 40370
+CurrentRank = 0.0
+DetectedCpus = 16
+DetectedGPUs = "GPU-9c1a7e3f"
+DetectedMemory = 65536
+Disk = 943718400
+EnteredCurrentActivity = 1699975000
+EnteredCurrentState = 1699975000
+FileSystemDomain = "hpc.example.org"
+GPUs = 1
+HasFileTransfer = true
+KeyboardIdle = 2419200
+LoadAvg = 0.0
+Machine = "gpu01.hpc.example.org"
+Memory = 65536
+Mips = 29800
+MyAddress = "<10.2.0.41:9618?addrs=10.2.0.41-9618&alias=gpu01.hpc.example.org>"
+MyType = "Machine"
+Name = "slot1@gpu01.hpc.example.org"
+OpSys = "LINUX"
+OpSysAndVer = "AlmaLinux9"
+OpSysMajorVer = 9
+Rank = 0.0
+Requirements = START
+SlotID = 1
+SlotType = "Static"
+Start = (TARGET.RequestGPUs =!= undefined) && (TARGET.RequestGPUs >= 1)
+State = "Unclaimed"
+TargetType = "Job"
+TotalCpus = 16.0
+TotalDisk = 943718400
+TotalMemory = 65536
+TotalSlots = 1
+UidDomain = "example.org"

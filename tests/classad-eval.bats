@@ -1,0 +1,192 @@
+# classad-eval.bats - the classad-eval program: expression mode (HTCondor's
+# classad_eval rules), stream mode (-w -p -s -o -z), and bad input.
+
+load helpers
+
+slots() {
+	cat >"$TMP/slots.ads" <<'ADS'
+# two slots in condor_status -long format
+Name = "slot1@a.example.org"
+Memory = 4096
+Cpus = 2
+Arch = "X86_64"
+LoadAvg = 0.25
+
+Name = "slot2@b.example.org"
+Memory = 512
+Cpus = 1
+Arch = "X86_64"
+LoadAvg = 1.5
+ADS
+}
+
+@test "the issue's example: '[ a = 2 ]' 'a * 3' prints 6" {
+	run -0 classad-eval --now 1700000000 '[ a = 2 ]' 'a * 3'
+	[ "$output" = 6 ]
+}
+
+@test "arguments are processed left to right" {
+	run -0 classad-eval 'x = 1' 'x + 1' 'x = 10; y = x * 2' 'y' '[ y = "s" ]' 'y'
+	[ "$output" = $'2\n20\n"s"' ]
+}
+
+@test "arguments that end with an assignment print the context ad; -q does not" {
+	run -0 classad-eval 'a = 1' 'b = a + 1'
+	[ "$output" = '[ a = 1; b = a + 1 ]' ]
+	run -0 classad-eval -q 'a = 1'
+	[ -z "$output" ]
+}
+
+@test "an ad literal followed by a selection is an expression" {
+	run -0 classad-eval '[a = 1; b = a + 1].b'
+	[ "$output" = 2 ]
+}
+
+@test "-f and -t give MY and TARGET; unqualified names fall back to the target" {
+	slots
+	echo '[ RequestMemory = 1024; Requirements = TARGET.Memory >= RequestMemory && Cpus >= 1 ]' >"$TMP/job.ad"
+	run -0 classad-eval -f "$TMP/job.ad" -t "$TMP/slots.ads" 'Requirements' 'MY.RequestMemory' 'TARGET.Name' 'Cpus'
+	[ "$output" = $'true\n1024\n"slot1@a.example.org"\n2' ]
+	run -0 classad-eval --strict -f "$TMP/job.ad" -t "$TMP/slots.ads" 'Cpus'
+	[ "$output" = undefined ]
+}
+
+@test "--now fixes time() and CurrentTime" {
+	run -0 classad-eval --now 1234 'time()' 'CurrentTime'
+	[ "$output" = $'1234\n1234' ]
+}
+
+@test "a syntax error names the argument, line and column, and exits 3" {
+	run -3 --separate-stderr classad-eval '1 +'
+	[ "$stderr" = "classad-eval: <argument 1>:1:4: expected an expression, found the end of input" ]
+	run -3 --separate-stderr classad-eval 'x = 1' '"unterminated'
+	[ "$stderr" = "classad-eval: <argument 2>:1:1: unterminated string" ]
+}
+
+@test "an unknown function is an ERROR value, not a failure" {
+	run -0 classad-eval 'nosuchfunction(1, 2)' 'isError(nosuchfunction())'
+	[ "$output" = $'error\ntrue' ]
+}
+
+@test "100,000 nested parentheses are a clear error, not a crash" {
+	expr=$(printf '%*s' 100000 '' | tr ' ' '(')1$(printf '%*s' 100000 '' | tr ' ' ')')
+	printf '%s\n' "$expr" >"$TMP/deep.txt"
+	run -3 --separate-stderr classad-eval <"$TMP/deep.txt"
+	[[ $stderr == *"nested more than 400 levels deep"* ]]
+}
+
+@test "circular references evaluate to error" {
+	run -0 classad-eval 'a = b' 'b = a' 'a' 'isError(b)'
+	[ "$output" = $'error\ntrue' ]
+}
+
+@test "stream mode: -w filters, -p projects, like -constraint and -af" {
+	slots
+	run -0 classad-eval -w 'Memory > 1024' -p Name -p Memory -p 'LoadAvg * 2' "$TMP/slots.ads"
+	[ "$output" = $'slot1@a.example.org\t4096\t0.5' ]
+}
+
+@test "stream mode: -w selecting nothing is not an error" {
+	slots
+	run -0 classad-eval -w 'Memory > 100000' "$TMP/slots.ads"
+	[ -z "$output" ]
+}
+
+@test "stream mode: -s sets attributes after -w, added at the end" {
+	slots
+	run -0 classad-eval -w 'Cpus == 1' -s 'Big = Memory > 1024' -s 'Cpus = 8' -o new "$TMP/slots.ads"
+	[ "$output" = $'{\n[ Name = "slot2@b.example.org"; Memory = 512; Cpus = 8; Arch = "X86_64"; LoadAvg = 1.5; Big = Memory > 1024 ]\n}' ]
+}
+
+@test "stream mode: long -> json -> new -> long round trip keeps every attribute" {
+	slots
+	classad-eval -o json "$TMP/slots.ads" >"$TMP/s.json"
+	classad-eval -o new "$TMP/s.json" >"$TMP/s.new"
+	run -0 classad-eval -o long "$TMP/s.new"
+	[ "$output" = "$(grep -v '^#' "$TMP/slots.ads")" ]
+}
+
+@test "stream mode reads standard input and gzip transparently" {
+	slots
+	gzip -c "$TMP/slots.ads" >"$TMP/slots.ads.gz"
+	run -0 classad-eval -w 'Memory > 1024' -p Name <"$TMP/slots.ads.gz"
+	[ "$output" = slot1@a.example.org ]
+	run -0 classad-eval -w 'Memory > 1024' -o json "$TMP/slots.ads.gz"
+	[[ $output == *'"Name": "slot1@a.example.org"'* ]]
+}
+
+@test "-z writes gzip that reads back" {
+	slots
+	classad-eval -z -o new "$TMP/slots.ads" >"$TMP/out.gz"
+	run -0 gzip -dc "$TMP/out.gz"
+	[[ $output == *'slot2@b.example.org'* ]]
+}
+
+@test "a corrupt gzip file is reported with exit 3" {
+	slots
+	gzip -c "$TMP/slots.ads" | head -c 40 >"$TMP/bad.gz"
+	run -3 --separate-stderr classad-eval -p Name "$TMP/bad.gz"
+	[[ $stderr == "classad-eval: $TMP/bad.gz"*gzip* ]]
+}
+
+@test "a malformed ad is reported with its location; the other ads still come out" {
+	printf 'A = 1\n\nB = (2\n\nC = 3\n' >"$TMP/bad.ads"
+	run -3 --separate-stderr classad-eval -p 'A ?: C' "$TMP/bad.ads"
+	[ "$output" = $'1\n3' ]
+	[[ $stderr == "classad-eval: $TMP/bad.ads:3:"* ]]
+}
+
+@test "a truncated new-syntax ad is an error with a location" {
+	printf '[ a = 1; b = "x" ]\n[ a = 2; b = ' >"$TMP/trunc.ad"
+	run -3 --separate-stderr classad-eval -p a "$TMP/trunc.ad"
+	[ "$output" = 1 ]
+	[[ $stderr == "classad-eval: $TMP/trunc.ad:2:"* ]]
+}
+
+@test "a binary file is rejected with a message, not a crash" {
+	head -c 4096 /dev/urandom >"$TMP/binary"
+	printf '\0\1\2' >>"$TMP/binary"
+	run --separate-stderr classad-eval -p Name "$TMP/binary"
+	[ "$status" -eq 3 ]
+	[[ $stderr == "classad-eval: $TMP/binary:"* ]]
+}
+
+@test "a 10 MB string goes through" {
+	{ printf 'S = "'; head -c 10485760 /dev/zero | tr '\0' x; printf '"\n'; } >"$TMP/big.ads"
+	run -0 classad-eval -p 'size(S)' -p 'substr(S, 10485758)' "$TMP/big.ads"
+	[ "$output" = $'10485760\txx' ]
+}
+
+@test "output does not depend on the locale" {
+	locale -a 2>/dev/null | grep -qi '^de_DE.utf8$' || skip "no de_DE.UTF-8 locale on this machine"
+	slots
+	a=$(classad-eval '1.5 * 2' 'string(2.5)' '0.1 + 0.2'; classad-eval -o json "$TMP/slots.ads")
+	b=$(LC_ALL=de_DE.UTF-8 classad-eval '1.5 * 2' 'string(2.5)' '0.1 + 0.2'; LC_ALL=de_DE.UTF-8 classad-eval -o json "$TMP/slots.ads")
+	[ "$a" = "$b" ]
+	[[ $a == *'0.30000000000000004'* ]]
+}
+
+@test "lines on standard input are processed like arguments" {
+	run -0 classad-eval <<'IN'
+# a comment
+x = 6
+x * 7
+IN
+	[ "$output" = 42 ]
+}
+
+@test "usage: --help, --version, bad options" {
+	run -0 classad-eval --help
+	[[ $output == usage:* ]]
+	run -0 classad-eval --version
+	[ "$output" = "classad-eval (classad-tools) 0.1.0" ]
+	run -2 --separate-stderr classad-eval --bogus
+	[[ $stderr == *"Try 'classad-eval --help'."* ]]
+	run -2 classad-eval -o yaml x
+}
+
+@test "a write error is reported with exit 4" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -4 --separate-stderr sh -c 'classad-eval 1 >/dev/full'
+	[[ $stderr == *"writing output failed"* ]]
+}

@@ -1,0 +1,51 @@
+# helpers.bash - the setup every tests/*.bats file loads (`load helpers`):
+# C locale, UTC, the programs under test first on PATH, golden-file checks.
+
+bats_require_minimum_version 1.5.0	# run -N, run --separate-stderr
+
+export LC_ALL=C TZ=UTC
+
+# The programs: $CA_BIN (make bats passes it), else bin/ beside tests/.
+CA_BIN=${CA_BIN:-$BATS_TEST_DIRNAME/../bin}
+CA_BIN=$(cd "$CA_BIN" 2>/dev/null && pwd || printf '%s' "$CA_BIN")
+export CA_BIN
+PATH=$CA_BIN:$PATH
+
+DATA=$BATS_TEST_DIRNAME/data
+GOLDEN=$BATS_TEST_DIRNAME/golden
+POOL=$BATS_TEST_DIRNAME/../share/pool
+# A fresh, empty directory per test (removed by bats afterwards).
+TMP=${BATS_TEST_TMPDIR:-}
+
+# check_golden NAME: $output (of the last `run`) must equal tests/golden/NAME.out.
+# check_golden_err NAME: the same for $stderr (run --separate-stderr) and NAME.err.
+# With CA_UPDATE_GOLDEN=1 they write the file instead (review the diff!).
+check_golden() { _golden "$1.out" "$output"; }
+check_golden_err() { _golden "$1.err" "${stderr-}"; }
+
+_golden() {
+	local file=$GOLDEN/$1 text=$2
+	if [[ ${CA_UPDATE_GOLDEN:-0} == 1 ]]; then
+		mkdir -p "${file%/*}"
+		if [[ -n $text ]]; then printf '%s\n' "$text"; fi >"$file"
+		return 0
+	fi
+	[[ -f $file ]] || { echo "missing golden file $file (CA_UPDATE_GOLDEN=1 creates it)"; return 1; }
+	if [[ -n $text ]]; then printf '%s\n' "$text"; fi >"$TMP/golden.got"
+	diff -u --label "expected $1" --label "got" "$file" "$TMP/golden.got"
+}
+
+# untraced CMD...: run a shell function in a subshell without bats's per-command
+# DEBUG trap (and without set -e), which makes long loops many times faster.
+untraced() {
+	(
+		trap - DEBUG ERR
+		set +eET
+		"$@"
+	)
+}
+
+# write_file NAME: standard input into $TMP/NAME; prints the path.
+write_file() {
+	cat >"$TMP/$1" && printf '%s\n' "$TMP/$1"
+}
