@@ -59,7 +59,7 @@ Q =
 endif
 
 .SECONDARY:
-.PHONY: all deps check check-release check-sanitize unit bats conformance demo bench \
+.PHONY: all deps check check-release check-editors check-sanitize unit bats conformance demo bench \
         install uninstall clean lint fuzz
 all: deps-ok $(PROGS)
 
@@ -96,7 +96,8 @@ $(VALCMP): tests/valcmp.c
 
 # The bats suites find the programs through CA_BIN.
 bats: $(PROGS) $(VALCMP)
-	CA_BIN=$(abspath $(OUT)) CA_VALCMP=$(abspath $(VALCMP)) TZ=UTC LC_ALL=C bats tests/*.bats
+	CA_BIN=$(abspath $(OUT)) CA_VALCMP=$(abspath $(VALCMP)) TZ=UTC LC_ALL=C \
+	    sh tests/run-bats.sh "bats ($(VARIANT))" tests/*.bats
 
 check-release: all unit bats
 
@@ -106,7 +107,14 @@ check-sanitize:
 	$(MAKE) --no-print-directory VARIANT=asan OUT=build/asan/bin \
 	    CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all unit bats
 
-check: check-release check-sanitize lint
+# The REPL with each line editor (READLINE=readline is the default build).
+check-editors:
+	$(MAKE) --no-print-directory VARIANT=libedit OUT=build/libedit/bin READLINE=libedit all
+	CA_BIN=$(abspath build/libedit/bin) sh tests/run-bats.sh "repl (libedit)" tests/classad-eval-repl.bats
+	$(MAKE) --no-print-directory VARIANT=noedit OUT=build/noedit/bin READLINE=none all
+	CA_BIN=$(abspath build/noedit/bin) sh tests/run-bats.sh "repl (no editor)" tests/classad-eval-repl.bats
+
+check: check-release check-editors check-sanitize lint
 	@echo "make check: all suites passed"
 
 lint:
@@ -120,7 +128,8 @@ demo: all
 bench: all $(B)/tests/bench
 	@$(B)/tests/bench
 
-$(B)/tests/bench: $(B)/tests/bench.o $(LIBA)
+BENCH_SRC := $(sort $(wildcard tests/bench*.c))
+$(B)/tests/bench: $(BENCH_SRC:%.c=$(B)/%.o) $(LIBA)
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 install: all

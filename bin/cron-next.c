@@ -154,6 +154,26 @@ name_set(int field, uint64_t set, char *buf, size_t len)
 	}
 }
 
+/* Append to buf (of size len, *o bytes used), cutting short when full. */
+static void
+cat(char *buf, size_t len, size_t *o, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+cat(char *buf, size_t len, size_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*o + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *o, len - *o, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*o = *o + (size_t)n < len ? *o + (size_t)n : len - 1;
+}
+
 static bool
 is_full(const ca_cron *c, int f)
 {
@@ -171,8 +191,9 @@ explain(const ca_cron *c, char texts[CA_CRON_NFIELDS][128])
 		"every minute", "every hour", "every day of the month", "every month",
 		"every day of the week"
 	};
-	char sets[CA_CRON_NFIELDS][256], names[256], when[1024];
-	int width = 1, o;
+	char sets[CA_CRON_NFIELDS][256], names[256], when[1024] = "";
+	size_t o = 0;
+	int width = 1;
 
 	for (int f = 0; f < CA_CRON_NFIELDS; f++) {
 		int n = (int)strlen(texts[f]);
@@ -194,15 +215,15 @@ explain(const ca_cron *c, char texts[CA_CRON_NFIELDS][128])
 
 	/* The time of day. */
 	if (count_bits(c->minute) == 1 && count_bits(c->hour) == 1)
-		o = snprintf(when, sizeof when, "at %02d:%02d", __builtin_ctz(c->hour),
+		cat(when, sizeof when, &o, "at %02d:%02d", __builtin_ctz(c->hour),
 		    __builtin_ctzll(c->minute));
 	else if (is_full(c, CA_CRON_MINUTE) && is_full(c, CA_CRON_HOUR))
-		o = snprintf(when, sizeof when, "every minute");
+		cat(when, sizeof when, &o, "every minute");
 	else if (is_full(c, CA_CRON_MINUTE))
-		o = snprintf(when, sizeof when, "every minute of hour%s %s",
+		cat(when, sizeof when, &o, "every minute of hour%s %s",
 		    count_bits(c->hour) > 1 ? "s" : "", sets[CA_CRON_HOUR]);
 	else
-		o = snprintf(when, sizeof when, "at minute%s %s of %s%s",
+		cat(when, sizeof when, &o, "at minute%s %s of %s%s",
 		    count_bits(c->minute) > 1 ? "s" : "", sets[CA_CRON_MINUTE],
 		    is_full(c, CA_CRON_HOUR) ? "every hour" :
 		    count_bits(c->hour) > 1 ? "hours " : "hour ",
@@ -212,24 +233,24 @@ explain(const ca_cron *c, char texts[CA_CRON_NFIELDS][128])
 	name_set(CA_CRON_WDAY, c->wday, names, sizeof names);
 	switch (c->flags & (CA_CRON_MDAY_RESTRICTS | CA_CRON_WDAY_RESTRICTS)) {
 	case 0:
-		o += snprintf(when + o, sizeof when - (size_t)o, ", every day");
+		cat(when, sizeof when, &o, ", every day");
 		break;
 	case CA_CRON_MDAY_RESTRICTS:
-		o += snprintf(when + o, sizeof when - (size_t)o, ", on day%s %s of the month",
+		cat(when, sizeof when, &o, ", on day%s %s of the month",
 		    count_bits(c->mday) > 1 ? "s" : "", sets[CA_CRON_MDAY]);
 		break;
 	case CA_CRON_WDAY_RESTRICTS:
-		o += snprintf(when + o, sizeof when - (size_t)o, ", on every %s", names);
+		cat(when, sizeof when, &o, ", on every %s", names);
 		break;
 	default:
-		o += snprintf(when + o, sizeof when - (size_t)o,
+		cat(when, sizeof when, &o,
 		    ", on day%s %s of the month and also on every %s",
 		    count_bits(c->mday) > 1 ? "s" : "", sets[CA_CRON_MDAY], names);
 		break;
 	}
 	if (!is_full(c, CA_CRON_MONTH)) {
 		name_set(CA_CRON_MONTH, c->month, names, sizeof names);
-		snprintf(when + o, sizeof when - (size_t)o, ", in %s", names);
+		cat(when, sizeof when, &o, ", in %s", names);
 	}
 	printf("Runs %s.\n", when);
 

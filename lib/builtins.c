@@ -76,6 +76,13 @@ sign(int c)
 	return c < 0 ? -1 : c > 0;
 }
 
+/* v itself when it is an ERROR (keeping its reason), else an ERROR why. */
+static ca_value
+error_or(ca_value v, const char *why)
+{
+	return v.kind == CA_ERROR ? v : ca_error(why);
+}
+
 /* A string of the scratch arena holding the text of sb; sb is released. */
 static ca_value
 sb_value(ca_ctx *cx, strbuf *sb)
@@ -507,7 +514,7 @@ fn_eval(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 	case T_UNDEF:
 		return ca_error("eval: argument is undefined");
 	case T_ERROR:
-		return argv[0].kind == CA_ERROR ? argv[0] : ca_error("eval: argument too long");
+		return error_or(argv[0], "eval: argument too long");
 	default:
 		break;
 	}
@@ -665,7 +672,7 @@ collect(ca_ctx *cx, refs *r, const ca_expr *e, const ca_frame *f, int depth)
 {
 	if (e == NULL)
 		return 0;
-	if (depth > CA_EVAL_MAX_DEPTH)
+	if (depth + cx->depth > CA_EVAL_MAX_DEPTH)
 		return -1;
 	switch (e->node) {
 	case CA_N_LIT:
@@ -673,7 +680,10 @@ collect(ca_ctx *cx, refs *r, const ca_expr *e, const ca_frame *f, int depth)
 	case CA_N_ATTR:
 		return collect_ref(cx, r, e, f, depth);
 	case CA_N_SELECT: {
+		/* the walk so far counts toward the evaluator's depth limit */
+		cx->depth += depth;
 		ca_value b = ca_eval(cx, e->u.sel.base, f);
+		cx->depth -= depth;
 		const char *spell = e->u.sel.spell ? e->u.sel.spell : e->u.sel.name->spell;
 		if (b.kind == CA_UNDEFINED) {
 			strbuf sb = STRBUF_INIT;
@@ -756,7 +766,7 @@ fn_unresolved(ca_ctx *cx, const ca_frame *f, ca_expr *const *args, int argc)
 	if (argc == 2) {
 		ca_value p = ca_eval(cx, args[1], f);
 		if (p.kind != CA_STRING)
-			return p.kind == CA_ERROR ? p : ca_error("unresolved: pattern is not a string");
+			return error_or(p, "unresolved: pattern is not a string");
 		if ((re = re_compile(p.u.s, p.x.len, PCRE2_CASELESS)) == NULL)
 			return ca_error("unresolved: invalid regular expression");
 	}
@@ -1021,11 +1031,12 @@ fn_quantize(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 		base = b;
 	}
 	if (base.kind == CA_INT) {
-		int64_t q = base.u.i, r;
+		int64_t q = base.u.i, r, q1;
 		if (q == 0)
 			return a;
 		if (a.kind == CA_INT) {
-			if (__builtin_add_overflow(a.u.i, q - 1, &r) || (r == INT64_MIN && q == -1) ||
+			if (__builtin_sub_overflow(q, 1, &q1) || __builtin_add_overflow(a.u.i, q1, &r) ||
+			    (r == INT64_MIN && q == -1) ||
 			    __builtin_mul_overflow(r / q, q, &r))
 				return ca_error("quantize: integer overflow");
 			return ca_int(r);
@@ -1100,7 +1111,7 @@ sum_avg(ca_ctx *cx, ca_value l, bool avg)
 		if (v.kind == CA_UNDEFINED)
 			continue;
 		if (!is_number(v))
-			return v.kind == CA_ERROR ? v : ca_error(avg ? "avg: list element is not a number" :
+			return error_or(v, avg ? "avg: list element is not a number" :
 			    "sum: list element is not a number");
 		r = n++ == 0 ? v : ca_eval_binop(cx, CA_T_PLUS, r, v);
 	}
@@ -1126,7 +1137,8 @@ fn_avg(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 static void
 promote(ca_value *a, ca_value *b)
 {
-	int ka = a->kind == CA_REAL ? 2 : a->kind == CA_INT, kb = b->kind == CA_REAL ? 2 : b->kind == CA_INT;
+	int ka = a->kind == CA_REAL ? 2 : a->kind == CA_INT;
+	int kb = b->kind == CA_REAL ? 2 : b->kind == CA_INT;
 	int k = ka > kb ? ka : kb;
 	ca_value *v[2] = { a, b };
 
@@ -1156,7 +1168,7 @@ min_max(ca_ctx *cx, ca_value l, bool max)
 		if (v.kind == CA_UNDEFINED)
 			continue;
 		if (!is_number(v))
-			return v.kind == CA_ERROR ? v : ca_error(max ? "max: list element is not a number" :
+			return error_or(v, max ? "max: list element is not a number" :
 			    "min: list element is not a number");
 		if (first) {
 			r = v;
@@ -1252,7 +1264,7 @@ list_compare(ca_ctx *cx, const ca_value *argv, bool all)
 		if (c.kind == CA_UNDEFINED)
 			return ca_bool(false);
 		if (c.kind != CA_BOOL)
-			return c.kind == CA_ERROR ? c : ca_error("list comparison failed");
+			return error_or(c, "list comparison failed");
 		if (c.u.b && !all)
 			return ca_bool(true);
 		if (!c.u.b && all)
@@ -1348,7 +1360,7 @@ fn_join(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 		}
 		if (k == T_ERROR) {
 			strbuf_release(&sb);
-			return items[i].kind == CA_ERROR ? items[i] : ca_error("join: text too long");
+			return error_or(items[i], "join: text too long");
 		}
 		if (i == 0) {
 			sep = s;
@@ -1377,7 +1389,7 @@ change_case(ca_ctx *cx, ca_value v, int (*conv)(int))
 	case T_UNDEF:
 		return ca_undef();
 	case T_ERROR:
-		return v.kind == CA_ERROR ? v : ca_error("toUpper/toLower: text too long");
+		return error_or(v, "toUpper/toLower: text too long");
 	default:
 		break;
 	}
@@ -1702,7 +1714,8 @@ fn_regexpmember(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 		}
 		int m = re_search(re, v.u.s, v.x.len, 0);
 		if (m != 0) {
-			res = m > 0 ? ca_bool(true) : ca_error("regexpMember: matching failed (resource limit)");
+			res = m > 0 ? ca_bool(true) :
+			    ca_error("regexpMember: matching failed (resource limit)");
 			break;
 		}
 	}
@@ -1742,7 +1755,8 @@ expand(strbuf *sb, const char *repl, size_t rlen, const char *s, const PCRE2_SIZ
  * match is followed by a search that does not accept another empty match
  * at the same place (Perl's rule). */
 static ca_value
-substitute(ca_ctx *cx, const ca_value *argv, int argc, const char *extra, const struct subst_why *why)
+substitute(ca_ctx *cx, const ca_value *argv, int argc, const char *extra,
+    const struct subst_why *why)
 {
 	ca_value res;
 	bool full = false, global = false;
@@ -1990,7 +2004,7 @@ fn_abstime(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 		else if ((o.kind == CA_REAL || o.kind == CA_RELTIME) && real_to_int(o.u.r, &z))
 			;
 		else
-			return o.kind == CA_ERROR ? o : ca_error("absTime: offset is not a number");
+			return error_or(o, "absTime: offset is not a number");
 		if (z < -INT32_MAX || z > INT32_MAX)
 			return ca_error("absTime: offset out of range");
 	}
@@ -2012,6 +2026,9 @@ fn_abstime(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 	default:
 		return ca_error("absTime: argument is not a number or time");
 	}
+	int64_t local;
+	if (__builtin_add_overflow(secs, z, &local))
+		return ca_error("absTime: time out of range");
 	return argc == 2 ? ca_abstime(secs, (int32_t)z) : local_abstime(secs);
 }
 
@@ -2041,24 +2058,18 @@ fn_reltime(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 	}
 }
 
-/* Relative seconds as HTCondor's getX and splitTime see them. */
-static int64_t
-rel_whole(double r)
-{
-	int64_t i;
-
-	return real_to_int(r, &i) ? i : 0;
-}
-
 /* The relative-time split: days, hours, minutes and seconds with the sign
- * on the most significant nonzero field. */
-static void
+ * on the most significant nonzero field. false when r is not a number of
+ * seconds in the int64 range. */
+static bool
 split_rel(double r, int64_t *d, int64_t *h, int64_t *m, double *s)
 {
 	bool neg = r < 0;
 	double a = neg ? -r : r;
-	int64_t whole = rel_whole(a);
+	int64_t whole;
 
+	if (!real_to_int(a, &whole))
+		return false;
 	*d = whole / 86400;
 	*h = whole % 86400 / 3600;
 	*m = whole % 3600 / 60;
@@ -2073,9 +2084,13 @@ split_rel(double r, int64_t *d, int64_t *h, int64_t *m, double *s)
 		else
 			*s = -*s;
 	}
+	return true;
 }
 
-enum { F_YEAR, F_MONTH, F_DAYOFYEAR, F_DAYOFMONTH, F_DAYOFWEEK, F_DAYS, F_HOURS, F_MINUTES, F_SECONDS };
+enum {
+	F_YEAR, F_MONTH, F_DAYOFYEAR, F_DAYOFMONTH, F_DAYOFWEEK,
+	F_DAYS, F_HOURS, F_MINUTES, F_SECONDS
+};
 
 /* getX(t): a field of an absolute time in local time (its own offset is
  * ignored, as in HTCondor), or of a relative time (C division, so -90
@@ -2100,7 +2115,9 @@ time_field(ca_value t, int which, const char *why)
 		}
 	}
 	if (t.kind == CA_RELTIME) {
-		int64_t s = rel_whole(t.u.r);
+		int64_t s;
+		if (!real_to_int(t.u.r, &s))
+			return ca_error("relative time out of the integer range");
 		switch (which) {
 		case F_DAYS: return ca_int(s / 86400);
 		case F_HOURS: return ca_int(s % 86400 / 3600);
@@ -2200,7 +2217,8 @@ fn_splittime(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 	case CA_RELTIME: {
 		int64_t d, h, m;
 		double s;
-		split_rel(t.u.r, &d, &h, &m, &s);
+		if (!split_rel(t.u.r, &d, &h, &m, &s))
+			return ca_error("splitTime: relative time out of the integer range");
 		ca_ad *ad = ca_ad_new_in(&cx->scratch);
 		ad_put(cx, ad, "Type", ca_str("RelativeTime", 12));
 		ad_put(cx, ad, "Days", ca_int(d));
@@ -2234,7 +2252,8 @@ fn_splittime(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 	return ad_value(cx, ad);
 }
 
-/* An integer field of a split-time record (0 when absent or not a number). */
+/* An integer field of a split-time record (0 when absent or not a number;
+ * kept within +-1e9 so that struct tm arithmetic cannot overflow). */
 static int
 record_field(ca_ctx *cx, const ca_frame *f, const ca_adval *av, const char *name)
 {
@@ -2251,26 +2270,25 @@ record_field(ca_ctx *cx, const ca_frame *f, const ca_adval *av, const char *name
 		i = v.u.i;
 	else if (v.kind != CA_REAL || !real_to_int(v.u.r, &i))
 		return 0;
-	return i < INT32_MIN ? INT32_MIN : i > INT32_MAX ? INT32_MAX : (int)i;
+	return i < -1000000000 ? -1000000000 : i > 1000000000 ? 1000000000 : (int)i;
 }
 
-/* strftime into a string value, growing the buffer as needed. */
+/* strftime into a string value. No conversion writes more than 128 bytes
+ * per byte of its specification, so the buffer is sized from the format
+ * and a result of 0 bytes is an empty one. */
 static ca_value
 format_tm(ca_ctx *cx, const struct tm *tm, const char *fmt)
 {
-	if (*fmt == '\0')
-		return empty_str();
-	for (size_t cap = 256; cap <= 65536; cap *= 4) {
-		char *buf = ca_xmalloc(cap);
-		size_t n = strftime(buf, cap, fmt, tm);
-		if (n > 0) {
-			ca_value v = ca_str_new(&cx->scratch, buf, n);
-			free(buf);
-			return v;
-		}
-		free(buf);
-	}
-	return empty_str();	/* the format produced nothing */
+	size_t len = strlen(fmt);
+
+	if (len > (1u << 17))
+		return ca_error("formatTime: format too long");
+	size_t cap = 256 + 128 * len;
+	char *buf = ca_xmalloc(cap);
+	size_t n = strftime(buf, cap, fmt, tm);
+	ca_value v = ca_str_new(&cx->scratch, buf, n);
+	free(buf);
+	return v;
 }
 
 /* formatTime([t [, fmt]]): strftime of the fields of t (an absolute time
@@ -2325,7 +2343,7 @@ fn_formattime(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 	}
 	if (argc == 2) {
 		if (argv[1].kind != CA_STRING)
-			return argv[1].kind == CA_ERROR ? argv[1] : ca_error("formatTime: format is not a string");
+			return error_or(argv[1], "formatTime: format is not a string");
 		return format_tm(cx, &tm, argv[1].u.s);
 	}
 	return format_tm(cx, &tm, "%c");
@@ -2352,7 +2370,8 @@ fn_interval(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 	long long days = t / 86400, rest = t % 86400;
 	long long h = rest / 3600, m = rest % 3600 / 60, s = rest % 60;
 	if (days != 0)
-		snprintf(buf, sizeof buf, "%lld+%02lld:%02lld:%02lld", days, llabs(h), llabs(m), llabs(s));
+		snprintf(buf, sizeof buf, "%lld+%02lld:%02lld:%02lld", days, llabs(h), llabs(m),
+		    llabs(s));
 	else if (h != 0)
 		snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", h, llabs(m), llabs(s));
 	else if (m != 0)
@@ -2421,7 +2440,7 @@ string_list_summary(ca_ctx *cx, const ca_value *argv, int argc, int what, const 
 {
 	for (int i = 0; i < argc; i++)
 		if (argv[i].kind != CA_STRING)
-			return argv[i].kind == CA_ERROR ? argv[i] : ca_error(why);
+			return error_or(argv[i], why);
 	const char *d = argc == 2 ? argv[1].u.s : ", ", *t;
 	size_t dn = argc == 2 ? argv[1].x.len : 2, tl, pos = 0;
 	double acc = 0;
@@ -2484,7 +2503,7 @@ member_args(const ca_value *argv, int argc, const char *why, const char **x, siz
 {
 	for (int i = 0; i < argc; i++)
 		if (argv[i].kind != CA_STRING && argv[i].kind != CA_UNDEFINED) {
-			*res = argv[i].kind == CA_ERROR ? argv[i] : ca_error(why);
+			*res = error_or(argv[i], why);
 			return 1;
 		}
 	if (argv[0].kind == CA_UNDEFINED && argv[1].kind == CA_UNDEFINED) {
@@ -2570,13 +2589,15 @@ string_list_subset(const ca_value *argv, int argc, cmp_fn cmp, const char *why)
 static ca_value
 fn_stringlistsubsetmatch(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 {
-	return string_list_subset(argv, argc, byte_cmp, "stringListSubsetMatch: argument is not a string");
+	return string_list_subset(argv, argc, byte_cmp,
+	    "stringListSubsetMatch: argument is not a string");
 }
 
 static ca_value
 fn_stringlistisubsetmatch(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 {
-	return string_list_subset(argv, argc, fold_cmp, "stringListISubsetMatch: argument is not a string");
+	return string_list_subset(argv, argc, fold_cmp,
+	    "stringListISubsetMatch: argument is not a string");
 }
 
 /* stringList_regexpMember(pattern, l [, delims [, options]]): whether a
@@ -2618,7 +2639,7 @@ fn_split(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 {
 	for (int i = 0; i < argc; i++)
 		if (argv[i].kind != CA_STRING)
-			return argv[i].kind == CA_ERROR ? argv[i] : ca_error("split: argument is not a string");
+			return error_or(argv[i], "split: argument is not a string");
 	const char *s = argv[0].u.s, *seps = argc == 2 ? argv[1].u.s : ", \t";
 	size_t n = argv[0].x.len, sn = argc == 2 ? argv[1].x.len : 3, last = 0;
 	int prev = -1;	/* the last non-space separator since the last item */
@@ -2651,7 +2672,7 @@ split_at(ca_ctx *cx, ca_value v, bool slot)
 	ca_value two[2];
 
 	if (v.kind != CA_STRING)
-		return v.kind == CA_ERROR ? v : ca_error(slot ? "splitSlotName: argument is not a string" :
+		return error_or(v, slot ? "splitSlotName: argument is not a string" :
 		    "splitUserName: argument is not a string");
 	const char *at = memchr(v.u.s, '@', v.x.len);
 	if (at == NULL) {
@@ -2776,7 +2797,7 @@ fn_argstolist(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 		return argc == 2 && argv[1].kind == CA_ERROR ? argv[1] :
 		    ca_error("argsToList: version is not 1 or 2");
 	if (argv[0].kind != CA_STRING)
-		return argv[0].kind == CA_ERROR ? argv[0] : ca_error("argsToList: argument is not a string");
+		return error_or(argv[0], "argsToList: argument is not a string");
 	const char *s = argv[0].u.s;
 	size_t n = argv[0].x.len;
 	vlist l = { 0 };
@@ -2810,7 +2831,7 @@ fn_listtoargs(ca_ctx *cx, const ca_frame *f, const ca_value *argv, int argc)
 		return argc == 2 && argv[1].kind == CA_ERROR ? argv[1] :
 		    ca_error("listToArgs: version is not 1 or 2");
 	if (argv[0].kind != CA_LIST)
-		return argv[0].kind == CA_ERROR ? argv[0] : ca_error("listToArgs: argument is not a list");
+		return error_or(argv[0], "listToArgs: argument is not a list");
 	ca_value l = argv[0];
 	strbuf sb = STRBUF_INIT;
 	for (uint32_t i = 0; i < l.x.len; i++) {
@@ -3014,15 +3035,18 @@ each_context(ca_ctx *cx, const ca_frame *f, ca_expr *const *args, bool count)
 	if (l.kind == CA_UNDEFINED)
 		return count ? ca_int(0) : l;
 	if (l.kind != CA_LIST)
-		return l.kind == CA_ERROR ? l : ca_error(count ? "countMatches: second argument is not a list" :
+		return error_or(l, count ? "countMatches: second argument is not a list" :
 		    "evalInEachContext: second argument is not a list");
 	ca_value *out = count ? NULL : ca_arena_array(&cx->scratch, l.x.len, sizeof *out);
 	int64_t n = 0;
 	for (uint32_t i = 0; i < l.x.len; i++) {
 		ca_value it = l.u.items[i], r;
 		if (it.kind == CA_AD) {
+			/* the record is the current ad: MY too, as in HTCondor's
+			 * daemon rules where MY is the ad being evaluated */
 			ca_frame af;
 			ca_adval_frame(it.u.ad, f, &af);
+			af.my = it.u.ad->ad;
 			r = ca_eval(cx, e, &af);
 		} else if (it.kind == CA_UNDEFINED)
 			r = it;

@@ -279,49 +279,72 @@ ca_cron_init(ca_cron *c)
 	c->flags = 0;
 }
 
-int
-ca_cron_field(ca_cron *c, int field, const char *text, ca_cron_err *err)
+/* Parse the len bytes at text as field `field` and store the set in c. */
+static int
+parse_field(ca_cron *c, int field, const char *text, size_t len, ca_cron_err *err)
 {
-	char buf[128], shown[64];
-	size_t len = 0;
+	char tok[64], shown[64], whole[200];
 	uint64_t set = 0, bits = 0;
+	size_t i, n = 0, wn = 0;
+	bool empty_elem = false;
 
 	if (field < 0 || field >= CA_CRON_NFIELDS)
 		return fail(err, -1, "no such field");
-	for (const char *s = text; *s != '\0'; s++) {
-		unsigned char ch = (unsigned char)*s;
+	/* Check the characters first, so that messages show only good ones. */
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)text[i];
 
-		if (ch == ' ' || ch == '\t')
+		if ((ch >= '0' && ch <= '9') || ch == ',' || ch == '-' || ch == '/' ||
+		    ch == '*' || ch == ' ' || ch == '\t')
 			continue;
-		if (!(ch >= '0' && ch <= '9') && ch != ',' && ch != '-' && ch != '/' &&
-		    ch != '*') {
-			show(shown, sizeof shown, text);
-			if (ch >= 0x20 && ch < 0x7f)
-				return fail(err, field, "bad character '%c' in %s "
-				    "(only digits and , - / * are allowed)", ch, shown);
-			return fail(err, field, "bad character \\x%02x in %s "
-			    "(only digits and , - / * are allowed)", ch, shown);
-		}
-		if (len + 1 >= sizeof buf) {
-			show(shown, sizeof shown, text);
-			return fail(err, field, "%s is too long", shown);
-		}
-		buf[len++] = (char)ch;
-	}
-	buf[len] = '\0';
-	if (len == 0)
-		return fail(err, field, "the value is empty");
-	for (size_t i = 0; i <= len;) {
-		size_t j = i;
+		/* Show the list element with the bad character. */
+		size_t a = i, b = i;
 
-		while (j < len && buf[j] != ',')
-			j++;
-		if (j == i)
-			return fail(err, field, "%s has an empty list element", buf);
-		if (parse_token(field, buf + i, j - i, &bits, err) < 0)
+		while (a > 0 && text[a - 1] != ',')
+			a--;
+		while (b < len && text[b] != ',')
+			b++;
+		snprintf(whole, sizeof whole, "%.*s", (int)(b - a < 150 ? b - a : 150), text + a);
+		show(shown, sizeof shown, whole);
+		if (ch >= 0x20 && ch < 0x7f)
+			return fail(err, field, "bad character '%c' in %s "
+			    "(only digits and , - / * are allowed)", ch, shown);
+		return fail(err, field, "bad character \\x%02x in %s "
+		    "(only digits and , - / * are allowed)", ch, shown);
+	}
+	/* The field without its spaces, for messages (cut short if long). */
+	for (i = 0; i < len; i++)
+		if (text[i] != ' ' && text[i] != '\t' && wn + 1 < sizeof whole)
+			whole[wn++] = text[i];
+	whole[wn] = '\0';
+	if (wn + 1 >= sizeof whole)
+		memcpy(whole + sizeof whole - 4, "...", 4);
+	if (wn == 0)
+		return fail(err, field, "the value is empty");
+	for (i = 0; i <= len; i++) {
+		if (i < len && text[i] != ',') {
+			if (text[i] == ' ' || text[i] == '\t')
+				continue;
+			if (n + 1 >= sizeof tok) {
+				show(shown, sizeof shown, whole);
+				return fail(err, field, "%s has an element that is too long", shown);
+			}
+			tok[n++] = text[i];
+			continue;
+		}
+		if (n == 0) {
+			empty_elem = true;
+			continue;
+		}
+		tok[n] = '\0';
+		if (parse_token(field, tok, n, &bits, err) < 0)
 			return -1;
 		set |= bits;
-		i = j + 1;
+		n = 0;
+	}
+	if (empty_elem) {
+		show(shown, sizeof shown, whole);
+		return fail(err, field, "%s has an empty list element", shown);
 	}
 	switch (field) {
 	case CA_CRON_MINUTE:
@@ -342,6 +365,12 @@ ca_cron_field(ca_cron *c, int field, const char *text, ca_cron_err *err)
 	}
 	set_flags(c);
 	return 0;
+}
+
+int
+ca_cron_field(ca_cron *c, int field, const char *text, ca_cron_err *err)
+{
+	return parse_field(c, field, text, strlen(text), err);
 }
 
 int
@@ -372,28 +401,25 @@ ca_cron_check(const ca_cron *c, ca_cron_err *err)
 int
 ca_cron_parse(ca_cron *c, const char *line, ca_cron_err *err)
 {
-	char fields[CA_CRON_NFIELDS][128];
+	const char *start[CA_CRON_NFIELDS];
+	size_t len[CA_CRON_NFIELDS];
 	ca_cron tmp;
 	int n = 0;
 	const char *s = line;
 
 	for (;;) {
-		const char *start;
+		const char *p;
 
 		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
 			s++;
 		if (*s == '\0')
 			break;
-		start = s;
+		p = s;
 		while (*s != '\0' && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
 			s++;
 		if (n < CA_CRON_NFIELDS) {
-			size_t len = (size_t)(s - start);
-
-			if (len >= sizeof fields[n])
-				len = sizeof fields[n] - 1;
-			memcpy(fields[n], start, len);
-			fields[n][len] = '\0';
+			start[n] = p;
+			len[n] = (size_t)(s - p);
 		}
 		n++;
 	}
@@ -402,7 +428,7 @@ ca_cron_parse(ca_cron *c, const char *line, ca_cron_err *err)
 		    "not %d", n);
 	ca_cron_init(&tmp);
 	for (int f = 0; f < CA_CRON_NFIELDS; f++)
-		if (ca_cron_field(&tmp, f, fields[f], err) < 0)
+		if (parse_field(&tmp, f, start[f], len[f], err) < 0)
 			return -1;
 	if (ca_cron_check(&tmp, err) < 0)
 		return -1;

@@ -79,8 +79,9 @@ int ca_cron_parse(ca_cron *c, const char *line, ca_cron_err *err);
  * Daylight saving: a wall-clock minute that does not exist (the spring-
  * forward gap) never runs; a wall-clock minute that occurs twice (the
  * autumn overlap) runs once, at its first occurrence. Offset changes are
- * assumed to be at least four days apart and less than a day in size, which
- * holds for every zone of the tz database.
+ * assumed to be more than four days apart and at most a day in size, which
+ * holds for every zone of the tz database from 1800 to 2100 except
+ * Africa/Freetown in September 1939.
  *
  * Returns 0 with *next set, or -1 when there is no run before the end of
  * year 9999 (or now lies outside years 1-9999). A schedule that passed

@@ -330,6 +330,25 @@ real_result(double r)
 	return ca_real(r);
 }
 
+/* abstime + seconds, ERROR when the result leaves the representable range. */
+static ca_value
+abs_plus(int64_t secs, int32_t off, double d)
+{
+	if (!(d > -9.2e18 && d < 9.2e18))
+		return ca_error("time out of range");
+	int64_t r;
+	if (__builtin_add_overflow(secs, (int64_t)d, &r) ||
+	    r > INT64_MAX / 2 || r < INT64_MIN / 2)
+		return ca_error("time out of range");
+	return ca_abstime(r, off);
+}
+
+static double
+num_of(ca_value v)
+{
+	return v.kind == CA_REAL ? v.u.r : (double)(v.kind == CA_BOOL ? v.u.b : v.u.i);
+}
+
 static ca_value
 time_arith(int op, ca_value a, ca_value b)
 {
@@ -338,23 +357,21 @@ time_arith(int op, ca_value a, ca_value b)
 	int an = numeric(a, &ii, &rr), bn = numeric(b, &ii, &rr);
 
 	if (a.kind == CA_ABSTIME && b.kind == CA_RELTIME && (op == CA_T_PLUS || op == CA_T_MINUS))
-		return ca_abstime(a.u.i + (int64_t)(op == CA_T_PLUS ? b.u.r : -b.u.r), a.x.off);
+		return abs_plus(a.u.i, a.x.off, op == CA_T_PLUS ? b.u.r : -b.u.r);
 	if (a.kind == CA_RELTIME && b.kind == CA_ABSTIME && op == CA_T_PLUS)
-		return ca_abstime(b.u.i + (int64_t)a.u.r, b.x.off);
+		return abs_plus(b.u.i, b.x.off, a.u.r);
 	if (a.kind == CA_ABSTIME && b.kind == CA_ABSTIME && op == CA_T_MINUS)
-		return ca_reltime((double)(a.u.i - b.u.i));
+		return ca_reltime((double)a.u.i - (double)b.u.i);
 	if (a.kind == CA_RELTIME && b.kind == CA_RELTIME && (op == CA_T_PLUS || op == CA_T_MINUS))
 		return ca_reltime(op == CA_T_PLUS ? a.u.r + b.u.r : a.u.r - b.u.r);
 	if (a.kind == CA_RELTIME && bn && (op == CA_T_STAR || op == CA_T_SLASH)) {
-		double x = b.kind == CA_REAL ? b.u.r : (double)(b.kind == CA_BOOL ? b.u.b : b.u.i);
+		double x = num_of(b);
 		if (op == CA_T_SLASH && x == 0)
 			return ca_error("division of a relative time by zero");
 		return ca_reltime(op == CA_T_STAR ? a.u.r * x : a.u.r / x);
 	}
-	if (b.kind == CA_RELTIME && an && op == CA_T_STAR) {
-		double x = a.kind == CA_REAL ? a.u.r : (double)(a.kind == CA_BOOL ? a.u.b : a.u.i);
-		return ca_reltime(b.u.r * x);
-	}
+	if (b.kind == CA_RELTIME && an && op == CA_T_STAR)
+		return ca_reltime(b.u.r * num_of(a));
 	return ca_error("arithmetic on times of the wrong kinds");
 }
 

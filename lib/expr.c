@@ -10,6 +10,7 @@ ca_expr_lit(ca_arena *a, ca_value v)
 	ca_expr *e = ca_arena_zalloc(a, sizeof *e);
 
 	e->node = CA_N_LIT;
+	e->flags = 1;		/* tree height, as the parser keeps it */
 	e->u.lit = ca_value_copy_into(a, v);
 	return e;
 }

@@ -17,6 +17,7 @@ typedef struct parser {
 	int depth;
 	ca_perr *err;
 	int failed;
+	size_t end;		/* just after the ']' of a top-level ad */
 } parser;
 
 void
@@ -123,7 +124,7 @@ enter(parser *p)
 
 static ca_expr *expr(parser *p);
 static ca_expr *unary(parser *p);
-static ca_ad *ad_body(parser *p, ca_ad *ad);
+static ca_ad *ad_body(parser *p, ca_ad *ad, int top);
 
 /* Binary operator priorities: higher binds tighter. All are left-assoc. */
 static int
@@ -359,7 +360,7 @@ primary(parser *p)
 	case CA_T_LBRACE:
 		return list(p, pos);
 	case CA_T_LBRACK: {
-		ca_ad *ad = ad_body(p, ca_ad_new_in(p->arena));
+		ca_ad *ad = ad_body(p, ca_ad_new_in(p->arena), 0);
 		if (ad == NULL)
 			return NULL;
 		int h = 0;
@@ -544,9 +545,10 @@ expr(parser *p)
 	return c;
 }
 
-/* "[ name = expr; ... ]" with the current token at '['. */
+/* "[ name = expr; ... ]" with the current token at '['. At top level the
+ * token after ']' is not read: p->end is where the ad ends. */
 static ca_ad *
-ad_body(parser *p, ca_ad *ad)
+ad_body(parser *p, ca_ad *ad, int top)
 {
 	if (enter(p) < 0)
 		return NULL;
@@ -578,7 +580,9 @@ ad_body(parser *p, ca_ad *ad)
 			return NULL;
 		}
 	}
-	next(p);	/* ] */
+	p->end = p->tok.pos + 1;
+	if (!top)
+		next(p);	/* ] */
 	p->depth--;
 	return ad;
 }
@@ -629,12 +633,12 @@ ca_parse_ad(const char *src, size_t len, size_t *used, int flags, ca_perr *err)
 		ca_ad_free(ad);
 		return NULL;
 	}
-	if (ad_body(&p, ad) == NULL || p.failed) {
+	if (ad_body(&p, ad, 1) == NULL || p.failed) {
 		ca_ad_free(ad);
 		return NULL;
 	}
 	if (used)
-		*used = p.tok.pos;	/* the token after ']' starts here */
+		*used = p.end;
 	return ad;
 }
 
@@ -645,7 +649,7 @@ ca_parse_assignments(ca_ad *ad, const char *src, size_t len, int flags, ca_perr 
 
 	start(&p, ad->arena, src, len, flags, err);
 	if (p.tok.type == CA_T_LBRACK) {
-		if (ad_body(&p, ad) == NULL || p.failed)
+		if (ad_body(&p, ad, 0) == NULL || p.failed)
 			return -1;
 		if (p.tok.type != CA_T_EOF) {
 			syntax(&p, "expected the end of the ad");

@@ -141,11 +141,12 @@ ca_print_name(strbuf *sb, const char *s, size_t len)
 void
 ca_print_abstime(strbuf *sb, int64_t secs, int32_t off)
 {
-	time_t t = (time_t)(secs + off);
+	int64_t local;
 	struct tm tm;
 	char buf[64];
 
-	if (gmtime_r(&t, &tm) == NULL) {
+	if (__builtin_add_overflow(secs, (int64_t)off, &local) || (time_t)local != local ||
+	    gmtime_r(&(time_t){ (time_t)local }, &tm) == NULL || tm.tm_year > 8099 - 1900) {
 		strbuf_adds(sb, "(out of range)");
 		return;
 	}

@@ -65,6 +65,8 @@ struct ca_reader {
 	int ad_line;
 	bool skip;		/* long: drop lines up to the next blank line */
 	int nest;		/* new: in a { } list; json: in a [ ] array; xml: in <classads> */
+	size_t nscan;		/* new: bytes after pos scanned for the closing ']' */
+	int ndepth, nstate;	/* new: bracket depth and lexical state there */
 
 	/* json and xml */
 	bool soft;		/* an error is reported but the ad is read to its end */
@@ -330,6 +332,11 @@ fill(ca_reader *r)
 		r->base += r->pos;
 		r->end -= r->pos;
 		r->pos = 0;
+	}
+	if (r->cap > 4 * BLOCK && r->end < BLOCK) {
+		/* a huge line or ad is behind us: give the memory back */
+		r->cap = 2 * BLOCK;
+		r->buf = ca_xreallocarray(r->buf, r->cap, 1);
 	}
 	if (r->cap - r->end < r->cap / 4 || r->cap - r->end < 4096) {
 		if (r->cap > SIZE_MAX / 2)
@@ -666,8 +673,13 @@ get_line(ca_reader *r, size_t *len, size_t *next)
 			return 1;
 		}
 		if (avail >= NAME_MAX_LEN && memchr(p, '=', NAME_MAX_LEN) == NULL) {
-			*len = *next = avail;
-			return 2;
+			const char *q = p;
+			while (q < p + avail && is_blank((unsigned char)*q))
+				q++;
+			if (q < p + avail && *q != '#') {	/* comments may be long */
+				*len = *next = avail;
+				return 2;
+			}
 		}
 		scanned = avail;
 		if (fill(r) < 0)
@@ -908,6 +920,76 @@ new_skip(ca_reader *r)
 	}
 }
 
+enum { NS_CODE, NS_STRING, NS_NAME, NS_LINE, NS_BLOCK };
+
+/* Look for the ']' that closes the ad starting at pos, going on from where
+ * the last call stopped. Strings, quoted names and comments are skipped as
+ * the lexer skips them. The length of the ad text, or 0 if not there yet. */
+static size_t
+new_scan(ca_reader *r)
+{
+	const char *b = r->buf + r->pos;
+	size_t n = r->end - r->pos, i = r->nscan;
+	int depth = r->ndepth, st = r->nstate;
+
+	for (; i < n; i++) {
+		char c = b[i];
+		switch (st) {
+		case NS_CODE:
+			if (c == '[')
+				depth++;
+			else if (c == ']') {
+				if (--depth <= 0) {
+					r->nscan = i + 1;
+					r->ndepth = depth;
+					r->nstate = st;
+					return i + 1;
+				}
+			} else if (c == '"')
+				st = NS_STRING;
+			else if (c == '\'')
+				st = NS_NAME;
+			else if (c == '/') {
+				if (i + 1 == n)
+					goto more;
+				if (b[i + 1] == '/' || b[i + 1] == '*') {
+					st = b[i + 1] == '/' ? NS_LINE : NS_BLOCK;
+					i++;
+				}
+			}
+			break;
+		case NS_STRING:
+		case NS_NAME:
+			if (c == '\\') {
+				if (i + 1 == n)
+					goto more;
+				i++;
+			} else if (c == (st == NS_STRING ? '"' : '\''))
+				st = NS_CODE;
+			break;
+		case NS_LINE:
+			if (c == '\n')
+				st = NS_CODE;
+			break;
+		default:
+			if (c == '*') {
+				if (i + 1 == n)
+					goto more;
+				if (b[i + 1] == '/') {
+					st = NS_CODE;
+					i++;
+				}
+			}
+			break;
+		}
+	}
+more:
+	r->nscan = i;
+	r->ndepth = depth;
+	r->nstate = st;
+	return 0;
+}
+
 static int
 next_new(ca_reader *r, ca_ad **out)
 {
@@ -945,26 +1027,42 @@ next_new(ca_reader *r, ca_ad **out)
 			return bad_off(r, r->pos, "expected '[' (an ad), ',' or '}'");
 		return bad_off(r, r->pos, "expected '[' to start an ad");
 	}
+	r->nscan = 0;
+	r->ndepth = 0;
+	r->nstate = NS_CODE;
+	size_t tried = 0;
 	for (;;) {
-		size_t used = 0, avail = r->end - r->pos;
-		ca_perr perr;
-		ca_ad *ad = ca_parse_ad(r->buf + r->pos, avail, &used, 0, &perr);
-		if (ad) {
-			r->ad_line = r->line;
-			consume(r, used);
-			*out = ad;
-			return 1;
+		size_t adlen = new_scan(r), avail = r->end - r->pos;
+		/* parse once the closing ']' is here (so a live pipe is not
+		 * waited on), at the end of input, or now and then on a long ad
+		 * so that a syntax error is found without reading everything */
+		if (adlen || r->eof || avail >= 2 * tried + 4 * BLOCK) {
+			size_t len = adlen ? adlen : avail, used = 0;
+			ca_perr perr;
+			ca_ad *ad = ca_parse_ad(r->buf + r->pos, len, &used, 0, &perr);
+			if (ad) {
+				r->ad_line = r->line;
+				consume(r, used);
+				*out = ad;
+				return 1;
+			}
+			if (!perr.eof || adlen || r->eof) {
+				if (perr.eof) {
+					static const char tail[] = ", found the end of input";
+					size_t ml = strlen(perr.msg), tl = sizeof tail - 1;
+					if (ml > tl && strcmp(perr.msg + ml - tl, tail) == 0)
+						return bad_off(r, r->pos + perr.pos,
+						    "unexpected end of input inside an ad (%.*s)",
+						    (int)(ml - tl), perr.msg);
+					return bad_off(r, r->pos + perr.pos,
+					    "unexpected end of input inside an ad: %s", perr.msg);
+				}
+				return bad_off(r, r->pos + perr.pos, "%s", perr.msg);
+			}
+			tried = avail;
 		}
-		if (!perr.eof || r->eof) {
-			if (perr.eof && r->eof)
-				return bad_off(r, r->pos + perr.pos,
-				    "unexpected end of input inside an ad: %s", perr.msg);
-			return bad_off(r, r->pos + perr.pos, "%s", perr.msg);
-		}
-		/* the ad goes on past the buffer: at least double what is read */
-		while (!r->eof && r->end - r->pos < 2 * avail + BLOCK)
-			if (fill(r) < 0)
-				return R_FATAL;
+		if (fill(r) < 0)
+			return R_FATAL;
 	}
 }
 
@@ -1200,57 +1298,41 @@ json_string(ca_reader *r)
 	return 0;
 }
 
-/* Height of an expression tree (trees from the parser are bounded). */
+/* Height of a node as the parser keeps it in e->flags (literals made by
+ * ca_expr_lit say 0: they are leaves). */
 static int
-expr_height(const ca_expr *e)
+height_of(const ca_expr *e)
 {
-	int h = 0, t;
+	return e->flags ? e->flags : 1;
+}
 
-	if (e == NULL)
-		return 0;
-	switch (e->node) {
-	case CA_N_SELECT:
-		h = expr_height(e->u.sel.base);
-		break;
-	case CA_N_UNARY:
-	case CA_N_PAREN:
-		h = expr_height(e->u.k.a);
-		break;
-	case CA_N_COND:
-		h = expr_height(e->u.k.c);
-		/* FALLTHROUGH */
-	case CA_N_INDEX:
-	case CA_N_BINARY:
-	case CA_N_ELVIS:
-		if ((t = expr_height(e->u.k.a)) > h)
-			h = t;
-		if ((t = expr_height(e->u.k.b)) > h)
-			h = t;
-		break;
-	case CA_N_CALL:
-		for (uint32_t i = 0; i < e->u.call.n; i++)
-			if ((t = expr_height(e->u.call.args[i])) > h)
-				h = t;
-		break;
-	case CA_N_LIST:
+/* Set the height of a list or ad node built here from its children; a
+ * tree higher than the parser allows is an error. */
+static void
+set_height(ca_reader *r, ca_expr *e, int line, int col)
+{
+	int h = 0;
+
+	if (e->node == CA_N_LIST) {
 		for (uint32_t i = 0; i < e->u.list.n; i++)
-			if ((t = expr_height(e->u.list.items[i])) > h)
-				h = t;
-		break;
-	case CA_N_AD:
+			if (height_of(e->u.list.items[i]) > h)
+				h = height_of(e->u.list.items[i]);
+	} else {
 		for (uint32_t i = 0; i < e->u.ad->n; i++)
-			if ((t = expr_height(e->u.ad->attrs[i].expr)) > h)
-				h = t;
-		break;
-	default:
-		break;
+			if (height_of(e->u.ad->attrs[i].expr) > h)
+				h = height_of(e->u.ad->attrs[i].expr);
 	}
-	return h + 1;
+	h++;
+	if (h > CA_MAX_DEPTH) {
+		soft_at(r, line, col, "ad nested more than %d levels deep", CA_MAX_DEPTH);
+		h = CA_MAX_DEPTH;
+	}
+	e->flags = (uint16_t)h;
 }
 
 /* A decoded string: "/Expr(...)/" is an expression, anything else a string. */
 static ca_expr *
-json_string_value(ca_reader *r, ca_arena *a, int depth, int line, int col)
+json_string_value(ca_reader *r, ca_arena *a, int line, int col)
 {
 	const char *s = r->sb.buf;
 	size_t n = r->sb.len;
@@ -1261,10 +1343,6 @@ json_string_value(ca_reader *r, ca_arena *a, int depth, int line, int col)
 		if (e == NULL) {
 			size_t raw = esc_raw(r, 6 + perr.pos);
 			soft_at(r, line, col + 1 + (int)raw, "in \\/Expr(...)\\/: %s", perr.msg);
-			return ca_expr_lit(a, ca_undef());
-		}
-		if (depth > 1 && depth - 1 + expr_height(e) > CA_MAX_DEPTH) {
-			soft_at(r, line, col, "ad nested more than %d levels deep", CA_MAX_DEPTH);
 			return ca_expr_lit(a, ca_undef());
 		}
 		return e;
@@ -1445,21 +1523,28 @@ json_value(ca_reader *r, ca_arena *a, int depth)
 	}
 	switch (c) {
 	case '{': {
+		int line = r->line, col = col_of(r, r->pos);
 		ca_ad *sub = ca_ad_new_in(a);
 		if (json_object(r, sub, depth + 1) < 0)
 			return NULL;
 		ca_expr *e = ca_arena_zalloc(a, sizeof *e);
 		e->node = CA_N_AD;
 		e->u.ad = sub;
+		set_height(r, e, line, col);
 		return e;
 	}
-	case '[':
-		return json_array(r, a, depth + 1);
+	case '[': {
+		int line = r->line, col = col_of(r, r->pos);
+		ca_expr *e = json_array(r, a, depth + 1);
+		if (e)
+			set_height(r, e, line, col);
+		return e;
+	}
 	case '"': {
 		int line = r->line, col = col_of(r, r->pos);
 		if (json_string(r) < 0)
 			return NULL;
-		return json_string_value(r, a, depth, line, col);
+		return json_string_value(r, a, line, col);
 	}
 	case 't': case 'f': case 'n':
 		return json_word(r, a, c);
@@ -2030,6 +2115,7 @@ xml_value(ca_reader *r, ca_arena *a, int depth)
 		ca_expr *e = ca_arena_zalloc(a, sizeof *e);
 		e->node = CA_N_AD;
 		e->u.ad = sub;
+		set_height(r, e, t.line, t.col);
 		return e;
 	}
 	if (!strcmp(nm, "l")) {
@@ -2052,7 +2138,9 @@ xml_value(ca_reader *r, ca_arena *a, int depth)
 				stk_push(r, e);
 			}
 		}
-		return stk_list(r, a, base);
+		ca_expr *e = stk_list(r, a, base);
+		set_height(r, e, t.line, t.col);
+		return e;
 	}
 	bad_at(r, t.line, t.col, "unknown element <%s>", nm);
 	return NULL;

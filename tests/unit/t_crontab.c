@@ -192,6 +192,20 @@ UNIT_SUITE(crontab_syntax)
 	CHECK(field_err(CA_CRON_MINUTE, "*/5/2", "*/5/2 is not a value, a range or a step"));
 	CHECK(field_err(CA_CRON_MINUTE, "*-5", "*-5 is not a value, a range or a step"));
 	CHECK(field_err(CA_CRON_MDAY, "*/40", "*/40 selects no value"));
+	CHECK(field_err(CA_CRON_MINUTE, "1,2,3x,4",
+	    "bad character 'x' in 3x (only digits and , - / * are allowed)"));
+	CHECK(field_err(CA_CRON_MINUTE, "1,000000000000000000000000000000000000000000000000000000000000000001",
+	    "1,000000000000000000000000000000000000000000000000000000... has an element "
+	    "that is too long"));
+	/* Long lists are fine: every minute written out. */
+	{
+		char all[256];
+		int o = 0;
+
+		for (int m = 0; m < 60; m++)
+			o += snprintf(all + o, sizeof all - (size_t)o, "%s%d", m ? ", " : "", m);
+		CHECK(strcmp(field_set(CA_CRON_MINUTE, all), "0-59") == 0);
+	}
 	CHECK(field_err(CA_CRON_MDAY, "1-5/7", "1-5/7 selects no value"));
 
 	/* A failed field leaves the schedule as it was. */

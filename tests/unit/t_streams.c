@@ -79,6 +79,27 @@ read_str(const char *text, ca_format fmt, result *res)
 	read_mem(text, strlen(text), fmt, res);
 }
 
+/* The same through a file, read block by block. */
+static void
+read_via_file(const char *text, size_t len, ca_format fmt, result *res)
+{
+	char path[] = "/tmp/t_streams_XXXXXX";
+	int fd = mkstemp(path);
+	ca_rerr err;
+
+	memset(res, 0, sizeof *res);
+	if (fd < 0) {
+		CHECK(fd >= 0);
+		return;
+	}
+	CHECK(write(fd, text, len) == (ssize_t)len);
+	close(fd);
+	ca_reader *r = ca_reader_open(path, fmt, &err);
+	drain(r, res);
+	ca_reader_close(r);
+	unlink(path);
+}
+
 /* The first ad of text; NULL if none. */
 static ca_ad *
 first_ad(const char *text, size_t len, ca_format fmt)
@@ -863,4 +884,112 @@ UNIT_SUITE(streams_garbage)
 	read_mem("\x7f" "ELF\x02\x01\x01\0\0\0", 10, CA_FMT_AUTO, &res);
 	CHECK(res.nerr == 1 && res.first.line == 1 && res.first.col >= 1);
 	result_free(&res);
+}
+
+/* Brackets inside strings, quoted names and comments do not end an ad. */
+UNIT_SUITE(streams_new_brackets)
+{
+	result res;
+
+	read_str("[ a = \"x]\\\"]\"; 'b]' = 1; /* ] */ c = { [ d = 1 ] }[0]; // ]\n e = 2 ]\n"
+	    "[ f = 'g' ]", CA_FMT_NEW, &res);
+	CHECK(res.nerr == 0 && res.nads == 2);
+	CHECK(res.lines[1] == 3);
+	result_free(&res);
+}
+
+/* An ad is returned as soon as it is complete: a live pipe is not waited on. */
+UNIT_SUITE(streams_live_pipe)
+{
+	static const struct {
+		const char *first, *rest;
+	} cases[] = {
+		{ "A = 1\n\n", "B = 2\n" },
+		{ "{\n[ a = 1 ],\n", "[ b = 2 ]\n}\n" },
+		{ "[ a = 1 ]\n", "[ b = 2 ]\n" },
+		{ "[\n{ \"a\": 1 },\n", "{ \"b\": 2 }\n]\n" },
+		{ "<classads><c><a n=\"a\"><i>1</i></a></c>\n", "<c></c></classads>\n" },
+	};
+
+	alarm(20);	/* a reader that waits for more input would hang here */
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int fds[2];
+		char path[32];
+		if (pipe(fds) != 0) {
+			CHECK(0);
+			return;
+		}
+		CHECK(write(fds[1], cases[i].first, strlen(cases[i].first)) > 0);
+		snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+		ca_rerr err;
+		ca_reader *r = ca_reader_open(path, CA_FMT_AUTO, &err);
+		ca_ad *ad = NULL;
+		CHECK(r && ca_reader_next(r, &ad, &err) == 1);
+		ca_ad_free(ad);
+		CHECK(write(fds[1], cases[i].rest, strlen(cases[i].rest)) > 0);
+		close(fds[1]);
+		CHECK(ca_reader_next(r, &ad, &err) == 1);
+		ca_ad_free(ad);
+		CHECK(ca_reader_next(r, &ad, &err) == 0);
+		ca_reader_close(r);
+		close(fds[0]);
+	}
+	alarm(0);
+}
+
+/* JSON nesting plus an expression inside it cannot exceed the parser's limit. */
+UNIT_SUITE(streams_json_height)
+{
+	strbuf sb = STRBUF_INIT;
+	result res;
+	int half = CA_MAX_DEPTH / 2 + 10;
+
+	strbuf_adds(&sb, "{\"A\": ");
+	for (int i = 0; i < half; i++)
+		strbuf_addc(&sb, '[');
+	strbuf_adds(&sb, "\"\\/Expr(");
+	for (int i = 0; i < half; i++)
+		strbuf_addc(&sb, '(');
+	strbuf_addc(&sb, '1');
+	for (int i = 0; i < half; i++)
+		strbuf_addc(&sb, ')');
+	strbuf_adds(&sb, ")\\/\"");
+	for (int i = 0; i < half; i++)
+		strbuf_addc(&sb, ']');
+	strbuf_adds(&sb, "}\n{\"B\": [[1]]}");
+	read_str(sb.buf, CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && res.nads == 1);
+	CHECK(strstr(res.first.msg, "nested") != NULL);
+	result_free(&res);
+	strbuf_release(&sb);
+}
+
+/* Long lines without '=': a comment is fine, anything else is an error
+ * found without buffering the whole line. */
+UNIT_SUITE(streams_long_lines)
+{
+	size_t n = 300 * 1024;
+	char *text = malloc(n + 64);
+	result res;
+
+	memcpy(text, "A = 1\n#", 7);
+	memset(text + 7, 'c', n);
+	memcpy(text + 7 + n, "\nB = 2\n", 8);
+	read_via_file(text, strlen(text), CA_FMT_LONG, &res);
+	CHECK(res.nerr == 0 && res.nads == 1);
+	CHECK(strcmp(res.ads.buf, "[ A = 1; B = 2 ]\n") == 0);
+	result_free(&res);
+
+	text[6] = 'x';
+	read_via_file(text, strlen(text), CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 0 && res.first.line == 2);
+	CHECK(strstr(res.first.msg, "no '='") != NULL);
+	result_free(&res);
+
+	/* after it, reading goes on with the next ad */
+	memcpy(text + 7 + n, "\n\nB = 2\n", 9);
+	read_via_file(text, strlen(text), CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 1 && res.lines[0] == 4);
+	result_free(&res);
+	free(text);
 }

@@ -1,0 +1,940 @@
+/* userprio-calc - the accountant: real and effective user priorities with
+ * half-life decay, priority factors and usage, condor_userprio's edits and
+ * its report, and the fair share of a pool by the inverse-ratio rule.
+ *
+ * Spec: the seed 002 (HTCondor manual 3.4.1 RUP, 3.4.2 EUP, 3.4.4 priority
+ * calculation, 3.4.7 group accounting), the seed 004 (User priority), the
+ * reference notes on HTCondor's Accountant and condor_userprio, and
+ * semantics.md (defaults: 0.5, factor 1.0, nice and remote factors 1e7,
+ * half-life 86400 s).
+ * Deviations from HTCondor (each in the man page): the state is a file of
+ * accountant ads updated by cron runs instead of a negotiator's log;
+ * Priority in it (and in -long) is the real priority; BeginUsageTime is the
+ * start of the first interval with usage; UID_DOMAIN stands in for
+ * ACCOUNTANT_LOCAL_DOMAIN; a clock that went backwards is an error, not a
+ * silent reset; -long selects rows like the table does.
+ * TODO: ceilings, floors and leases (-setceiling, -setfloor, -duration);
+ * group quota columns (negotiate owns quotas).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "../lib/accountant.h"
+#include "../lib/config.h"
+#include "../lib/reader.h"
+#include "../lib/strbuf.h"
+#include "../lib/writer.h"
+
+static const char usage_text[] =
+"usage: userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-i FORMAT] --update [SLOTS...]\n"
+"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] ACTION...\n"
+"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-all | -usage | -priority | -long]\n"
+"                     [-allusers] [--shares N] [-o FORMAT] [-z] [NAME...]\n"
+"\n"
+"Update (from cron; under the lock, atomically):\n"
+"  --update [SLOTS...]     advance every priority to now and charge the Claimed\n"
+"                          slots of these condor_status -long ads (or stdin)\n"
+"Actions (condor_userprio's; applied in order, after --update):\n"
+"  -setprio NAME P         set the real priority (P >= 0)\n"
+"  -setfactor NAME F       set the priority factor (F >= 1)\n"
+"  -setaccum NAME U        set the weighted accumulated usage (seconds >= 0)\n"
+"  -setbegin NAME T        set the usage start time (epoch seconds)\n"
+"  -setlast NAME T         set the last usage time (epoch seconds)\n"
+"  -resetusage NAME|-all   zero the accumulated usage of NAME (or of everyone)\n"
+"  -resetall               the same as -resetusage -all\n"
+"  -delete NAME            remove the record of NAME\n"
+"Report (the default when there is no update or action):\n"
+"  (no option)             effective priority, factor, usage, time since last use\n"
+"  -all                    every column: also real priority and usage times\n"
+"  -usage                  usage columns only, sorted by usage\n"
+"  -priority               priority columns only\n"
+"  -long                   the records as ads (-o FORMAT, -z)\n"
+"  -allusers               every record, not only those used in the last day\n"
+"  --shares N              each user's fair share of a pool of N slots\n"
+"  NAME...                 these records only\n"
+"Files and formats:\n"
+"  --state FILE            the accountant ads (created by the first update)\n"
+"  --state-format FORMAT   write the state as long|new|json|xml (default: as read)\n"
+"  --state-gzip            compress the state (default: as read, or FILE.gz)\n"
+"  -c, --config FILE       HTCondor-style configuration (PRIORITY_HALFLIFE, ...)\n"
+"  -i, --input-format F    format of the slot ads (auto|long|new|json|xml)\n"
+"  -o, --output-format F   format of -long (long|new|json|xml)\n"
+"  -z, --gzip              compress -long output\n"
+"      --now EPOCH         the time of this run (default: the clock)\n"
+"  -h, --help              this text;  -V, --version  the version\n"
+"Single-dash long options (-all, -setfactor) are accepted as condor_userprio's.\n";
+
+enum {
+	OPT_STATE = 256, OPT_NOW, OPT_UPDATE, OPT_ALL, OPT_USAGE, OPT_PRIORITY, OPT_LONG,
+	OPT_ALLUSERS, OPT_SHARES, OPT_STATE_FORMAT, OPT_STATE_GZIP
+};
+
+static const struct option longopts[] = {
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "now", required_argument, NULL, OPT_NOW },
+	{ "update", no_argument, NULL, OPT_UPDATE },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "usage", no_argument, NULL, OPT_USAGE },
+	{ "priority", no_argument, NULL, OPT_PRIORITY },
+	{ "long", no_argument, NULL, OPT_LONG },
+	{ "allusers", no_argument, NULL, OPT_ALLUSERS },
+	{ "shares", required_argument, NULL, OPT_SHARES },
+	{ "state-format", required_argument, NULL, OPT_STATE_FORMAT },
+	{ "state-gzip", no_argument, NULL, OPT_STATE_GZIP },
+	{ "config", required_argument, NULL, 'c' },
+	{ "input-format", required_argument, NULL, 'i' },
+	{ "output-format", required_argument, NULL, 'o' },
+	{ "gzip", no_argument, NULL, 'z' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* ---- actions: taken out of argv before getopt (two take two values) ---- */
+
+enum act_kind {
+	ACT_SETPRIO, ACT_SETFACTOR, ACT_SETACCUM, ACT_SETBEGIN, ACT_SETLAST,
+	ACT_RESETUSAGE, ACT_RESETALL, ACT_DELETE
+};
+
+static const struct {
+	const char *name;
+	int nargs;
+} act_spec[] = {
+	[ACT_SETPRIO] = { "setprio", 2 },
+	[ACT_SETFACTOR] = { "setfactor", 2 },
+	[ACT_SETACCUM] = { "setaccum", 2 },
+	[ACT_SETBEGIN] = { "setbegin", 2 },
+	[ACT_SETLAST] = { "setlast", 2 },
+	[ACT_RESETUSAGE] = { "resetusage", 1 },
+	[ACT_RESETALL] = { "resetall", 0 },
+	[ACT_DELETE] = { "delete", 1 },
+};
+
+struct action {
+	enum act_kind kind;
+	const char *name;	/* NULL: every record */
+	double num;
+	int64_t t;
+};
+
+/* Options whose value is the next argument, so that it is not mistaken
+ * for an action ("-c -delete" names a file). */
+static bool
+takes_value(const char *a)
+{
+	static const char *const opts[] = {
+		"-c", "-i", "-o", "--config", "--input-format", "--output-format", "-config",
+		"-input-format", "-output-format", "--state", "-state", "--now", "-now",
+		"--shares", "-shares", "--state-format", "-state-format", NULL
+	};
+
+	for (int i = 0; opts[i]; i++)
+		if (strcmp(a, opts[i]) == 0)
+			return true;
+	return false;
+}
+
+static int
+action_of(const char *a)
+{
+	if (a[0] != '-')
+		return -1;
+	a += a[1] == '-' ? 2 : 1;
+	for (size_t i = 0; i < sizeof act_spec / sizeof act_spec[0]; i++)
+		if (strcmp(a, act_spec[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool
+full_name(const char *name)
+{
+	return strchr(name, '@') != NULL && name[0] != '@';
+}
+
+/* Check one action's values; usage errors exit 2 with condor_userprio's
+ * wording where it has one. */
+static void
+check_action(struct action *a, char **v)
+{
+	const char *opt = act_spec[a->kind].name;
+	char *end;
+
+	if (act_spec[a->kind].nargs >= 1) {
+		a->name = v[0];
+		if (a->kind == ACT_RESETUSAGE && strcmp(v[0], "-all") == 0)
+			a->name = NULL;
+		else if (v[0][0] == '\0')
+			cli_usage_error("-%s: empty name", opt);
+	}
+	if (act_spec[a->kind].nargs < 2)
+		return;
+	switch (a->kind) {
+	case ACT_SETPRIO:
+		a->num = ca_strtod(v[1], &end);
+		if (end == v[1] || *end || !isfinite(a->num))
+			cli_usage_error("-setprio: '%s' is not a number", v[1]);
+		if (a->num < 0)
+			cli_usage_error("-setprio: a priority cannot be negative (%s)", v[1]);
+		break;
+	case ACT_SETFACTOR:
+		a->num = ca_strtod(v[1], &end);
+		if (end == v[1] || *end || !isfinite(a->num))
+			cli_usage_error("-setfactor: '%s' is not a number", v[1]);
+		if (a->num < CA_ACCT_MIN_FACTOR)
+			cli_usage_error("-setfactor: Priority factors must be greater than or "
+			    "equal to 1 (%s).", v[1]);
+		break;
+	case ACT_SETACCUM:
+		a->num = ca_strtod(v[1], &end);
+		if (end == v[1] || *end || !isfinite(a->num))
+			cli_usage_error("-setaccum: '%s' is not a number", v[1]);
+		if (a->num < 0)
+			cli_usage_error("-setaccum: usage cannot be negative (%s)", v[1]);
+		break;
+	default:	/* setbegin, setlast */
+		a->t = cli_int(a->kind == ACT_SETBEGIN ? "-setbegin" : "-setlast", v[1], 0,
+		    (int64_t)1 << 40);
+		break;
+	}
+}
+
+/* Take the actions out of argv (keeping the other arguments in order) into
+ * acts; returns how many. */
+static int
+take_actions(int *argcp, char **argv, struct action *acts)
+{
+	int argc = *argcp, out = 1, n = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		if (takes_value(argv[i]) && i + 1 < argc) {
+			argv[out++] = argv[i++];
+			argv[out++] = argv[i];
+			continue;
+		}
+		int k = action_of(argv[i]);
+		if (k < 0) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		int na = act_spec[k].nargs;
+		if (i + na >= argc)
+			cli_usage_error("-%s needs %s", act_spec[k].name,
+			    na == 2 ? "a name and a value" : "a name");
+		acts[n].kind = (enum act_kind)k;
+		acts[n].name = NULL;
+		check_action(&acts[n], argv + i + 1);
+		n++;
+		i += na;
+	}
+	argv[out] = NULL;
+	*argcp = out;
+	return n;
+}
+
+/* ---- options ---- */
+
+enum detail { D_DEFAULT, D_ALL, D_USAGE, D_PRIORITY };
+
+static struct {
+	const char *state;
+	const char *config;
+	int64_t now;
+	bool update;
+	enum detail detail;
+	bool detail_set;
+	bool longfmt, allusers, gzip, state_gzip;
+	double shares;		/* pool size; < 0: no --shares */
+	ca_format in, out, state_fmt;
+	bool state_fmt_set;
+	char **args;		/* slots (--update) or names */
+	int nargs;
+} opt = { .shares = -1, .in = CA_FMT_AUTO, .out = CA_FMT_LONG };
+
+static ca_ctx cx;
+static ca_acct acct;
+static strbuf done_msgs = STRBUF_INIT;	/* printed once the state is written */
+
+static void
+set_detail(enum detail d)
+{
+	if (opt.detail_set && opt.detail != d)
+		cli_usage_error("choose one of -all, -usage and -priority");
+	opt.detail = d;
+	opt.detail_set = true;
+}
+
+/* ---- the update ---- */
+
+/* Charge every slot of the files (standard input when none). Returns 0, or
+ * -1 after reporting a bad ad or file: the state must not be written then. */
+static int
+read_slots(void)
+{
+	int nfiles = opt.nargs;
+
+	for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
+		const char *path = nfiles ? opt.args[i] : "-";
+		ca_rerr err;
+		ca_reader *r = ca_reader_open(path, opt.in, &err);
+		if (r == NULL) {
+			cli_rerr(&err);
+			return -1;
+		}
+		ca_ad *ad;
+		int rc;
+		while ((rc = ca_reader_next(r, &ad, &err)) == 1) {
+			ca_acct_charge_slot(&acct, &cx, ad, opt.now);
+			ca_ad_free(ad);
+		}
+		ca_reader_close(r);
+		if (rc < 0) {
+			cli_rerr(&err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- actions ---- */
+
+static void
+apply(const struct action *a)
+{
+	ca_acct_rec *r = NULL;
+
+	if (a->name != NULL) {
+		size_t len = strlen(a->name);
+		r = ca_acct_find(&acct, a->name, len);
+		if (r != NULL && r->deleted)
+			r = NULL;
+		if (r == NULL && a->kind != ACT_RESETUSAGE && a->kind != ACT_DELETE) {
+			if (!full_name(a->name)) {
+				cli_err("-%s: '%s' is not a full user@domain name",
+				    act_spec[a->kind].name, a->name);
+				cli_raise(EX_USAGE);
+				return;
+			}
+			r = ca_acct_get(&acct, a->name, len, opt.now);
+		}
+		if (r == NULL) {
+			cli_err("-%s: no accountant record named %s", act_spec[a->kind].name,
+			    a->name);
+			cli_raise(EX_NO);
+			return;
+		}
+	}
+	switch (a->kind) {
+	case ACT_SETPRIO:
+		r->prio = a->num;
+		strbuf_addf(&done_msgs, "The priority of %s was set to %f\n", r->name, r->prio);
+		break;
+	case ACT_SETFACTOR:
+		ca_acct_set_factor(r, a->num);
+		strbuf_addf(&done_msgs, "The priority factor of %s was set to %f\n", r->name,
+		    r->factor);
+		break;
+	case ACT_SETACCUM:
+		r->waccum = a->num;
+		strbuf_addf(&done_msgs, "The accumulated usage of %s was set to %f\n", r->name,
+		    r->waccum);
+		break;
+	case ACT_SETBEGIN:
+		r->begin = a->t;
+		strbuf_addf(&done_msgs, "The usage start time of %s was set to %lld\n", r->name,
+		    (long long)r->begin);
+		break;
+	case ACT_SETLAST:
+		r->last = a->t;
+		strbuf_addf(&done_msgs, "The last usage time of %s was set to %lld\n", r->name,
+		    (long long)r->last);
+		break;
+	case ACT_RESETUSAGE:
+	case ACT_RESETALL:
+		if (r != NULL) {
+			ca_acct_reset_usage(r, opt.now);
+			strbuf_addf(&done_msgs, "The accumulated usage of %s was reset\n",
+			    r->name);
+			break;
+		}
+		for (size_t i = 0; i < acct.n; i++)
+			if (!acct.recs[i]->deleted)
+				ca_acct_reset_usage(acct.recs[i], opt.now);
+		strbuf_addf(&done_msgs, "The accumulated usage was reset for all users\n");
+		break;
+	case ACT_DELETE:
+		r->deleted = true;
+		strbuf_addf(&done_msgs, "The accountant record named %s was deleted\n", r->name);
+		break;
+	}
+}
+
+/* ---- the report ---- */
+
+enum col { C_EUP, C_RUP, C_FACTOR, C_INUSE, C_TOTAL, C_START, C_LAST, C_SINCE, C_SHARE, C_SLOTS };
+
+static const struct {
+	const char *h1, *h2;
+	int w, dp;
+} colspec[] = {
+	[C_EUP] = { "Effective", "Priority", 12, 2 },
+	[C_RUP] = { "Real", "Priority", 8, 2 },
+	[C_FACTOR] = { "Priority", "Factor", 9, 2 },
+	[C_INUSE] = { "Wghted", "In Use", 6, 0 },
+	[C_TOTAL] = { "Total Usage", "(wghted-hrs)", 12, 2 },
+	[C_START] = { "Usage", "Start Time", 16, 0 },
+	[C_LAST] = { "Last", "Usage Time", 16, 0 },
+	[C_SINCE] = { "Time Since", "Last Usage", 10, 0 },
+	[C_SHARE] = { "Share", "(%)", 7, 2 },
+	[C_SLOTS] = { "Fair", "Slots", 9, 2 },
+};
+
+static void
+pad(strbuf *sb, int n)
+{
+	while (n-- > 0)
+		strbuf_addc(sb, ' ');
+}
+
+/* A number right-justified in w columns with dp decimals, or in %g form
+ * with w - 6 digits when it does not fit (condor_userprio's rule). */
+static void
+put_num(strbuf *sb, double v, int w, int dp)
+{
+	char buf[400];
+	int n = snprintf(buf, sizeof buf, "%*.*f", w & 31, dp & 7, v);
+
+	if (n > w)
+		snprintf(buf, sizeof buf, "%*.*g", w & 31, w - 6 > 1 ? (w - 6) & 31 : 1, v);
+	strbuf_addc(sb, ' ');
+	strbuf_adds(sb, buf);
+}
+
+static void
+put_text(strbuf *sb, const char *s, int w)
+{
+	int n = (int)strlen(s);
+
+	strbuf_addc(sb, ' ');
+	pad(sb, w - n);
+	strbuf_adds(sb, s);
+}
+
+static void
+put_time(strbuf *sb, int64_t t, int w)
+{
+	char buf[40] = "";
+	struct tm tm;
+	time_t tt = (time_t)t;
+
+	if (t > 0 && localtime_r(&tt, &tm) != NULL)
+		snprintf(buf, sizeof buf, "%02d/%02d/%04d %02d:%02d", tm.tm_mon + 1, tm.tm_mday,
+		    tm.tm_year + 1900, tm.tm_hour, tm.tm_min);
+	put_text(sb, buf, w);
+}
+
+/* D+HH:MM of s seconds; "<now>" when s <= 0. */
+static void
+put_since(strbuf *sb, int64_t s, int w)
+{
+	char buf[40];
+
+	if (s <= 0)
+		snprintf(buf, sizeof buf, "<now>");
+	else
+		snprintf(buf, sizeof buf, "%lld+%02d:%02d", (long long)(s / 86400),
+		    (int)(s % 86400 / 3600), (int)(s % 3600 / 60));
+	put_text(sb, buf, w);
+}
+
+static void
+put_centered(strbuf *sb, const char *s, int w)
+{
+	int n = (int)strlen(s), left = (w - n) / 2;
+
+	strbuf_addc(sb, ' ');
+	pad(sb, left);
+	strbuf_adds(sb, s);
+	pad(sb, w - n - left);
+}
+
+/* Print sb without trailing blanks, then a newline; sb is reset. */
+static void
+emit(strbuf *sb)
+{
+	while (sb->len > 0 && sb->buf[sb->len - 1] == ' ')
+		sb->len--;
+	fwrite(sb->buf, 1, sb->len, stdout);
+	fputc('\n', stdout);
+	strbuf_reset(sb);
+}
+
+static int
+cmp_eup(const void *x, const void *y)
+{
+	const ca_acct_rec *a = *(ca_acct_rec *const *)x, *b = *(ca_acct_rec *const *)y;
+	double ea = ca_acct_eup(a), eb = ca_acct_eup(b);
+
+	if (ea != eb)
+		return ea < eb ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static int
+cmp_usage(const void *x, const void *y)
+{
+	const ca_acct_rec *a = *(ca_acct_rec *const *)x, *b = *(ca_acct_rec *const *)y;
+
+	if (a->waccum != b->waccum)
+		return a->waccum < b->waccum ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The records to show: those named, or those used in the last day (all
+ * with -allusers), in state order. Returns how many (rows malloc'ed). */
+static size_t
+select_rows(ca_acct_rec ***rowsp)
+{
+	ca_acct_rec **rows = ca_xcalloc(acct.n + 1, sizeof *rows);
+	size_t n = 0;
+
+	if (opt.nargs > 0 && !opt.update) {
+		for (int i = 0; i < opt.nargs; i++) {
+			ca_acct_rec *r = ca_acct_find(&acct, opt.args[i], strlen(opt.args[i]));
+			if (r == NULL || r->deleted) {
+				cli_err("no accountant record named %s", opt.args[i]);
+				cli_raise(EX_NO);
+				continue;
+			}
+			bool dup = false;
+			for (size_t k = 0; k < n; k++)
+				dup |= rows[k] == r;
+			if (!dup)
+				rows[n++] = r;
+		}
+	} else {
+		int64_t min_last = opt.now - 86400;
+		for (size_t i = 0; i < acct.n; i++) {
+			ca_acct_rec *r = acct.recs[i];
+			if (!r->deleted && (opt.allusers || (r->last > 0 && r->last >= min_last)))
+				rows[n++] = r;
+		}
+	}
+	*rowsp = rows;
+	return n;
+}
+
+static void
+report_table(ca_acct_rec **rows, size_t n)
+{
+	enum col cols[8];
+	int ncols = 0;
+	double *share = NULL;
+	strbuf sb = STRBUF_INIT;
+
+	if (opt.shares >= 0) {
+		cols[ncols++] = C_EUP;
+		if (opt.detail == D_ALL || opt.detail == D_PRIORITY) {
+			cols[ncols++] = C_RUP;
+			cols[ncols++] = C_FACTOR;
+		}
+		cols[ncols++] = C_SHARE;
+		cols[ncols++] = C_SLOTS;
+	} else {
+		switch (opt.detail) {
+		case D_DEFAULT:
+			cols[ncols++] = C_EUP;
+			cols[ncols++] = C_FACTOR;
+			cols[ncols++] = C_INUSE;
+			cols[ncols++] = C_TOTAL;
+			cols[ncols++] = C_SINCE;
+			break;
+		case D_ALL:
+			cols[ncols++] = C_EUP;
+			cols[ncols++] = C_RUP;
+			cols[ncols++] = C_FACTOR;
+			cols[ncols++] = C_INUSE;
+			cols[ncols++] = C_TOTAL;
+			cols[ncols++] = C_START;
+			cols[ncols++] = C_LAST;
+			cols[ncols++] = C_SINCE;
+			break;
+		case D_USAGE:
+			cols[ncols++] = C_INUSE;
+			cols[ncols++] = C_TOTAL;
+			cols[ncols++] = C_START;
+			cols[ncols++] = C_LAST;
+			break;
+		case D_PRIORITY:
+			cols[ncols++] = C_EUP;
+			cols[ncols++] = C_RUP;
+			cols[ncols++] = C_FACTOR;
+			break;
+		}
+	}
+	qsort(rows, n, sizeof *rows,
+	    opt.detail == D_USAGE && opt.shares < 0 ? cmp_usage : cmp_eup);
+	if (opt.shares >= 0) {
+		share = ca_xcalloc(n + 1, sizeof *share);
+		ca_acct_shares(rows, n, opt.shares, share);
+	}
+
+	size_t users = 0;
+	double inuse = 0, total = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!rows[i]->group) {
+			users++;
+			inuse += rows[i]->wres;
+			total += rows[i]->waccum;
+		}
+	char footer[64];
+	snprintf(footer, sizeof footer, "Number of users: %zu", users);
+	size_t namew = strlen(footer);
+	if (namew < 10)
+		namew = 10;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(rows[i]->name) > namew)
+			namew = strlen(rows[i]->name);
+	if (namew > 99)
+		namew = 99;
+
+	if (acct.last_update > 0) {
+		struct tm tm;
+		time_t t = (time_t)acct.last_update;
+		localtime_r(&t, &tm);
+		printf("Last Priority Update: %2d/%-2d %02d:%02d\n", tm.tm_mon + 1, tm.tm_mday,
+		    tm.tm_hour, tm.tm_min);
+	} else
+		printf("Last Priority Update: never\n");
+	if (opt.shares >= 0)
+		printf("Fair shares of a pool of %.10g slots "
+		    "(inverse ratio of effective priorities)\n", opt.shares);
+
+	/* the two heading rows and the rule */
+	for (int row = 0; row < 2; row++) {
+		strbuf_adds(&sb, row ? "User Name" : "");
+		pad(&sb, (int)namew - (row ? 9 : 0));
+		for (int c = 0; c < ncols; c++)
+			put_centered(&sb, row ? colspec[cols[c]].h2 : colspec[cols[c]].h1,
+			    colspec[cols[c]].w);
+		emit(&sb);
+	}
+	strbuf rule = STRBUF_INIT;
+	for (size_t i = 0; i < namew; i++)
+		strbuf_addc(&rule, '-');
+	for (int c = 0; c < ncols; c++) {
+		strbuf_addc(&rule, ' ');
+		for (int k = 0; k < colspec[cols[c]].w; k++)
+			strbuf_addc(&rule, '-');
+	}
+	printf("%s\n", rule.buf);
+
+	for (size_t i = 0; i < n; i++) {
+		const ca_acct_rec *r = rows[i];
+		strbuf_adds(&sb, r->name);
+		pad(&sb, (int)namew - (int)strlen(r->name));
+		for (int c = 0; c < ncols; c++) {
+			int w = colspec[cols[c]].w, dp = colspec[cols[c]].dp;
+			switch (cols[c]) {
+			case C_EUP:
+				put_num(&sb, ca_acct_eup(r), w, dp);
+				break;
+			case C_RUP:
+				put_num(&sb, r->prio, w, dp);
+				break;
+			case C_FACTOR:
+				put_num(&sb, r->factor, w, dp);
+				break;
+			case C_INUSE:
+				put_num(&sb, r->wres, w, dp);
+				break;
+			case C_TOTAL:
+				put_num(&sb, r->waccum / 3600.0, w, dp);
+				break;
+			case C_START:
+				put_time(&sb, r->begin, w);
+				break;
+			case C_LAST:
+				put_time(&sb, r->last, w);
+				break;
+			case C_SINCE:
+				if (r->last > 0)
+					put_since(&sb, acct.last_update - r->last, w);
+				else
+					put_text(&sb, "", w);
+				break;
+			case C_SHARE:
+				put_num(&sb, opt.shares > 0 ? 100.0 * share[i] / opt.shares : 0,
+				    w, dp);
+				break;
+			case C_SLOTS:
+				put_num(&sb, share[i], w, dp);
+				break;
+			}
+		}
+		emit(&sb);
+	}
+	printf("%s\n", rule.buf);
+
+	strbuf_adds(&sb, footer);
+	pad(&sb, (int)namew - (int)strlen(footer));
+	for (int c = 0; c < ncols; c++) {
+		int w = colspec[cols[c]].w, dp = colspec[cols[c]].dp;
+		switch (cols[c]) {
+		case C_INUSE:
+			put_num(&sb, inuse, w, dp);
+			break;
+		case C_TOTAL:
+			put_num(&sb, total / 3600.0, w, dp);
+			break;
+		case C_SINCE:
+			if (!opt.allusers && opt.nargs == 0 && acct.last_update > 0)
+				put_since(&sb, acct.last_update - (opt.now - 86400), w);
+			else
+				put_text(&sb, "", w);
+			break;
+		case C_SHARE:
+			put_num(&sb, n > 0 ? 100.0 : 0, w, dp);
+			break;
+		case C_SLOTS:
+			put_num(&sb, n > 0 ? opt.shares : 0, w, dp);
+			break;
+		default:
+			put_text(&sb, "", w);
+		}
+	}
+	emit(&sb);
+	strbuf_release(&rule);
+	strbuf_release(&sb);
+	free(share);
+}
+
+static void
+report_long(ca_acct_rec **rows, size_t n)
+{
+	double *share = NULL;
+	ca_writer *w = ca_writer_open(stdout, opt.out, opt.gzip);
+
+	if (w == NULL)
+		cli_die(EX_SYSTEM, "cannot start the output");
+	if (opt.shares >= 0) {
+		share = ca_xcalloc(n + 1, sizeof *share);
+		ca_acct_shares(rows, n, opt.shares, share);
+	}
+	for (size_t i = 0; i < n; i++) {
+		ca_ad *ad = ca_acct_rec_ad(&acct, rows[i]);
+		if (share != NULL) {
+			/* HTCondor's names for a submitter's share of the pool */
+			double frac = opt.shares > 0 ? share[i] / opt.shares : 0;
+			ca_ad_set(ad, ca_intern("SubmitterShare", 14), "SubmitterShare",
+			    ca_expr_lit(ad->arena, ca_real(frac)));
+			ca_ad_set(ad, ca_intern("SubmitterLimit", 14), "SubmitterLimit",
+			    ca_expr_lit(ad->arena, ca_real(share[i])));
+		}
+		if (ca_writer_put(w, ad) < 0) {
+			cli_err("writing output failed");
+			cli_raise(EX_SYSTEM);
+			break;
+		}
+	}
+	if (ca_writer_close(w) < 0) {
+		cli_err("writing output failed");
+		cli_raise(EX_SYSTEM);
+	}
+	free(share);
+}
+
+/* ---- main ---- */
+
+static void
+load_config(void)
+{
+	ca_config *cfg = ca_config_new();
+	ca_rerr err;
+
+	/* the accountant lives in the negotiator: NEGOTIATOR.X overrides X */
+	ca_config_set_subsys(cfg, "NEGOTIATOR");
+	if (ca_config_load(cfg, opt.config, &err) < 0 ||
+	    ca_acct_policy_config(&acct.pol, cfg, &acct.arena, &err) < 0) {
+		cli_rerr(&err);
+		ca_config_free(cfg);
+		exit(cli_finish());
+	}
+	/* the policy copied what it keeps into acct.arena */
+	ca_config_free(cfg);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct action *acts = ca_xcalloc((size_t)argc + 1, sizeof *acts);
+	int nacts, ch;
+	bool now_set = false;
+
+	cli_init(argc, argv, "userprio-calc");
+	nacts = take_actions(&argc, argv, acts);
+	opterr = 0;	/* the messages below name the program, not argv[0] */
+	while ((ch = getopt_long_only(argc, argv, ":c:i:o:zhV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_STATE:
+			opt.state = optarg;
+			break;
+		case OPT_NOW:
+			opt.now = cli_now(optarg);
+			now_set = true;
+			break;
+		case OPT_UPDATE:
+			opt.update = true;
+			break;
+		case OPT_ALL:
+			set_detail(D_ALL);
+			break;
+		case OPT_USAGE:
+			set_detail(D_USAGE);
+			break;
+		case OPT_PRIORITY:
+			set_detail(D_PRIORITY);
+			break;
+		case OPT_LONG:
+			opt.longfmt = true;
+			break;
+		case OPT_ALLUSERS:
+			opt.allusers = true;
+			break;
+		case OPT_SHARES:
+			opt.shares = cli_real("--shares", optarg);
+			if (!(opt.shares >= 0 && opt.shares < 1e15))
+				cli_usage_error("--shares: the pool size must be a number >= 0");
+			break;
+		case OPT_STATE_FORMAT:
+			opt.state_fmt = cli_format("--state-format", optarg, false);
+			opt.state_fmt_set = true;
+			break;
+		case OPT_STATE_GZIP:
+			opt.state_gzip = true;
+			break;
+		case 'c':
+			opt.config = optarg;
+			break;
+		case 'i':
+			opt.in = cli_format("-i", optarg, true);
+			break;
+		case 'o':
+			opt.out = cli_format("-o", optarg, false);
+			break;
+		case 'z':
+			opt.gzip = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(cli_finish());
+		case 'V':
+			cli_version();
+		case ':':
+			cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			cli_usage_error("unknown or ambiguous option '%s'", argv[optind - 1]);
+		}
+	}
+	opt.args = argv + optind;
+	opt.nargs = argc - optind;
+	if (opt.state == NULL)
+		cli_usage_error("--state FILE is required");
+	if (strcmp(opt.state, "-") == 0 || opt.state[0] == '\0')
+		cli_usage_error("--state must name a file (it is rewritten in place)");
+	if (!now_set)
+		opt.now = (int64_t)time(NULL);
+	if (!opt.update)
+		for (int i = 0; i < opt.nargs; i++)
+			if (opt.args[i][0] == '-' && opt.args[i][1] != '\0')
+				cli_usage_error("unknown option '%s'", opt.args[i]);
+
+	bool modify = opt.update || nacts > 0;
+	bool report = !modify || opt.detail_set || opt.longfmt || opt.allusers ||
+	    opt.shares >= 0 || (!opt.update && opt.nargs > 0);
+
+	ca_acct_init(&acct);
+	ca_ctx_init(&cx);
+	cx.now = opt.now;
+	if (opt.config != NULL)
+		load_config();
+
+	ca_rerr err;
+	int lock = -1;
+	if (modify && (lock = ca_acct_lock(opt.state, &err)) < 0) {
+		cli_rerr(&err);
+		goto done;
+	}
+	ca_format fmt = CA_FMT_LONG;
+	bool gz = false;
+	int rc = ca_acct_read(&acct, opt.state, &cx, opt.now, &fmt, &gz, &err);
+	if (rc < 0) {
+		cli_rerr(&err);
+		goto done;
+	}
+	if (rc == 0 && !modify) {
+		cli_errat(opt.state, 0, 0,
+		    "no such state file (an update or an action creates it)");
+		cli_raise(EX_SYSTEM);
+		goto done;
+	}
+	if (rc == 0) {
+		size_t l = strlen(opt.state);
+		gz = l > 3 && strcmp(opt.state + l - 3, ".gz") == 0;
+	}
+
+	if (opt.update) {
+		char why[200];
+		if (read_slots() < 0)
+			goto done;	/* a partial usage picture must not be charged */
+		if (ca_acct_update(&acct, opt.now, why, sizeof why) < 0) {
+			cli_errat(opt.state, 0, 0, "%s", why);
+			cli_raise(EX_INPUT);
+			goto done;
+		}
+	}
+	for (int i = 0; i < nacts; i++)
+		apply(&acts[i]);
+	if (cli_status >= EX_USAGE)
+		goto done;	/* a bad action: write nothing */
+	if (modify) {
+		if (opt.state_fmt_set)
+			fmt = opt.state_fmt;
+		if (ca_acct_write(&acct, opt.state, fmt, gz || opt.state_gzip, &err) < 0) {
+			cli_rerr(&err);
+			goto done;
+		}
+		ca_acct_unlock(lock);
+		lock = -1;
+		fputs(done_msgs.buf, stdout);
+	}
+
+	if (report) {
+		ca_acct_rec **rows;
+		size_t n = select_rows(&rows);
+		if (opt.longfmt)
+			report_long(rows, n);
+		else
+			report_table(rows, n);
+		free(rows);
+	}
+done:
+	ca_acct_unlock(lock);
+	ca_acct_free(&acct);
+	ca_ctx_free(&cx);
+	ca_intern_cleanup();
+	strbuf_release(&done_msgs);
+	free(acts);
+	return cli_finish();
+}

@@ -1,0 +1,315 @@
+# classad-match.bats - the classad-match program: the seeds' job and machine
+# ads, the RANK examples, Requirements that are missing, UNDEFINED or ERROR,
+# the output formats and options, --analyze, and bad input.
+
+load helpers
+
+M=$BATS_TEST_DIRNAME/data/match
+
+# The seed 003 machine with its keyboard idle for an hour, so that its
+# START holds (as printed, KeyboardIdle = 15 and the machine says no).
+idle_machine() {
+	sed 's/^KeyboardIdle = 15$/KeyboardIdle = 3600/' "$M/seed003-machine.ads" >"$TMP/idle.ads"
+}
+
+# ---- seed 003: the job and machine ads of Figure 15.1 ----
+
+@test "seed 003: the figure's job and machine do not match: KeyboardIdle 15 fails START" {
+	run -1 --separate-stderr classad-match "$M/seed003-job.ads" "$M/seed003-machine.ads"
+	[ -z "$output" ]
+	[ -z "$stderr" ]
+}
+
+@test "seed 003: the analysis says the machine rejects the job by its own Requirements" {
+	run -1 classad-match --analyze "$M/seed003-job.ads" "$M/seed003-machine.ads"
+	check_golden classad-match/seed003-analyze
+}
+
+@test "seed 003: --analyze --reverse shows START's clauses and that KeyboardIdle is 15" {
+	run -1 classad-match --analyze --reverse "$M/seed003-job.ads" "$M/seed003-machine.ads"
+	check_golden classad-match/seed003-reverse
+}
+
+@test "seed 003: with the keyboard idle they match; job Rank (Memory * 10000) + KFlops, machine Rank Department" {
+	idle_machine
+	run -0 classad-match "$M/seed003-job.ads" "$TMP/idle.ads"
+	# 511 * 10000 + 145811; TARGET.Department == MY.Department is true: 1.0
+	[ "$output" = $'680.64\t0\t5255811.0\t1.0' ]
+}
+
+@test "seed 003: the text's Rank (Memory * 100000) + KFlops ranks higher" {
+	idle_machine
+	sed 's/^Rank = (Memory \* 10000) + KFlops$/Rank = (Memory * 100000) + KFlops/' \
+	    "$M/seed003-job.ads" >"$TMP/job.ads"
+	run -0 classad-match "$TMP/job.ads" "$TMP/idle.ads"
+	[ "$output" = $'680.64\t0\t51245811.0\t1.0' ]
+}
+
+@test "seed 003: the figure's misprint Op-Sys parses as Op - Sys: UNDEFINED, no match" {
+	idle_machine
+	sed 's/OpSys==/Op-Sys==/' "$M/seed003-job.ads" >"$TMP/job.ads"
+	run -1 classad-match "$TMP/job.ads" "$TMP/idle.ads"
+	[ -z "$output" ]
+	run -1 classad-match --analyze "$TMP/job.ads" "$TMP/idle.ads"
+	[[ $output == *'[2]           0  Op - Sys == "LINUX"'* ]]
+	[[ $output == *'[2] Op - Sys == "LINUX": Op - Sys is undefined in every slot'* ]]
+}
+
+# ---- seed 004: turunmaa and the condor_status table ----
+
+@test "seed 004: turunmaa (Requirements = START, START = true) takes a job wanting 128 MB" {
+	echo '[ ClusterId = 1; ProcId = 0; Requirements = Memory >= 128; Rank = KFlops ]' >"$TMP/job.ad"
+	# unscoped Memory and KFlops fall back to the slot; turunmaa has no
+	# KFlops, so the Rank is UNDEFINED and counts as 0.0
+	run -0 classad-match "$TMP/job.ad" "$M/seed004-turunmaa.ads"
+	[ "$output" = $'1.0\tturunmaa.cs.wisc.edu\t0.0\t0.0' ]
+}
+
+@test "seed 004: the seed 003 job matches turunmaa (big disk, INTEL, LINUX)" {
+	run -0 classad-match "$M/seed003-job.ads" "$M/seed004-turunmaa.ads"
+	[ "$output" = $'680.64\tturunmaa.cs.wisc.edu\t0.0\t0.0' ]
+}
+
+@test "seed 004: the status table's slots, best Memory first, ties in input order" {
+	echo '[ ClusterId = 2; ProcId = 0; Requirements = TARGET.Memory >= 1500; Rank = TARGET.Memory ]' \
+	    >"$TMP/job.ad"
+	run -0 classad-match "$TMP/job.ad" "$M/seed004-status.ads"
+	check_golden classad-match/seed004-status
+}
+
+@test "seed 004: --best, -n and --constraint" {
+	echo '[ ClusterId = 2; ProcId = 0; Requirements = TARGET.Memory >= 1500; Rank = TARGET.Memory ]' \
+	    >"$TMP/job.ad"
+	run -0 classad-match --best "$TMP/job.ad" "$M/seed004-status.ads"
+	[ "$output" = $'2.0\tapollo.cs.wisc.edu\t3032.0\t0.0' ]
+	run -0 classad-match -n 3 "$TMP/job.ad" "$M/seed004-status.ads"
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[2]}" = $'2.0\tamul.cs.wisc.edu\t1896.0\t0.0' ]
+	run -0 classad-match --constraint 'State == "Owner"' "$TMP/job.ad" "$M/seed004-status.ads"
+	[ "$output" = $'2.0\tbamba.cs.wisc.edu\t3032.0\t0.0' ]
+	run -1 classad-match --constraint 'Memory > 4000' "$TMP/job.ad" "$M/seed004-status.ads"
+	[ -z "$output" ]
+}
+
+@test "seed 004: the seed 003 job analysed on the status table: Disk is undefined in every slot" {
+	run -1 classad-match --analyze "$M/seed003-job.ads" "$M/seed004-status.ads"
+	check_golden classad-match/seed004-analyze
+}
+
+# ---- seed 000: the RANK examples ----
+
+@test "seed 000: RANK from each machine's side (--reverse), best first, ties in job order" {
+	run -0 classad-match --reverse "$M/rank-jobs.ads" "$M/rank-slots.ads"
+	check_golden classad-match/rank-reverse
+}
+
+@test "seed 000: bass ranks Jimmy Garrison 10, the quartet 1, others 0" {
+	run -0 classad-match --reverse --constraint 'Name == "bass"' "$M/rank-jobs.ads" "$M/rank-slots.ads"
+	[ "${lines[0]}" = $'bass\t3.0\t10.0\t0.0' ]
+	[ "${lines[4]}" = $'bass\t5.0\t0.0\t0.0' ]
+}
+
+@test "seed 000: the printed RANK (Owner == \"coltrane\" * 10^12) + Imagesize is ERROR: 0.0 for all" {
+	run -0 classad-match -r -b --constraint 'Name == "tenorsax"' "$M/rank-jobs.ads" "$M/rank-slots.ads"
+	[ "$output" = $'tenorsax\t1.0\t0.0\t0.0' ]
+}
+
+@test "seed 000: the slot Rank shows in the jobs' view too" {
+	run -0 classad-match "$M/rank-jobs.ads" "$M/rank-slots.ads"
+	[ "${lines[14]}" = $'4.0\tdrums\t0.0\t100000.0' ]
+	[ "${#lines[@]}" -eq 20 ]
+}
+
+# ---- Requirements: missing, UNDEFINED, ERROR ----
+
+@test "a missing, UNDEFINED or ERROR Requirements never matches, on either side" {
+	cat >"$TMP/jobs.ads" <<'ADS'
+[ ClusterId = 1; ProcId = 0 ]
+[ ClusterId = 2; ProcId = 0; Requirements = undefined ]
+[ ClusterId = 3; ProcId = 0; Requirements = TARGET.NoSuchAttribute > 1 ]
+[ ClusterId = 4; ProcId = 0; Requirements = "yes" ]
+[ ClusterId = 5; ProcId = 0; Requirements = 1 / 0 == 1 ]
+[ ClusterId = 6; ProcId = 0; Requirements = true ]
+ADS
+	cat >"$TMP/slots.ads" <<'ADS'
+[ Name = "none" ]
+[ Name = "undef"; Requirements = TARGET.NoSuchAttribute ]
+[ Name = "error"; Requirements = "x" + 1 ]
+[ Name = "yes"; Requirements = 2 ]
+ADS
+	run -0 classad-match "$TMP/jobs.ads" "$TMP/slots.ads"
+	[ "$output" = $'6.0\tyes\t0.0\t0.0' ]
+	run -1 classad-match --constraint 'Name != "yes"' "$TMP/jobs.ads" "$TMP/slots.ads"
+	[ -z "$output" ]
+}
+
+@test "--analyze of a job without Requirements, and of one whose Requirements is ERROR" {
+	echo '[ ClusterId = 1; ProcId = 0 ]' >"$TMP/j1.ad"
+	echo '[ Name = "s"; Requirements = true ]' >"$TMP/s.ad"
+	run -1 classad-match --analyze "$TMP/j1.ad" "$TMP/s.ad"
+	[ "${lines[0]}" = 'Job 1.0 has no Requirements expression, so it matches no slot.' ]
+	[[ $output == *'      1 slots are rejected by your job'\''s requirements'* ]]
+	echo '[ ClusterId = 1; ProcId = 0; Requirements = "yes" && MY.x; x = true ]' >"$TMP/j2.ad"
+	run -1 classad-match --analyze "$TMP/j2.ad" "$TMP/s.ad"
+	[[ $output == *'[1]       never  "yes"'* ]]
+	[[ $output == *'[2]      always  MY.x'* ]]
+	[[ $output == *'[1] "yes": it is "yes" for the job itself'* ]]
+}
+
+# ---- identities, formats, options ----
+
+@test "without ClusterId/ProcId and Name, jobs and slots are named by their index" {
+	printf '[ Requirements = TARGET.n > 1 ]\n[ Requirements = true; Rank = TARGET.n ]\n' >"$TMP/jobs.ads"
+	printf '[ n = 1; Requirements = true ]\n[ n = 2; Requirements = true ]\n' >"$TMP/slots.ads"
+	run -0 classad-match "$TMP/jobs.ads" "$TMP/slots.ads"
+	[ "$output" = $'0\t1\t0.0\t0.0\n1\t1\t2.0\t0.0\n1\t0\t1.0\t0.0' ]
+}
+
+@test "-o long, new and json write match ads with the identifying attributes" {
+	run -0 classad-match -o long "$M/rank-jobs.ads" "$M/rank-slots.ads"
+	[ "${lines[0]}" = 'JobId = "1.0"' ]
+	run -0 classad-match -o new -b "$M/rank-jobs.ads" "$M/rank-slots.ads"
+	check_golden classad-match/rank-best-new
+	run -0 classad-match -o json -b --constraint 'Name == "drums"' "$M/rank-jobs.ads" "$M/rank-slots.ads"
+	check_golden classad-match/rank-drums-json
+}
+
+@test "-o json -z: gzip output that reads back" {
+	run -0 bash -c "classad-match -o json -z '$M/rank-jobs.ads' '$M/rank-slots.ads' | gzip -dc"
+	[ "${lines[0]}" = '[' ]
+	[[ $output == *'"SlotName": "tenorsax"'* ]]
+}
+
+@test "inputs in any format: new syntax, JSON, gzip, and standard input" {
+	classad-match "$M/rank-jobs.ads" "$M/rank-slots.ads" >"$TMP/want"
+	classad-eval -o json "$M/rank-slots.ads" | gzip >"$TMP/slots.json.gz"
+	classad-eval -o new "$M/rank-jobs.ads" >"$TMP/jobs.new"
+	run -0 classad-match "$TMP/jobs.new" "$TMP/slots.json.gz"
+	[ "$output" = "$(cat "$TMP/want")" ]
+	run -0 classad-match - "$TMP/slots.json.gz" <"$TMP/jobs.new"
+	[ "$output" = "$(cat "$TMP/want")" ]
+	classad-eval -o new "$M/rank-slots.ads" >"$TMP/slots.new"
+	run -0 classad-match -i new "$TMP/jobs.new" - <"$TMP/slots.new"
+	[ "$output" = "$(cat "$TMP/want")" ]
+}
+
+@test "autoclusters give the same answer as matching every job by itself" {
+	for f in "" -r; do
+		classad-match $f "$POOL/jobs.ads" "$POOL/slots.ads" >"$TMP/a"
+		classad-match $f --no-autocluster "$POOL/jobs.ads" "$POOL/slots.ads" >"$TMP/b"
+		cmp "$TMP/a" "$TMP/b"
+	done
+}
+
+# ---- the example pool ----
+
+@test "the example pool: every job's slots, best first" {
+	run -0 classad-match "$POOL/jobs.ads" "$POOL/slots.ads"
+	check_golden classad-match/pool
+}
+
+@test "the example pool: --reverse" {
+	run -0 classad-match --reverse "$POOL/jobs.ads" "$POOL/slots.ads"
+	check_golden classad-match/pool-reverse
+}
+
+@test "the example pool: --analyze 103.0 (the man page's example) names the memory" {
+	run -1 classad-match --analyze 103.0 "$POOL/jobs.ads" "$POOL/slots.ads"
+	check_golden classad-match/pool-analyze-103
+	[[ $output == *$'[4] TARGET.Memory >= RequestMemory:\n        no slot has more than 65536 (RequestMemory is 262144)'* ]]
+}
+
+@test "the man page's worked example is what the program prints" {
+	man=$BATS_TEST_DIRNAME/../man/classad-match.1
+	# the literal block after the command line, up to .Ed
+	sed -n '/^\$ classad-match --analyze 103.0/,/^\.Ed/p' "$man" | sed '1d;$d' >"$TMP/man.out"
+	[ -s "$TMP/man.out" ]
+	(cd "$BATS_TEST_DIRNAME/../share/pool" && classad-match --analyze 103.0 jobs.ads slots.ads) >"$TMP/got" || true
+	diff -u "$TMP/man.out" "$TMP/got"
+}
+
+@test "the example pool: --analyze of every job, and of a slot with -r" {
+	run -0 classad-match --analyze "$POOL/jobs.ads" "$POOL/slots.ads"
+	check_golden classad-match/pool-analyze-all
+	run -1 classad-match --analyze --reverse slot1@ws01.cs.example.org "$POOL/jobs.ads" "$POOL/slots.ads"
+	check_golden classad-match/pool-analyze-ws01
+}
+
+@test "--analyze=ID and a positional ID are the same; a 0-based index works too" {
+	run -1 classad-match --analyze=103.0 "$POOL/jobs.ads" "$POOL/slots.ads"
+	a=$output
+	run -1 classad-match --analyze 3 "$POOL/jobs.ads" "$POOL/slots.ads"
+	[ "$output" = "$a" ]
+}
+
+@test "--analyze counts only the slots --constraint keeps" {
+	run -0 classad-match --analyze 101.0 --constraint 'State == "Unclaimed"' "$POOL/jobs.ads" "$POOL/slots.ads"
+	[[ $output == *'Of 5 slots on 3 machines,'* ]]
+}
+
+@test "--analyze: a job matching nothing because no slot has everything at once" {
+	echo '[ ClusterId = 9; ProcId = 0; Requirements = TARGET.Memory >= 32768 && TARGET.OpSysAndVer == "Ubuntu22" && TARGET.Cpus >= 2 ]' >"$TMP/job.ad"
+	run -1 classad-match --analyze "$TMP/job.ad" "$POOL/slots.ads"
+	[[ $output == *'No slot matches job 9.0: each condition holds on some slot, but no slot'* ]]
+	[[ $output == *'[1] TARGET.Memory >= 32768: 4 slots meet all the other conditions'* ]]
+	[[ $output != *'[3] TARGET.Cpus'*'meet'* ]]
+	# the job's Requirements accept a slot that rejects it
+	echo '[ ClusterId = 9; ProcId = 1; Requirements = TARGET.Memory >= 65536 && TARGET.GPUs >= 1 ]' >"$TMP/job.ad"
+	run -1 classad-match --analyze "$TMP/job.ad" "$POOL/slots.ads"
+	[[ $output == *$'its Requirements accept 1 slot, but that slot\nrejects the job by its own Requirements (see --analyze --reverse).'* ]]
+}
+
+@test "--analyze: a string comparison lists what the slots have" {
+	echo '[ ClusterId = 9; ProcId = 0; Requirements = TARGET.Arch == "SPARC" ]' >"$TMP/job.ad"
+	run -1 classad-match --analyze "$TMP/job.ad" "$POOL/slots.ads"
+	[[ $output == *'[1] TARGET.Arch == "SPARC": no slot has "SPARC"; slots have "X86_64"'* ]]
+}
+
+# ---- errors ----
+
+@test "an unknown job or slot for --analyze is reported, exit 1" {
+	run -1 --separate-stderr classad-match --analyze 999.0 "$POOL/jobs.ads" "$POOL/slots.ads"
+	[ "$stderr" = 'classad-match: no job 999.0 in the jobs' ]
+	run -1 --separate-stderr classad-match --analyze=nosuch -r "$POOL/jobs.ads" "$POOL/slots.ads"
+	[ "$stderr" = 'classad-match: no slot nosuch in the slots' ]
+}
+
+@test "usage errors exit 2; -h and -V exit 0 on standard output" {
+	run -2 classad-match "$POOL/jobs.ads"
+	run -2 classad-match a b c
+	run -2 classad-match - -
+	run -2 classad-match --analyze -o json "$POOL/jobs.ads" "$POOL/slots.ads"
+	run -2 classad-match -z "$POOL/jobs.ads" "$POOL/slots.ads"
+	run -2 classad-match -n 0 "$POOL/jobs.ads" "$POOL/slots.ads"
+	run -2 classad-match -o yaml "$POOL/jobs.ads" "$POOL/slots.ads"
+	run -2 classad-match --bogus "$POOL/jobs.ads" "$POOL/slots.ads"
+	run -0 --separate-stderr classad-match -h
+	[[ ${lines[0]} == 'usage: classad-match '* ]]
+	[ -z "$stderr" ]
+	run -0 classad-match -V
+	[ "$output" = 'classad-match (classad-tools) 0.1.0' ]
+}
+
+@test "a malformed slot ad is reported with its place, exit 3; the others still match" {
+	printf 'Name = "a"\nRequirements = true\n\nName = "b"\nRequirements = (\n\nName = "c"\nRequirements = true\n' \
+	    >"$TMP/slots.ads"
+	echo '[ Requirements = true ]' >"$TMP/job.ad"
+	run -3 --separate-stderr classad-match "$TMP/job.ad" "$TMP/slots.ads"
+	[ "$output" = $'0\ta\t0.0\t0.0\n0\tc\t0.0\t0.0' ]
+	[[ $stderr == "classad-match: $TMP/slots.ads:5:"* ]]
+}
+
+@test "a bad --constraint exits 3 with the column; a missing file exits 4" {
+	run -3 --separate-stderr classad-match --constraint 'Memory >' "$POOL/jobs.ads" "$POOL/slots.ads"
+	[[ $stderr == 'classad-match: <--constraint>:1:'* ]]
+	run -4 --separate-stderr classad-match "$TMP/nonexistent" "$POOL/slots.ads"
+	[[ $stderr == "classad-match: $TMP/nonexistent"* ]]
+}
+
+@test "no jobs or no slots: nothing matches, exit 1" {
+	: >"$TMP/empty"
+	run -1 classad-match "$TMP/empty" "$POOL/slots.ads"
+	[ -z "$output" ]
+	run -1 classad-match "$POOL/jobs.ads" "$TMP/empty"
+	[ -z "$output" ]
+}

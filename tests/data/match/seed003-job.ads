@@ -1,0 +1,30 @@
+# The job ad of Figure 15.1 (seed 003_5265cacca059a2ea.txt), as printed.
+MyType = "Job"
+TargetType = "Machine"
+Requirements = ((Arch== "INTEL" && OpSys=="LINUX") && Disk > DiskUsage)
+Rank = (Memory * 10000) + KFlops
+Args = "-ini ./ies.ini"
+ClusterId = 680
+Cmd = "/home/tannenba/bin/sim-exe"
+Department = "CompSci"
+DiskUsage = 465
+StdErr = "sim.err"
+ExitStatus = 0
+FileReadBytes = 0.000000
+FileWriteBytes = 0.000000
+ImageSize = 465
+StdIn = "/dev/null"
+Iwd = "/home/tannenba/sim-m/run_55"
+JobPrio = 0
+JobStartDate = 971403010
+JobStatus = 2
+StdOut = "sim.out"
+Owner = "tannenba"
+ProcId = 64
+QDate = 971377131
+RemoteSysCpu = 0.000000
+RemoteUserCpu = 0.000000
+RemoteWallClockTime = 2401399.000000
+TransferFiles = "NEVER"
+WantCheckpoint = FALSE
+WantRemoteSyscalls = FALSE
