@@ -99,6 +99,10 @@ bats: $(PROGS) $(VALCMP)
 	CA_BIN=$(abspath $(OUT)) CA_VALCMP=$(abspath $(VALCMP)) TZ=UTC LC_ALL=C \
 	    sh tests/run-bats.sh "bats ($(VARIANT))" tests/*.bats
 
+conformance: $(PROGS) $(VALCMP)
+	CA_BIN=$(abspath $(OUT)) CA_VALCMP=$(abspath $(VALCMP)) TZ=UTC LC_ALL=C \
+	    sh tests/run-bats.sh conformance tests/conformance.bats
+
 check-release: all unit bats
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -155,8 +155,31 @@ ca_ad_free(ca_ad *ad)
 	if (ad == NULL || !ad->own_arena)
 		return;
 	struct owned_ad *o = (struct owned_ad *)ad;
+	free(ad->attrs);
 	ca_arena_free(&o->arena);
 	free(o);
+}
+
+/* Room for cap attributes and an index of icap slots. An ad with its own
+ * arena keeps both in one malloc'd block (grown in place, no copies left
+ * behind); a nested ad takes them from its arena. */
+static void
+table_resize(ca_ad *ad, uint32_t cap, uint32_t icap)
+{
+	size_t bytes = (size_t)cap * sizeof(ca_attr) + (size_t)icap * sizeof(uint32_t);
+	ca_attr *attrs;
+
+	if (ad->own_arena)
+		attrs = ca_xreallocarray(ad->attrs, bytes, 1);
+	else {
+		attrs = ca_arena_alloc(ad->arena, bytes);
+		if (ad->n)
+			memcpy(attrs, ad->attrs, ad->n * sizeof *attrs);
+	}
+	ad->attrs = attrs;
+	ad->cap = cap;
+	ad->icap = icap;
+	ad->index = icap ? (uint32_t *)(attrs + cap) : NULL;
 }
 
 static void
@@ -166,10 +189,8 @@ index_build(ca_ad *ad)
 
 	while (cap < ad->n * 2 + 2)
 		cap *= 2;
-	if (cap != ad->icap) {
-		ad->index = ca_arena_array(ad->arena, cap, sizeof *ad->index);
-		ad->icap = cap;
-	}
+	if (cap != ad->icap)
+		table_resize(ad, ad->cap, cap);
 	memset(ad->index, 0, cap * sizeof *ad->index);
 	for (uint32_t i = 0; i < ad->n; i++) {
 		uint32_t j = ad->attrs[i].name->hash & (cap - 1);
@@ -182,20 +203,83 @@ index_build(ca_ad *ad)
 ca_attr *
 ca_ad_find(const ca_ad *ad, const ca_name *name)
 {
+	/* Ads of one kind list their attributes in the same order, so the
+	 * place this name was last found is usually right. */
+	uint32_t h = name->hint;
+	if (h < ad->n && ad->attrs[h].name == name)
+		return &ad->attrs[h];
+	uint32_t k = 0;
 	if (ad->index) {
 		uint32_t mask = ad->icap - 1;
 		for (uint32_t j = name->hash & mask;; j = (j + 1) & mask) {
-			uint32_t k = ad->index[j];
-			if (k == 0)
-				return NULL;
-			if (ad->attrs[k - 1].name == name)
-				return &ad->attrs[k - 1];
+			k = ad->index[j];
+			if (k == 0 || ad->attrs[k - 1].name == name)
+				break;
 		}
+	} else {
+		for (uint32_t i = 0; i < ad->n; i++)
+			if (ad->attrs[i].name == name) {
+				k = i + 1;
+				break;
+			}
 	}
-	for (uint32_t i = 0; i < ad->n; i++)
-		if (ad->attrs[i].name == name)
-			return &ad->attrs[i];
-	return NULL;
+	if (k == 0)
+		return NULL;
+	((ca_name *)name)->hint = k - 1;
+	return &ad->attrs[k - 1];
+}
+
+void
+ca_ad_trim(ca_ad *ad)
+{
+	if (!ad->own_arena || ad->cap == ad->n || ad->n == 0)
+		return;
+	uint32_t *old = ad->index;
+	if (old == NULL) {
+		table_resize(ad, ad->n, 0);
+		return;
+	}
+	/* the index sits after the attributes: move it down, then shrink */
+	memmove(ad->attrs + ad->n, old, ad->icap * sizeof *old);
+	ad->index = (uint32_t *)(ad->attrs + ad->n);
+	table_resize(ad, ad->n, ad->icap);
+}
+
+void
+ca_ad_prefetch(const ca_ad *ad)
+{
+	const char *p = (const char *)ad->attrs;
+	size_t bytes = ad->n * sizeof(ca_attr);
+
+	__builtin_prefetch(ad);
+	for (size_t off = 0; off < bytes; off += 64)
+		__builtin_prefetch(p + off);
+}
+
+void
+ca_ad_prefetch_attrs(const ca_ad *ad, const ca_name *const *which, size_t n)
+{
+	__builtin_prefetch(ad);
+	for (size_t i = 0; i < n; i++)
+		__builtin_prefetch(ad->attrs + which[i]->hint);
+}
+
+void
+ca_ad_prefetch_strings(const ca_ad *ad, const ca_name *const *which, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t h = which[i]->hint;
+		if (h < ad->n && ad->attrs[h].is_lit && ad->attrs[h].lit.kind == CA_STRING)
+			__builtin_prefetch(ad->attrs[h].lit.u.s);
+	}
+}
+
+static void
+set_expr(ca_attr *at, ca_expr *e)
+{
+	at->expr = e;
+	at->is_lit = e->node == CA_N_LIT;
+	at->lit = at->is_lit ? e->u.lit : ca_undef();
 }
 
 ca_attr *
@@ -220,22 +304,21 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	ca_attr *at = ca_ad_find(ad, name);
 
 	if (at) {
-		at->expr = e;
+		set_expr(at, e);
 		return;
 	}
 	if (ad->n == ad->cap) {
-		uint32_t cap = ad->cap ? ad->cap * 2 : 8;
-		ca_attr *attrs = ca_arena_array(ad->arena, cap, sizeof *attrs);
-		if (ad->n)
-			memcpy(attrs, ad->attrs, ad->n * sizeof *attrs);
-		ad->attrs = attrs;
-		ad->cap = cap;
+		if (ad->cap >= UINT32_MAX / 4)
+			ca_xmalloc(SIZE_MAX);	/* reports out of memory */
+		table_resize(ad, ad->cap ? ad->cap * 2 : 8, ad->icap);
+		if (ad->index)
+			index_build(ad);
 	}
 	at = &ad->attrs[ad->n++];
 	at->name = name;
 	at->spell = spell ? spell : name->spell;
-	at->expr = e;
 	at->busy = 0;
+	set_expr(at, e);
 	if (ad->n > INDEX_FROM) {
 		if (ad->n * 2 + 2 > ad->icap)
 			index_build(ad);

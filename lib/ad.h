@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "value.h"
 
 /* An interned attribute name. Two names that differ only in ASCII case are
  * the same ca_name, so lookup compares pointers. `spell` is the spelling seen
@@ -15,6 +16,7 @@
 typedef struct ca_name {
 	uint32_t hash;
 	uint32_t len;
+	uint32_t hint;		/* where the name was last found in an ad: a cache */
 	const char *spell;
 	char key[];
 } ca_name;
@@ -28,20 +30,25 @@ void ca_intern_cleanup(void);
 
 struct ca_expr;
 
+/* An attribute. Set it only through ca_ad_set: a literal expression's
+ * value is kept in `lit` too, so looking it up touches one cache line. */
 typedef struct ca_attr {
 	const ca_name *name;
-	const char *spell;		/* spelling of this ad's first definition */
 	struct ca_expr *expr;		/* lives in the ad's arena */
-	uint32_t busy;			/* set while being evaluated: cycle detection */
+	ca_value lit;			/* the value when expr is a literal */
+	const char *spell;		/* spelling of this ad's first definition */
+	uint16_t is_lit;		/* expr is a literal: lit holds its value */
+	uint16_t busy;			/* set while being evaluated: cycle detection */
 } ca_attr;
 
 typedef struct ca_ad {
-	ca_arena *arena;		/* where attrs, index and expressions live */
+	ca_arena *arena;		/* where expressions (and nested ads' tables) live */
 	ca_attr *attrs;			/* insertion order */
 	uint32_t n, cap;
 	uint32_t *index;		/* open addressing, attr index + 1; NULL while small */
 	uint32_t icap;			/* power of two, or 0 */
-	bool own_arena;			/* ca_ad_free frees the arena too */
+	bool own_arena;			/* ca_ad_free frees the arena too; attrs and
+					 * index are then one malloc'd block */
 } ca_ad;
 
 /* A top-level ad with an arena of its own; free with ca_ad_free. */
@@ -62,6 +69,17 @@ struct ca_expr *ca_ad_lookup(const ca_ad *ad, const char *name);	/* by C string 
 bool ca_ad_delete(ca_ad *ad, const ca_name *name);
 /* Copy every attribute of src into dst (deep copies; later wins). */
 void ca_ad_merge(ca_ad *dst, const ca_ad *src);
+/* Give back the unused room of ad's attribute table (once it is complete). */
+void ca_ad_trim(ca_ad *ad);
+/* Ask the processor to fetch ad's attribute table into the cache: for
+ * loops that evaluate against many ads, a few ads ahead. */
+void ca_ad_prefetch(const ca_ad *ad);
+/* The same for just the attributes names[0..n) (where each name was last
+ * found), and then, a little later, the strings they hold: a loop that
+ * evaluates one expression against many ads calls the first some ads
+ * ahead and the second fewer ads ahead. */
+void ca_ad_prefetch_attrs(const ca_ad *ad, const ca_name *const *which, size_t n);
+void ca_ad_prefetch_strings(const ca_ad *ad, const ca_name *const *which, size_t n);
 /* A deep copy with its own arena. */
 ca_ad *ca_ad_copy(const ca_ad *src);
 /* A deep copy allocated in arena a. */

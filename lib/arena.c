@@ -13,7 +13,7 @@ struct ca_chunk {
 	max_align_t align[];
 };
 
-#define FIRST_CHUNK	2048
+#define FIRST_CHUNK	4096	/* a typical slot ad's expressions fit in one */
 #define MAX_CHUNK	(1u << 20)
 
 static void

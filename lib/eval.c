@@ -74,6 +74,10 @@ ca_adval_frame(const ca_adval *av, const ca_frame *from, ca_frame *out)
 static ca_value
 eval_attr(ca_ctx *cx, ca_attr *at, const ca_frame *f)
 {
+	if (at->is_lit && cx->trace == NULL) {
+		cx->steps++;
+		return at->lit;
+	}
 	if (at->busy)
 		return ca_error("circular reference");
 	at->busy = 1;
@@ -629,6 +633,10 @@ eval_node(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 ca_value
 ca_eval(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 {
+	/* parentheses are kept only for printing */
+	if (cx->trace == NULL)
+		while (e->node == CA_N_PAREN)
+			e = e->u.k.a;
 	if (++cx->steps > CA_EVAL_MAX_STEPS)
 		return ca_error("evaluation took too many steps");
 	if (cx->depth >= CA_EVAL_MAX_DEPTH)

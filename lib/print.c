@@ -146,7 +146,8 @@ ca_print_abstime(strbuf *sb, int64_t secs, int32_t off)
 	char buf[64];
 
 	if (__builtin_add_overflow(secs, (int64_t)off, &local) || (time_t)local != local ||
-	    gmtime_r(&(time_t){ (time_t)local }, &tm) == NULL || tm.tm_year > 8099 - 1900) {
+	    gmtime_r(&(time_t){ (time_t)local }, &tm) == NULL || tm.tm_year > 9999 - 1900 ||
+	    tm.tm_year < -1900) {
 		strbuf_adds(sb, "(out of range)");
 		return;
 	}
@@ -274,6 +275,9 @@ print_expr(strbuf *sb, const ca_expr *e, int flags)
 		break;
 	case CA_N_SELECT:
 		print_expr(sb, e->u.sel.base, flags);
+		/* "0.x" would read back as the real "0." followed by x */
+		if (e->u.sel.base->node == CA_N_LIT && e->u.sel.base->u.lit.kind == CA_INT)
+			strbuf_addc(sb, ' ');
 		strbuf_addc(sb, '.');
 		ca_print_name(sb, e->u.sel.spell, strlen(e->u.sel.spell));
 		break;
@@ -285,6 +289,10 @@ print_expr(strbuf *sb, const ca_expr *e, int flags)
 		break;
 	case CA_N_UNARY:
 		strbuf_adds(sb, ca_tok_text[e->op]);
+		/* "-0" would read back as the literal 0, not as a negation */
+		if (e->op == CA_T_MINUS && e->u.k.a->node == CA_N_LIT &&
+		    ca_is_num(e->u.k.a->u.lit))
+			strbuf_addc(sb, ' ');
 		print_expr(sb, e->u.k.a, flags);
 		break;
 	case CA_N_BINARY:

@@ -2273,5 +2273,7 @@ ca_reader_next(ca_reader *r, ca_ad **out, ca_rerr *err)
 	}
 	if (rc == 0)
 		r->state = ST_DONE;
+	if (rc == 1)
+		ca_ad_trim(*out);
 	return rc;
 }

@@ -157,6 +157,11 @@ ca_parse_abstime(const char *s, size_t len, int64_t *secs, int32_t *off, int64_t
 		if (ca_local_offset(t, &o1) < 0 || ca_local_offset(t - o1, &o) < 0)
 			return -1;
 	}
+	/* Only what the printer can write back as it was read: years 0-9999
+	 * on the time's own clock, offsets under 100 hours. */
+	if (t < fields_secs(0, 0, 1, 0, 0, 0) || t >= fields_secs(10000, 0, 1, 0, 0, 0) ||
+	    o <= -100 * 3600 || o >= 100 * 3600)
+		return -1;
 	*secs = t - o;
 	*off = o;
 	return 0;

@@ -152,7 +152,14 @@ IN
 	done
 }
 
-# The terminal test: a real tty through tmux.
+# The terminal test: a real tty through tmux. The server is always killed,
+# so a failing test cannot leave it holding bats's output open.
+teardown() {
+	if [ -n "${SOCK:-}" ]; then
+		tmux -L "$SOCK" kill-server 2>/dev/null || true
+	fi
+}
+
 tmux_wait() {	# tmux_wait TEXT: until the screen shows TEXT (5 s at most)
 	for _ in $(seq 50); do
 		tmux -L "$SOCK" capture-pane -p -t ca | grep -qF -- "$1" && return 0
@@ -166,7 +173,7 @@ tmux_wait() {	# tmux_wait TEXT: until the screen shows TEXT (5 s at most)
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	mkdir -p "$TMP/home"
 	SOCK=ca-$$-$RANDOM
-	TERM=xterm tmux -L "$SOCK" new-session -d -s ca -x 120 -y 40 \
+	TERM=xterm tmux -L "$SOCK" new-session 3>&- -d -s ca -x 120 -y 40 \
 	    "env HOME=$TMP/home XDG_STATE_HOME= TERM=xterm $CA_BIN/classad-eval -i -f $TMP/job.ad; sleep 5"
 	tmux_wait 'classad>'
 	if tmux -L "$SOCK" capture-pane -p -t ca | grep -qF '(plain input)'; then

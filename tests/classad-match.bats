@@ -201,6 +201,24 @@ ADS
 	done
 }
 
+@test "slots stream: 300,000 slot ads through --constraint and the matcher in bounded memory" {
+	[[ -z ${ASAN_OPTIONS:-} ]] || skip "address space limits do not work under ASan"
+	printf '[ ClusterId = 1; ProcId = 0; Requirements = TARGET.Memory >= 2048; Rank = TARGET.Memory ]\n' \
+	    >"$TMP/job.ad"
+	gen() {
+		awk 'BEGIN { for (i = 0; i < 300000; i++)
+		    printf "Name = \"slot%d\"\nMemory = %d\nState = \"%s\"\nRequirements = true\n\n",
+		        i, 1024 * (1 + i % 8), i % 3 ? "Claimed" : "Unclaimed" }'
+	}
+	# about 20 MB of ads; 64 MB of address space is far less than keeping them
+	run -0 bash -c "ulimit -v 65536; gen() { $(declare -f gen | tail -n +2); }; gen |
+	    classad-match --best --constraint 'State == \"Unclaimed\"' '$TMP/job.ad' -"
+	[ "$output" = $'1.0\tslot15\t8192.0\t0.0' ]
+	run -0 bash -c "ulimit -v 65536; gen() { $(declare -f gen | tail -n +2); }; gen |
+	    classad-match --analyze '$TMP/job.ad' - | grep 'willing'"
+	[ "$output" = ' 262500 slots are willing to run your job' ]
+}
+
 # ---- the example pool ----
 
 @test "the example pool: every job's slots, best first" {

@@ -1,0 +1,113 @@
+/* fuzz_reader.c - libFuzzer harness for the stream reader: every format,
+ * plain and gzip, read to the end and written back out in every format. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "../../lib/ad.h"
+#include "../../lib/reader.h"
+#include "../../lib/strbuf.h"
+#include "../../lib/writer.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	setenv("TZ", "UTC", 1);
+	return 0;
+}
+
+/* data as one gzip member, so that the fuzzer's changes to the text also
+ * reach the reader through zlib. NULL if zlib refuses. */
+static unsigned char *
+gzip(const uint8_t *data, size_t size, size_t *outlen)
+{
+	z_stream zs;
+	memset(&zs, 0, sizeof zs);
+	if (deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return NULL;
+	size_t cap = deflateBound(&zs, (uLong)size) + 32;
+	unsigned char *out = malloc(cap);
+	if (out == NULL) {
+		deflateEnd(&zs);
+		return NULL;
+	}
+	zs.next_in = (Bytef *)(uintptr_t)data;
+	zs.avail_in = (uInt)size;
+	zs.next_out = out;
+	zs.avail_out = (uInt)cap;
+	if (deflate(&zs, Z_FINISH) != Z_STREAM_END) {
+		deflateEnd(&zs);
+		free(out);
+		return NULL;
+	}
+	*outlen = cap - zs.avail_out;
+	deflateEnd(&zs);
+	return out;
+}
+
+/*
+ * The first byte chooses: bits 0-2 the format asked for (auto, long, new,
+ * json, xml), bit 3 whether the rest is gzip-compressed here first. The
+ * rest is the input. Every ad read is formatted in all four formats.
+ */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1)
+		return 0;
+	ca_format fmt = (ca_format)((data[0] & 7) % 5);
+	bool compress = (data[0] & 8) != 0;
+	const char *text = (const char *)data + 1;
+	size_t len = size - 1;
+	unsigned char *z = NULL;
+
+	if (compress) {
+		size_t zlen;
+		if ((z = gzip(data + 1, len, &zlen)) == NULL)
+			return 0;
+		text = (const char *)z;
+		len = zlen;
+	}
+	ca_rerr err;
+	memset(&err, 0, sizeof err);
+	ca_reader *r = ca_reader_open_mem("<fuzz>", text, len, fmt, &err);
+	if (r == NULL)
+		abort();
+	strbuf sb = STRBUF_INIT;
+	size_t calls = 0;
+	for (;;) {
+		ca_ad *ad;
+		int rc = ca_reader_next(r, &ad, &err);
+		/* every call consumes input or ends the stream: more calls
+		 * than bytes means the reader does not make progress */
+		if (++calls > size + 16)
+			abort();
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			if (err.msg[0] == '\0' || err.file == NULL)
+				abort();	/* an error without a message */
+			memset(&err, 0, sizeof err);
+			continue;
+		}
+		for (int f = CA_FMT_LONG; f <= CA_FMT_XML; f++) {
+			strbuf_reset(&sb);
+			ca_format_ad(&sb, ad, (ca_format)f);
+		}
+		ca_ad_free(ad);
+	}
+	(void)ca_reader_format(r);
+	(void)ca_reader_ad_line(r);
+	ca_reader_close(r);
+	strbuf_release(&sb);
+	free(z);
+	ca_intern_cleanup();
+	return 0;
+}
