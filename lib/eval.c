@@ -222,7 +222,7 @@ ca_resolve_ref(ca_ctx *cx, const ca_expr *e, const ca_frame *f,
 
 /* base.name where base is an ad (the ad's enclosing scopes are searched
  * too) or a list (the selection is applied to every element). */
-static ca_value
+static __attribute__((noinline)) ca_value
 select_in(ca_ctx *cx, ca_value base, const ca_name *name, const ca_frame *f)
 {
 	switch (base.kind) {
@@ -248,7 +248,7 @@ select_in(ca_ctx *cx, ca_value base, const ca_name *name, const ca_frame *f)
 	}
 }
 
-static ca_value
+static __attribute__((noinline)) ca_value
 eval_index(ca_ctx *cx, ca_value a, ca_value i, const ca_frame *f)
 {
 	if (a.kind == CA_ERROR || i.kind == CA_ERROR)
@@ -353,7 +353,7 @@ num_of(ca_value v)
 	return v.kind == CA_REAL ? v.u.r : (double)(v.kind == CA_BOOL ? v.u.b : v.u.i);
 }
 
-static ca_value
+static __attribute__((noinline)) ca_value
 time_arith(int op, ca_value a, ca_value b)
 {
 	int64_t ii;
@@ -558,7 +558,7 @@ logical(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 	return ca_bool(rt);
 }
 
-static ca_value
+static __attribute__((noinline)) ca_value
 call(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 {
 	const ca_builtin *fn = e->u.call.fn;
@@ -577,7 +577,46 @@ call(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 	return fn->fn(cx, f, argv, n);
 }
 
-static ca_value
+static __attribute__((noinline)) ca_value
+eval_list(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
+{
+	uint32_t n = e->u.list.n;
+	ca_value *items = ca_arena_array(&cx->scratch, n, sizeof *items);
+
+	for (uint32_t i = 0; i < n; i++)
+		items[i] = ca_eval(cx, e->u.list.items[i], f);
+	return ca_list(items, n);
+}
+
+/* The common case of a comparison: two integers, or two strings with
+ * == or != (what Requirements and START are made of). -1: not handled. */
+static inline int
+fast_compare(int op, ca_value a, ca_value b)
+{
+	if (a.kind == CA_INT && b.kind == CA_INT) {
+		int64_t x = a.u.i, y = b.u.i;
+		switch (op) {
+		case CA_T_LT: return x < y;
+		case CA_T_LE: return x <= y;
+		case CA_T_GT: return x > y;
+		case CA_T_GE: return x >= y;
+		case CA_T_EQ: return x == y;
+		case CA_T_NE: return x != y;
+		default: return -1;
+		}
+	}
+	if (a.kind == CA_STRING && b.kind == CA_STRING && (op == CA_T_EQ || op == CA_T_NE)) {
+		if (a.x.len != b.x.len)
+			return op == CA_T_NE;
+		if (memcmp(a.u.s, b.u.s, a.x.len) == 0)
+			return op == CA_T_EQ;
+		return (fold_cmp(a.u.s, a.x.len, b.u.s, b.x.len) == 0) == (op == CA_T_EQ);
+	}
+	return -1;
+}
+
+/* One node; ca_eval wraps it with the work and depth bounds. */
+static inline __attribute__((always_inline)) ca_value
 eval_node(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 {
 	switch (e->node) {
@@ -598,7 +637,9 @@ eval_node(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 			return logical(cx, e, f);
 		else {
 			ca_value a = ca_eval(cx, e->u.k.a, f);
-			return ca_eval_binop(cx, e->op, a, ca_eval(cx, e->u.k.b, f));
+			ca_value b = ca_eval(cx, e->u.k.b, f);
+			int r = fast_compare(e->op, a, b);
+			return r >= 0 ? ca_bool(r) : ca_eval_binop(cx, e->op, a, b);
 		}
 	case CA_N_COND: {
 		ca_value c = ca_eval(cx, e->u.k.a, f);
@@ -617,13 +658,8 @@ eval_node(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 		return ca_eval(cx, e->u.k.a, f);
 	case CA_N_CALL:
 		return call(cx, e, f);
-	case CA_N_LIST: {
-		uint32_t n = e->u.list.n;
-		ca_value *items = ca_arena_array(&cx->scratch, n, sizeof *items);
-		for (uint32_t i = 0; i < n; i++)
-			items[i] = ca_eval(cx, e->u.list.items[i], f);
-		return ca_list(items, n);
-	}
+	case CA_N_LIST:
+		return eval_list(cx, e, f);
 	case CA_N_AD:
 		return ca_make_adval(cx, e->u.ad, f);
 	}

@@ -47,21 +47,6 @@ ca_value_copy_into(ca_arena *a, ca_value v)
 	}
 }
 
-int
-ca_value_truth(ca_value v)
-{
-	switch (v.kind) {
-	case CA_BOOL:
-		return v.u.b;
-	case CA_INT:
-		return v.u.i != 0;
-	case CA_REAL:
-		return v.u.r != 0.0;	/* NaN is true, as in HTCondor */
-	default:
-		return -1;
-	}
-}
-
 ca_value
 ca_value_identical(ca_value a, ca_value b)
 {

@@ -82,9 +82,18 @@ ca_value ca_str_new(ca_arena *a, const char *s, size_t len);
 /* Deep copy of v (strings, lists, ad references) into arena a. */
 ca_value ca_value_copy_into(ca_arena *a, ca_value v);
 
-/* "Boolean-equivalent" test of HTCondor: bool, or a number (nonzero is true).
- * Returns 1 true, 0 false, -1 when v is not boolean-equivalent. */
-int ca_value_truth(ca_value v);
+/* "Boolean-equivalent" test of HTCondor: bool, or a number (nonzero is true;
+ * NaN too). Returns 1 true, 0 false, -1 when v is not boolean-equivalent. */
+static inline int
+ca_value_truth(ca_value v)
+{
+	switch (v.kind) {
+	case CA_BOOL: return v.u.b;
+	case CA_INT: return v.u.i != 0;
+	case CA_REAL: return v.u.r != 0.0;
+	default: return -1;
+	}
+}
 
 /* =?= : identical type and value; strings case-sensitive. Lists and ads on
  * both sides give ERROR (as HTCondor). */
