@@ -1,0 +1,49 @@
+# typing.ads - the events of the timeline (times are --now + seconds):
+# alice's vanilla job starts on the desk at +60 s; the owner types for two
+# minutes from +600 s (KeyboardIdle reset every 30 s), then leaves
+Name = "slot1@desk.example.org"
+Event = "Match"
+Time = 1700000060
+JobId = "42.0"
+Submitter = "alice@example.org"
+MatchReason = "NoPreemption"
+Job = [ ClusterId = 42; ProcId = 0; Owner = "alice"; User = "alice@example.org"; JobUniverse = 5; ImageSize = 50000; RequestCpus = 1; RequestMemory = 1024; RequestDisk = 100000 ]
+
+Name = "slot1@desk.example.org"
+Event = "Claim"
+Time = 1700000060
+
+Name = "slot1@desk.example.org"
+Event = "Activate"
+Time = 1700000060
+
+Name = "desk.example.org"
+Event = "MachineUpdate"
+Time = 1700000600
+KeyboardIdle = 0
+ConsoleIdle = 0
+
+Name = "desk.example.org"
+Event = "MachineUpdate"
+Time = 1700000630
+KeyboardIdle = 0
+ConsoleIdle = 0
+
+Name = "desk.example.org"
+Event = "MachineUpdate"
+Time = 1700000660
+KeyboardIdle = 0
+ConsoleIdle = 0
+
+Name = "desk.example.org"
+Event = "MachineUpdate"
+Time = 1700000690
+KeyboardIdle = 0
+ConsoleIdle = 0
+
+Name = "desk.example.org"
+Event = "MachineUpdate"
+Time = 1700000720
+KeyboardIdle = 0
+ConsoleIdle = 0
+
