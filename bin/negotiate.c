@@ -1,0 +1,315 @@
+/* negotiate - run one negotiation cycle of an HTCondor pool: fair share by
+ * effective user priority, job priorities, preemption, group quotas and
+ * partitionable slots; write one match record per match.
+ *
+ * Spec: issue 8; the seed 002 (HTCondor manual 3.4.3 priorities in
+ * negotiation and preemption, 3.4.5 negotiation, 3.4.6 pie spin and pie
+ * slice, 3.4.7 group accounting, 3.4.8 hierarchical group quotas), the seed
+ * 004 (job and user priority), the seed 001 (partitionable slots,
+ * consumption policies, pslot preemption), HTCondor's matchmaker where the
+ * seeds are silent (../shared/reference/scheduler-semantics.md section 2)
+ * and semantics.md.
+ * Deviations from HTCondor (each in the man page): priority preemption also
+ * needs a better effective priority (semantics.md); Claimed/Idle slots are
+ * skipped (the seed); leftover slots go to whoever has a positive remainder
+ * of a slice (the seed's "until it runs out of machines"); subgroup quotas
+ * are scaled when they oversubscribe their parent (the seed); nice users
+ * are negotiated after everyone else; ranks compare as doubles; Submitter*
+ * attributes are defined while the negotiator's own expressions are
+ * evaluated, not while Requirements are.
+ * TODO: concurrency limits, floors and ceilings, GROUP_AUTOREGROUP,
+ * NEGOTIATOR_DEPTH_FIRST, USE_GLOBAL_JOB_PRIOS.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "../lib/accountant.h"
+#include "../lib/config.h"
+#include "../lib/negotiator.h"
+#include "../lib/reader.h"
+#include "../lib/strbuf.h"
+#include "../lib/writer.h"
+
+static const char usage_text[] =
+"usage: negotiate [-c CONFIG] [--now EPOCH] --slots FILE --jobs FILE\n"
+"                 [--accounting FILE] [-i FORMAT] [-o FORMAT] [-z]\n"
+"                 [--summary[=FILE]] [--explain JOBID]\n"
+"\n"
+"Run one negotiation cycle and write one match record per match (a Match\n"
+"event for startd-step): slot Name, JobId, Submitter, MatchReason\n"
+"(NoPreemption, Rank or Priority), JobRank, SlotRank, the preempted job and\n"
+"user, RemoteUserPrio and the job ad.\n"
+"      --slots FILE        slot ads, as condor_status -long prints them (- stdin)\n"
+"      --jobs FILE         job ads, as condor_q -long prints them (- stdin);\n"
+"                          only idle jobs (JobStatus 1) are negotiated\n"
+"      --accounting FILE   userprio-calc's accountant ads (priorities, factors)\n"
+"  -c, --config FILE       HTCondor-style configuration: PREEMPTION_REQUIREMENTS,\n"
+"                          PREEMPTION_RANK, NEGOTIATOR_*, GROUP_QUOTA_*, SLOT_WEIGHT...\n"
+"      --summary[=FILE]    per submitter: priority, pie slice, matches, jobs left\n"
+"                          idle and why; per group its quota (stderr, or FILE)\n"
+"      --explain JOBID     follow one job (ClusterId.ProcId) through the cycle,\n"
+"                          on standard error\n"
+"  -i, --input-format F    auto|long|new|json|xml (every input)\n"
+"  -o, --output-format F   long|new|json|xml (default long)\n"
+"  -z, --gzip              compress the output\n"
+"      --now EPOCH         the time of the cycle (default: the clock)\n"
+"  -h, --help              this text;  -V, --version  the version\n"
+"Exit status: 0 a match was made, 1 none, 2 usage, 3 malformed input,\n"
+"4 system error.\n";
+
+enum { OPT_NOW = 256, OPT_SLOTS, OPT_JOBS, OPT_ACCOUNTING, OPT_SUMMARY, OPT_EXPLAIN };
+
+static const struct option longopts[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "now", required_argument, NULL, OPT_NOW },
+	{ "slots", required_argument, NULL, OPT_SLOTS },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "accounting", required_argument, NULL, OPT_ACCOUNTING },
+	{ "summary", optional_argument, NULL, OPT_SUMMARY },
+	{ "explain", required_argument, NULL, OPT_EXPLAIN },
+	{ "input-format", required_argument, NULL, 'i' },
+	{ "output-format", required_argument, NULL, 'o' },
+	{ "gzip", no_argument, NULL, 'z' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static struct {
+	const char *config, *slots, *jobs, *accounting;
+	const char *summary_file;
+	bool summary;
+	const char *explain;
+	ca_format in, out;
+	bool gzip;
+	int64_t now;
+} opt = { .in = CA_FMT_AUTO, .out = CA_FMT_LONG };
+
+/* Read every ad of path into the negotiator; a bad ad is reported and the
+ * rest read. Returns 0, or -1 when anything was wrong. */
+static int
+read_ads(ca_neg *neg, const char *path, bool slots)
+{
+	ca_rerr err;
+	ca_reader *r = ca_reader_open(path, opt.in, &err);
+	ca_ad *ad;
+	int rc, bad = 0;
+
+	if (r == NULL) {
+		cli_rerr(&err);
+		return -1;
+	}
+	while ((rc = ca_reader_next(r, &ad, &err)) != 0) {
+		if (rc < 0) {
+			cli_rerr(&err);
+			bad = -1;
+			if (err.sys)
+				break;
+			continue;
+		}
+		if (slots)
+			ca_neg_add_slot(neg, ad);
+		else
+			ca_neg_add_job(neg, ad);
+	}
+	ca_reader_close(r);
+	return bad;
+}
+
+/* Print each line of text as "negotiate: line". */
+static void
+print_lines(const char *text)
+{
+	while (*text) {
+		size_t l = strcspn(text, "\n");
+		cli_err("%.*s", (int)l, text);
+		text += l + (text[l] == '\n');
+	}
+}
+
+static int
+configure(ca_neg *neg, ca_acct *acct)
+{
+	ca_config *cfg = ca_config_new();
+	ca_rerr err;
+	int rc = 0;
+
+	ca_config_set_subsys(cfg, "NEGOTIATOR");
+	if ((opt.config != NULL && ca_config_load(cfg, opt.config, &err) < 0) ||
+	    ca_acct_policy_config(&acct->pol, cfg, &acct->arena, &err) < 0 ||
+	    ca_neg_configure(neg, cfg, &err) < 0) {
+		cli_rerr(&err);
+		rc = -1;
+	} else
+		print_lines(ca_neg_warnings(neg));
+	ca_config_free(cfg);
+	return rc;
+}
+
+static void
+write_matches(ca_neg *neg)
+{
+	ca_writer *w = ca_writer_open(stdout, opt.out, opt.gzip);
+	size_t n = ca_neg_nmatches(neg);
+	bool failed = false;
+
+	if (w == NULL)
+		cli_die(EX_SYSTEM, "cannot start the output");
+	for (size_t i = 0; i < n && !failed; i++) {
+		ca_ad *ad = ca_neg_match_ad(neg, i);
+		failed = ca_writer_put(w, ad) < 0;
+		ca_ad_free(ad);
+	}
+	failed |= ca_writer_close(w) < 0;
+	/* an error of stdout itself is reported once, by cli_finish */
+	if (failed && !ferror(stdout)) {
+		cli_err("writing output failed");
+		cli_raise(EX_SYSTEM);
+	}
+}
+
+static void
+write_summary(ca_neg *neg)
+{
+	strbuf sb = STRBUF_INIT;
+	FILE *fp = stderr;
+
+	ca_neg_summary(neg, &sb);
+	if (opt.summary_file != NULL && strcmp(opt.summary_file, "-") != 0) {
+		fp = fopen(opt.summary_file, "w");
+		if (fp == NULL) {
+			cli_errat(opt.summary_file, 0, 0, "cannot write the summary: %s",
+			    strerror(errno));
+			cli_raise(EX_SYSTEM);
+			strbuf_release(&sb);
+			return;
+		}
+	} else if (opt.summary_file != NULL)
+		fp = stdout;
+	fwrite(sb.buf, 1, sb.len, fp);
+	if (fp != stderr && fp != stdout && fclose(fp) != 0) {
+		cli_errat(opt.summary_file, 0, 0, "cannot write the summary: %s",
+		    strerror(errno));
+		cli_raise(EX_SYSTEM);
+	}
+	strbuf_release(&sb);
+}
+
+int
+main(int argc, char **argv)
+{
+	bool now_set = false;
+	int ch;
+
+	cli_init(argc, argv, "negotiate");
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":c:i:o:zhV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			opt.config = optarg;
+			break;
+		case OPT_NOW:
+			opt.now = cli_now(optarg);
+			now_set = true;
+			break;
+		case OPT_SLOTS:
+			opt.slots = optarg;
+			break;
+		case OPT_JOBS:
+			opt.jobs = optarg;
+			break;
+		case OPT_ACCOUNTING:
+			opt.accounting = optarg;
+			break;
+		case OPT_SUMMARY:
+			opt.summary = true;
+			opt.summary_file = optarg;
+			break;
+		case OPT_EXPLAIN:
+			opt.explain = optarg;
+			break;
+		case 'i':
+			opt.in = cli_format("-i", optarg, true);
+			break;
+		case 'o':
+			opt.out = cli_format("-o", optarg, false);
+			break;
+		case 'z':
+			opt.gzip = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(cli_finish());
+		case 'V':
+			cli_version();
+		case ':':
+			cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			cli_usage_error("unknown or ambiguous option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		cli_usage_error("unexpected argument '%s' (slots and jobs come with --slots "
+		    "and --jobs)", argv[optind]);
+	if (opt.slots == NULL || opt.jobs == NULL)
+		cli_usage_error("--slots FILE and --jobs FILE are both required");
+	if (strcmp(opt.slots, "-") == 0 && strcmp(opt.jobs, "-") == 0)
+		cli_usage_error("--slots and --jobs cannot both be standard input");
+	if (opt.accounting != NULL && strcmp(opt.accounting, "-") == 0 &&
+	    (strcmp(opt.slots, "-") == 0 || strcmp(opt.jobs, "-") == 0))
+		cli_usage_error("only one input can be standard input");
+	if (opt.explain != NULL && opt.explain[0] == '\0')
+		cli_usage_error("--explain needs a job id (ClusterId.ProcId)");
+	if (!now_set)
+		opt.now = (int64_t)time(NULL);
+
+	ca_ctx cx;
+	ca_acct acct;
+	ca_ctx_init(&cx);
+	cx.now = opt.now;
+	ca_acct_init(&acct);
+	ca_neg *neg = ca_neg_new(&cx, &acct);
+	if (opt.explain != NULL)
+		ca_neg_explain(neg, opt.explain);
+
+	if (configure(neg, &acct) < 0)
+		goto done;
+	if (opt.accounting != NULL) {
+		ca_rerr err;
+		int rc = ca_acct_read(&acct, opt.accounting, &cx, opt.now, NULL, NULL, &err);
+		if (rc < 0) {
+			cli_rerr(&err);
+			goto done;
+		}
+		if (rc == 0) {
+			cli_errat(opt.accounting, 0, 0, "no such accountant file");
+			cli_raise(EX_SYSTEM);
+			goto done;
+		}
+	}
+	/* a partial pool would give wrong shares: any bad ad stops the cycle */
+	int bad_slots = read_ads(neg, opt.slots, true);
+	int bad_jobs = read_ads(neg, opt.jobs, false);
+	if (bad_slots < 0 || bad_jobs < 0)
+		goto done;
+
+	size_t matches = ca_neg_run(neg);
+	write_matches(neg);
+	if (opt.summary)
+		write_summary(neg);
+	if (opt.explain != NULL)
+		fputs(ca_neg_trace(neg), stderr);
+	if (matches == 0)
+		cli_raise(EX_NO);
+done:
+	ca_neg_free(neg);
+	ca_acct_free(&acct);
+	ca_ctx_free(&cx);
+	ca_intern_cleanup();
+	return cli_finish();
+}
