@@ -1,6 +1,7 @@
 /* expr.c - building and copying expression trees (the parser builds them;
  * programs copy them between ads). */
 #include <string.h>
+#include <strings.h>
 
 #include "expr.h"
 
@@ -67,4 +68,118 @@ ca_expr_copy(ca_arena *a, const ca_expr *src)
 		break;
 	}
 	return e;
+}
+
+static uint64_t
+text_hash(uint64_t h, const char *s)
+{
+	return s ? ca_hash_bytes(ca_hash_mix(h, 1), s, strlen(s)) : ca_hash_mix(h, 2);
+}
+
+static bool
+text_same(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Trees are at most CA_MAX_DEPTH high (the parser sees to it), so these
+ * recursions are bounded. */
+uint64_t
+ca_expr_hash(uint64_t h, const ca_expr *e, int flags)
+{
+	bool sp = flags & CA_SAME_SPELLING;
+
+	if (e == NULL)
+		return ca_hash_mix(h, 0xff);
+	h = ca_hash_mix(h, (uint64_t)e->node << 8 | e->op);
+	switch (e->node) {
+	case CA_N_LIT:
+		return ca_value_hash(h, e->u.lit);
+	case CA_N_ATTR:
+		h = ca_hash_mix(h, (uint64_t)(uintptr_t)e->u.attr.name);
+		return sp ? text_hash(text_hash(h, e->u.attr.spell), e->u.attr.scope) : h;
+	case CA_N_SELECT:
+		h = ca_hash_mix(h, (uint64_t)(uintptr_t)e->u.sel.name);
+		if (sp)
+			h = text_hash(h, e->u.sel.spell);
+		return ca_expr_hash(h, e->u.sel.base, flags);
+	case CA_N_CALL:
+		h = ca_hash_mix(h, (uint64_t)(uintptr_t)e->u.call.fn);
+		if (sp || e->u.call.fn == NULL)
+			h = text_hash(h, e->u.call.spell);
+		for (uint32_t i = 0; i < e->u.call.n; i++)
+			h = ca_expr_hash(h, e->u.call.args[i], flags);
+		return ca_hash_mix(h, e->u.call.n);
+	case CA_N_LIST:
+		for (uint32_t i = 0; i < e->u.list.n; i++)
+			h = ca_expr_hash(h, e->u.list.items[i], flags);
+		return ca_hash_mix(h, e->u.list.n);
+	case CA_N_AD:
+		for (uint32_t i = 0; i < e->u.ad->n; i++) {
+			const ca_attr *at = &e->u.ad->attrs[i];
+			h = ca_hash_mix(h, (uint64_t)(uintptr_t)at->name);
+			if (sp)
+				h = text_hash(h, at->spell);
+			h = ca_expr_hash(h, at->expr, flags);
+		}
+		return ca_hash_mix(h, e->u.ad->n);
+	default:
+		h = ca_expr_hash(h, e->u.k.a, flags);
+		h = ca_expr_hash(h, e->u.k.b, flags);
+		return ca_expr_hash(h, e->u.k.c, flags);
+	}
+}
+
+bool
+ca_expr_same(const ca_expr *a, const ca_expr *b, int flags)
+{
+	bool sp = flags & CA_SAME_SPELLING;
+
+	if (a == b)
+		return true;
+	if (a == NULL || b == NULL || a->node != b->node || a->op != b->op)
+		return false;
+	switch (a->node) {
+	case CA_N_LIT:
+		return ca_value_same(a->u.lit, b->u.lit);
+	case CA_N_ATTR:
+		return a->u.attr.name == b->u.attr.name && (!sp ||
+		    (text_same(a->u.attr.spell, b->u.attr.spell) &&
+		    text_same(a->u.attr.scope, b->u.attr.scope)));
+	case CA_N_SELECT:
+		return a->u.sel.name == b->u.sel.name &&
+		    (!sp || text_same(a->u.sel.spell, b->u.sel.spell)) &&
+		    ca_expr_same(a->u.sel.base, b->u.sel.base, flags);
+	case CA_N_CALL:
+		if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n)
+			return false;
+		if (sp ? !text_same(a->u.call.spell, b->u.call.spell) :
+		    a->u.call.fn == NULL && strcasecmp(a->u.call.spell, b->u.call.spell) != 0)
+			return false;
+		for (uint32_t i = 0; i < a->u.call.n; i++)
+			if (!ca_expr_same(a->u.call.args[i], b->u.call.args[i], flags))
+				return false;
+		return true;
+	case CA_N_LIST:
+		if (a->u.list.n != b->u.list.n)
+			return false;
+		for (uint32_t i = 0; i < a->u.list.n; i++)
+			if (!ca_expr_same(a->u.list.items[i], b->u.list.items[i], flags))
+				return false;
+		return true;
+	case CA_N_AD:
+		if (a->u.ad->n != b->u.ad->n)
+			return false;
+		for (uint32_t i = 0; i < a->u.ad->n; i++) {
+			const ca_attr *x = &a->u.ad->attrs[i], *y = &b->u.ad->attrs[i];
+			if (x->name != y->name || (sp && !text_same(x->spell, y->spell)) ||
+			    !ca_expr_same(x->expr, y->expr, flags))
+				return false;
+		}
+		return true;
+	default:
+		return ca_expr_same(a->u.k.a, b->u.k.a, flags) &&
+		    ca_expr_same(a->u.k.b, b->u.k.b, flags) &&
+		    ca_expr_same(a->u.k.c, b->u.k.c, flags);
+	}
 }

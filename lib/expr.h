@@ -3,6 +3,7 @@
 #ifndef CA_EXPR_H
 #define CA_EXPR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ad.h"
@@ -68,6 +69,14 @@ struct ca_expr {
 		ca_ad *ad;
 	} u;
 };
+
+/* Structural identity of trees, for sharing and grouping them (autoclusters,
+ * stored job ads, policies already present). Names compare by identity
+ * (case-insensitively); with CA_SAME_SPELLING their spellings must agree
+ * too, so the trees also print alike. Equal trees hash equally. */
+#define CA_SAME_SPELLING 0x1
+uint64_t ca_expr_hash(uint64_t h, const ca_expr *e, int flags);
+bool ca_expr_same(const ca_expr *a, const ca_expr *b, int flags);
 
 /* Deep copy of e into arena a (nested ads included). Depth is bounded by
  * the parser's limit, so the recursion is safe. */

@@ -373,180 +373,6 @@ ca_expr_refs(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn, void 
 	return w.dynamic;
 }
 
-/* ---- equality and hashing of trees (autocluster signatures) ---- */
-
-static inline uint64_t
-mix(uint64_t h, uint64_t x)
-{
-	h ^= x + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
-	return h;
-}
-
-static uint64_t
-bytes_hash(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
-	return h;
-}
-
-static uint64_t
-value_hash(uint64_t h, ca_value v)
-{
-	uint64_t bits;
-
-	h = mix(h, v.kind);
-	switch (v.kind) {
-	case CA_BOOL:
-		return mix(h, v.u.b);
-	case CA_INT:
-	case CA_ABSTIME:
-		return mix(mix(h, (uint64_t)v.u.i), (uint64_t)(int64_t)v.x.off);
-	case CA_REAL:
-	case CA_RELTIME:
-		memcpy(&bits, &v.u.r, sizeof bits);
-		return mix(h, bits);
-	case CA_STRING:
-		return bytes_hash(h, v.u.s, v.x.len);
-	case CA_LIST:
-		for (uint32_t i = 0; i < v.x.len; i++)
-			h = value_hash(h, v.u.items[i]);
-		return h;
-	case CA_AD:
-		return mix(h, (uint64_t)(uintptr_t)v.u.ad->ad);
-	default:
-		return h;
-	}
-}
-
-static bool
-value_same(ca_value a, ca_value b)
-{
-	if (a.kind != b.kind)
-		return false;
-	switch (a.kind) {
-	case CA_BOOL:
-		return a.u.b == b.u.b;
-	case CA_INT:
-		return a.u.i == b.u.i;
-	case CA_ABSTIME:
-		return a.u.i == b.u.i && a.x.off == b.x.off;
-	case CA_REAL:
-	case CA_RELTIME:
-		return memcmp(&a.u.r, &b.u.r, sizeof a.u.r) == 0;
-	case CA_STRING:
-		return a.x.len == b.x.len && memcmp(a.u.s, b.u.s, a.x.len) == 0;
-	case CA_LIST:
-		if (a.x.len != b.x.len)
-			return false;
-		for (uint32_t i = 0; i < a.x.len; i++)
-			if (!value_same(a.u.items[i], b.u.items[i]))
-				return false;
-		return true;
-	case CA_AD:
-		return a.u.ad->ad == b.u.ad->ad;
-	default:
-		return true;	/* UNDEFINED, ERROR */
-	}
-}
-
-static uint64_t expr_hash(uint64_t h, const ca_expr *e);
-
-static uint64_t
-ad_hash(uint64_t h, const ca_ad *ad)
-{
-	for (uint32_t i = 0; i < ad->n; i++)
-		h = expr_hash(mix(h, ad->attrs[i].name->hash), ad->attrs[i].expr);
-	return h;
-}
-
-static uint64_t
-expr_hash(uint64_t h, const ca_expr *e)
-{
-	if (e == NULL)
-		return mix(h, 0xff);
-	h = mix(h, (uint64_t)e->node << 8 | e->op);
-	switch (e->node) {
-	case CA_N_LIT:
-		return value_hash(h, e->u.lit);
-	case CA_N_ATTR:
-		return mix(h, e->u.attr.name->hash);
-	case CA_N_SELECT:
-		return expr_hash(mix(h, e->u.sel.name->hash), e->u.sel.base);
-	case CA_N_CALL:
-		h = mix(h, (uint64_t)(uintptr_t)e->u.call.fn);
-		if (e->u.call.fn == NULL)
-			h = bytes_hash(h, e->u.call.spell, strlen(e->u.call.spell));
-		for (uint32_t i = 0; i < e->u.call.n; i++)
-			h = expr_hash(h, e->u.call.args[i]);
-		return h;
-	case CA_N_LIST:
-		for (uint32_t i = 0; i < e->u.list.n; i++)
-			h = expr_hash(h, e->u.list.items[i]);
-		return h;
-	case CA_N_AD:
-		return ad_hash(h, e->u.ad);
-	default:
-		h = expr_hash(h, e->u.k.a);
-		h = expr_hash(h, e->u.k.b);
-		return expr_hash(h, e->u.k.c);
-	}
-}
-
-static bool expr_same(const ca_expr *a, const ca_expr *b);
-
-static bool
-ad_same(const ca_ad *a, const ca_ad *b)
-{
-	if (a->n != b->n)
-		return false;
-	for (uint32_t i = 0; i < a->n; i++)
-		if (a->attrs[i].name != b->attrs[i].name ||
-		    !expr_same(a->attrs[i].expr, b->attrs[i].expr))
-			return false;
-	return true;
-}
-
-/* The same tree: evaluates the same way in the same context. Parentheses
- * count (they are nodes), spellings of names do not. */
-static bool
-expr_same(const ca_expr *a, const ca_expr *b)
-{
-	if (a == b)
-		return true;
-	if (a == NULL || b == NULL || a->node != b->node || a->op != b->op)
-		return false;
-	switch (a->node) {
-	case CA_N_LIT:
-		return value_same(a->u.lit, b->u.lit);
-	case CA_N_ATTR:
-		return a->u.attr.name == b->u.attr.name;
-	case CA_N_SELECT:
-		return a->u.sel.name == b->u.sel.name && expr_same(a->u.sel.base, b->u.sel.base);
-	case CA_N_CALL:
-		if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n)
-			return false;
-		if (a->u.call.fn == NULL && strcasecmp(a->u.call.spell, b->u.call.spell) != 0)
-			return false;
-		for (uint32_t i = 0; i < a->u.call.n; i++)
-			if (!expr_same(a->u.call.args[i], b->u.call.args[i]))
-				return false;
-		return true;
-	case CA_N_LIST:
-		if (a->u.list.n != b->u.list.n)
-			return false;
-		for (uint32_t i = 0; i < a->u.list.n; i++)
-			if (!expr_same(a->u.list.items[i], b->u.list.items[i]))
-				return false;
-		return true;
-	case CA_N_AD:
-		return ad_same(a->u.ad, b->u.ad);
-	default:
-		return expr_same(a->u.k.a, b->u.k.a) && expr_same(a->u.k.b, b->u.k.b) &&
-		    expr_same(a->u.k.c, b->u.k.c);
-	}
-}
-
 /* ---- the matcher ---- */
 
 struct cluster {
@@ -636,7 +462,7 @@ shared_free(struct shared *t)
 static uint32_t
 shared_id(struct shared *t, const ca_expr *e)
 {
-	uint64_t h = expr_hash(0, e);
+	uint64_t h = ca_expr_hash(0, e, 0);
 
 	if ((t->n + 1) * 2 > t->icap) {
 		uint32_t icap = t->icap ? t->icap * 2 : 64;
@@ -654,7 +480,7 @@ shared_id(struct shared *t, const ca_expr *e)
 	uint32_t k = (uint32_t)h & (t->icap - 1);
 	for (; t->index[k]; k = (k + 1) & (t->icap - 1)) {
 		uint32_t id = t->index[k] - 1;
-		if (t->hash[id] == h && expr_same(t->tree[id], e))
+		if (t->hash[id] == h && ca_expr_same(t->tree[id], e, 0))
 			return id;
 	}
 	if (t->n == t->cap) {
@@ -991,11 +817,11 @@ walk_jobs(ca_matcher *m)
 static uint64_t
 sig_hash(const ca_matcher *m, uint32_t j, uint32_t from)
 {
-	uint64_t h = mix(0, m->job_cl ? m->job_cl[j] : 0);
+	uint64_t h = ca_hash_mix(0, m->job_cl ? m->job_cl[j] : 0);
 
 	for (uint32_t i = from; i < m->J.n; i++) {
 		ca_attr *at = ca_ad_find(m->jobs[j].ad, m->J.v[i]);
-		h = at ? expr_hash(mix(h, 1), at->expr) : mix(h, 2);
+		h = at ? ca_expr_hash(ca_hash_mix(h, 1), at->expr, 0) : ca_hash_mix(h, 2);
 	}
 	return h;
 }
@@ -1008,7 +834,7 @@ sig_same(const ca_matcher *m, uint32_t a, uint32_t b, uint32_t from)
 		ca_attr *y = ca_ad_find(m->jobs[b].ad, m->J.v[i]);
 		if ((x == NULL) != (y == NULL))
 			return false;
-		if (x && !expr_same(x->expr, y->expr))
+		if (x && !ca_expr_same(x->expr, y->expr, 0))
 			return false;
 	}
 	return true;

@@ -219,187 +219,11 @@ typedef struct estore {
 	uint32_t icap;
 } estore;
 
-static inline uint64_t
-mix(uint64_t h, uint64_t x)
-{
-	return (h ^ (x + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2))) *
-	    UINT64_C(0xff51afd7ed558ccd);
-}
-
-static uint64_t
-bytes_mix(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
-	return h;
-}
-
-static uint64_t
-cstr_mix(uint64_t h, const char *s)
-{
-	return s ? bytes_mix(mix(h, 1), s, strlen(s)) : mix(h, 2);
-}
-
-static uint64_t ehash(uint64_t h, const ca_expr *e);
-
-static uint64_t
-vhash(uint64_t h, ca_value v)
-{
-	uint64_t bits;
-
-	h = mix(h, v.kind);
-	switch (v.kind) {
-	case CA_BOOL:
-		return mix(h, v.u.b);
-	case CA_INT:
-	case CA_ABSTIME:
-		return mix(mix(h, (uint64_t)v.u.i), (uint64_t)(int64_t)v.x.off);
-	case CA_REAL:
-	case CA_RELTIME:
-		memcpy(&bits, &v.u.r, sizeof bits);
-		return mix(h, bits);
-	case CA_STRING:
-		return bytes_mix(mix(h, v.x.len), v.u.s, v.x.len);
-	case CA_LIST:
-		for (uint32_t i = 0; i < v.x.len; i++)
-			h = vhash(h, v.u.items[i]);
-		return h;
-	case CA_AD:
-		return mix(h, (uint64_t)(uintptr_t)v.u.ad);
-	case CA_ERROR:
-		return cstr_mix(h, v.u.why);
-	default:
-		return h;
-	}
-}
-
-static uint64_t
-ehash(uint64_t h, const ca_expr *e)
-{
-	if (e == NULL)
-		return mix(h, 0xff);
-	h = mix(h, (uint64_t)e->node << 24 | (uint64_t)e->op << 16 | e->flags);
-	switch (e->node) {
-	case CA_N_LIT:
-		return vhash(h, e->u.lit);
-	case CA_N_ATTR:
-		return cstr_mix(cstr_mix(mix(h, (uint64_t)(uintptr_t)e->u.attr.name),
-		    e->u.attr.spell), e->u.attr.scope);
-	case CA_N_SELECT:
-		return ehash(cstr_mix(h, e->u.sel.spell), e->u.sel.base);
-	case CA_N_CALL:
-		h = cstr_mix(mix(h, (uint64_t)(uintptr_t)e->u.call.fn), e->u.call.spell);
-		for (uint32_t i = 0; i < e->u.call.n; i++)
-			h = ehash(h, e->u.call.args[i]);
-		return h;
-	case CA_N_LIST:
-		for (uint32_t i = 0; i < e->u.list.n; i++)
-			h = ehash(h, e->u.list.items[i]);
-		return mix(h, e->u.list.n);
-	case CA_N_AD:
-		for (uint32_t i = 0; i < e->u.ad->n; i++)
-			h = ehash(cstr_mix(h, e->u.ad->attrs[i].spell), e->u.ad->attrs[i].expr);
-		return mix(h, e->u.ad->n);
-	default:
-		h = ehash(h, e->u.k.a);
-		h = ehash(h, e->u.k.b);
-		return ehash(h, e->u.k.c);
-	}
-}
-
-static bool
-str_eq(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-static bool eeq(const ca_expr *a, const ca_expr *b);
-
-static bool
-veq(ca_value a, ca_value b)
-{
-	if (a.kind != b.kind)
-		return false;
-	switch (a.kind) {
-	case CA_BOOL:
-		return a.u.b == b.u.b;
-	case CA_INT:
-	case CA_ABSTIME:
-		return a.u.i == b.u.i && a.x.off == b.x.off;
-	case CA_REAL:
-	case CA_RELTIME:
-		return memcmp(&a.u.r, &b.u.r, sizeof a.u.r) == 0;
-	case CA_STRING:
-		return a.x.len == b.x.len && memcmp(a.u.s, b.u.s, a.x.len) == 0;
-	case CA_LIST:
-		if (a.x.len != b.x.len)
-			return false;
-		for (uint32_t i = 0; i < a.x.len; i++)
-			if (!veq(a.u.items[i], b.u.items[i]))
-				return false;
-		return true;
-	case CA_AD:
-		return a.u.ad == b.u.ad;
-	case CA_ERROR:
-		return str_eq(a.u.why, b.u.why);
-	default:
-		return true;
-	}
-}
-
-/* The same tree, printed the same way (spellings count). */
-static bool
-eeq(const ca_expr *a, const ca_expr *b)
-{
-	if (a == b)
-		return true;
-	if (a == NULL || b == NULL || a->node != b->node || a->op != b->op ||
-	    a->flags != b->flags)
-		return false;
-	switch (a->node) {
-	case CA_N_LIT:
-		return veq(a->u.lit, b->u.lit);
-	case CA_N_ATTR:
-		return a->u.attr.name == b->u.attr.name && str_eq(a->u.attr.spell,
-		    b->u.attr.spell) && str_eq(a->u.attr.scope, b->u.attr.scope);
-	case CA_N_SELECT:
-		return a->u.sel.name == b->u.sel.name && str_eq(a->u.sel.spell, b->u.sel.spell) &&
-		    eeq(a->u.sel.base, b->u.sel.base);
-	case CA_N_CALL:
-		if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n ||
-		    !str_eq(a->u.call.spell, b->u.call.spell))
-			return false;
-		for (uint32_t i = 0; i < a->u.call.n; i++)
-			if (!eeq(a->u.call.args[i], b->u.call.args[i]))
-				return false;
-		return true;
-	case CA_N_LIST:
-		if (a->u.list.n != b->u.list.n)
-			return false;
-		for (uint32_t i = 0; i < a->u.list.n; i++)
-			if (!eeq(a->u.list.items[i], b->u.list.items[i]))
-				return false;
-		return true;
-	case CA_N_AD:
-		if (a->u.ad->n != b->u.ad->n)
-			return false;
-		for (uint32_t i = 0; i < a->u.ad->n; i++)
-			if (a->u.ad->attrs[i].name != b->u.ad->attrs[i].name ||
-			    !str_eq(a->u.ad->attrs[i].spell, b->u.ad->attrs[i].spell) ||
-			    !eeq(a->u.ad->attrs[i].expr, b->u.ad->attrs[i].expr))
-				return false;
-		return true;
-	default:
-		return eeq(a->u.k.a, b->u.k.a) && eeq(a->u.k.b, b->u.k.b) &&
-		    eeq(a->u.k.c, b->u.k.c);
-	}
-}
-
 /* The stored tree equal to e (a copy in the store's arena when new). */
 static ca_expr *
 estore_get(estore *st, const ca_expr *e)
 {
-	uint64_t h = ehash(0, e);
+	uint64_t h = ca_expr_hash(0, e, CA_SAME_SPELLING);
 
 	if ((st->n + 1) * 2 > st->icap) {
 		uint32_t icap = st->icap ? st->icap * 2 : 1024;
@@ -417,7 +241,7 @@ estore_get(estore *st, const ca_expr *e)
 	uint32_t k = (uint32_t)h & (st->icap - 1);
 	for (; st->index[k]; k = (k + 1) & (st->icap - 1)) {
 		uint32_t id = st->index[k] - 1;
-		if (st->h[id] == h && eeq(st->e[id], e))
+		if (st->h[id] == h && ca_expr_same(st->e[id], e, CA_SAME_SPELLING))
 			return (ca_expr *)st->e[id];
 	}
 	if (st->n == st->cap) {
@@ -1594,14 +1418,14 @@ prepare_keys(ca_neg *n)
 	for (uint32_t j = 0; j < n->njobs; j++) {
 		struct job *jb = &n->jobs[j];
 		uint32_t base = j * n->nsig;
-		uint64_t h = mix(mix(0, jb->sub), ca_matcher_cluster_of(n->matcher, jb->mjob));
+		uint64_t h = ca_hash_mix(ca_hash_mix(0, jb->sub), ca_matcher_cluster_of(n->matcher, jb->mjob));
 		for (uint32_t k = 0; k < n->nsig; k++) {
 			ca_attr *at = ca_ad_find(jb->ad, n->signames[k]);
 			n->sigs[base + k] = at ? at->expr : NULL;
-			h = mix(h, (uint64_t)(uintptr_t)n->sigs[base + k]);
+			h = ca_hash_mix(h, (uint64_t)(uintptr_t)n->sigs[base + k]);
 		}
 		if (dynamic || n->pol.all_jobs_in_cluster)
-			h = mix(h, j);
+			h = ca_hash_mix(h, j);
 		uint32_t mcl = ca_matcher_cluster_of(n->matcher, jb->mjob), key = NONE;
 		uint32_t t = (uint32_t)(h >> 11) & (cap - 1);
 		for (; table[t]; t = (t + 1) & (cap - 1)) {

@@ -683,92 +683,6 @@ ca_startd_set_auto_claim(ca_startd *sd, bool on)
 
 /* ---- attributes of a slot ---- */
 
-/* Structural equality of two expressions (the spelling of names aside), so
- * that a policy already in an ad is not copied again. */
-static bool expr_same(const ca_expr *a, const ca_expr *b, int depth);
-
-static bool
-value_same(ca_value a, ca_value b)
-{
-	if (a.kind != b.kind)
-		return false;
-	switch (a.kind) {
-	case CA_BOOL:
-		return a.u.b == b.u.b;
-	case CA_INT:
-		return a.u.i == b.u.i;
-	case CA_REAL:
-	case CA_RELTIME:
-		return memcmp(&a.u.r, &b.u.r, sizeof a.u.r) == 0;
-	case CA_ABSTIME:
-		return a.u.i == b.u.i && a.x.off == b.x.off;
-	case CA_STRING:
-		return a.x.len == b.x.len && memcmp(a.u.s, b.u.s, a.x.len) == 0;
-	case CA_LIST:
-		if (a.x.len != b.x.len)
-			return false;
-		for (uint32_t i = 0; i < a.x.len; i++)
-			if (!value_same(a.u.items[i], b.u.items[i]))
-				return false;
-		return true;
-	case CA_UNDEFINED:
-		return true;
-	default:
-		return false;
-	}
-}
-
-static bool
-ad_same(const ca_ad *a, const ca_ad *b, int depth)
-{
-	if (a->n != b->n)
-		return false;
-	for (uint32_t i = 0; i < a->n; i++)
-		if (a->attrs[i].name != b->attrs[i].name ||
-		    !expr_same(a->attrs[i].expr, b->attrs[i].expr, depth + 1))
-			return false;
-	return true;
-}
-
-static bool
-expr_same(const ca_expr *a, const ca_expr *b, int depth)
-{
-	if (a == b)
-		return true;
-	if (a == NULL || b == NULL || a->node != b->node || a->op != b->op ||
-	    depth > CA_MAX_DEPTH + 8)
-		return false;
-	switch (a->node) {
-	case CA_N_LIT:
-		return value_same(a->u.lit, b->u.lit);
-	case CA_N_ATTR:
-		return a->u.attr.name == b->u.attr.name;
-	case CA_N_SELECT:
-		return a->u.sel.name == b->u.sel.name && expr_same(a->u.sel.base, b->u.sel.base,
-		    depth + 1);
-	case CA_N_CALL:
-		if (a->u.call.fn != b->u.call.fn || a->u.call.n != b->u.call.n ||
-		    strcasecmp(a->u.call.spell, b->u.call.spell) != 0)
-			return false;
-		for (uint32_t i = 0; i < a->u.call.n; i++)
-			if (!expr_same(a->u.call.args[i], b->u.call.args[i], depth + 1))
-				return false;
-		return true;
-	case CA_N_LIST:
-		if (a->u.list.n != b->u.list.n)
-			return false;
-		for (uint32_t i = 0; i < a->u.list.n; i++)
-			if (!expr_same(a->u.list.items[i], b->u.list.items[i], depth + 1))
-				return false;
-		return true;
-	case CA_N_AD:
-		return ad_same(a->u.ad, b->u.ad, depth);
-	default:
-		return expr_same(a->u.k.a, b->u.k.a, depth + 1) &&
-		    expr_same(a->u.k.b, b->u.k.b, depth + 1) &&
-		    expr_same(a->u.k.c, b->u.k.c, depth + 1);
-	}
-}
 
 static ca_expr *
 get_expr(const ca_ad *ad, const ca_name *n)
@@ -848,7 +762,7 @@ setv(ca_ad *ad, const ca_name *n, const char *spell, ca_value v)
 
 	if (at != NULL && at->expr != NULL && at->expr->node == CA_N_LIT) {
 		ca_expr *e = at->expr;
-		if (value_same(e->u.lit, v))
+		if (ca_value_same(e->u.lit, v))
 			return false;
 		e->u.lit = ca_value_copy_into(ad->arena, v);
 		ca_ad_set(ad, n, NULL, e);	/* refreshes the ad's copy of the value */
@@ -1095,7 +1009,7 @@ publish_requirements(ca_startd *sd, struct slot *s)
 	    shutdown_mode(sd, s) != NULL;
 	ca_expr *want = off ? sd->req_false : sd->req_normal;
 
-	if (!expr_same(get_expr(s->ad, sd->n[A_REQUIREMENTS]), want, 0))
+	if (!ca_expr_same(get_expr(s->ad, sd->n[A_REQUIREMENTS]), want, 0))
 		ca_ad_set(s->ad, sd->n[A_REQUIREMENTS], aname[A_REQUIREMENTS],
 		    ca_expr_copy(s->ad->arena, want));
 }
@@ -1104,7 +1018,7 @@ publish_requirements(ca_startd *sd, struct slot *s)
 static void
 publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca_expr *e)
 {
-	if (!expr_same(get_expr(s->ad, n), e, 0))
+	if (!ca_expr_same(get_expr(s->ad, n), e, 0))
 		ca_ad_set(s->ad, n, ca_arena_strndup(s->ad->arena, spell, strlen(spell)),
 		    ca_expr_copy(s->ad->arena, e));
 }
@@ -1131,7 +1045,7 @@ publish_policy(ca_startd *sd, struct slot *s)
 		else if (get_expr(s->ad, p->vname[i]) != NULL)
 			ca_ad_delete(s->ad, p->vname[i]);
 	}
-	if (!expr_same(get_expr(s->ad, sd->n[A_WRL]), sd->wrl, 0))
+	if (!ca_expr_same(get_expr(s->ad, sd->n[A_WRL]), sd->wrl, 0))
 		ca_ad_set(s->ad, sd->n[A_WRL], aname[A_WRL], ca_expr_copy(s->ad->arena, sd->wrl));
 	struct sattrs *sa = policy_sattrs(sd, p, s->id);
 	for (size_t i = 0; i < sa->n; i++)

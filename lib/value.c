@@ -72,6 +72,78 @@ ca_value_identical(ca_value a, ca_value b)
 	}
 }
 
+uint64_t
+ca_hash_bytes(uint64_t h, const char *s, size_t n)
+{
+	h = ca_hash_mix(h, n);
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+uint64_t
+ca_value_hash(uint64_t h, ca_value v)
+{
+	uint64_t bits;
+
+	h = ca_hash_mix(h, v.kind);
+	switch (v.kind) {
+	case CA_BOOL:
+		return ca_hash_mix(h, v.u.b);
+	case CA_INT:
+	case CA_ABSTIME:
+		return ca_hash_mix(ca_hash_mix(h, (uint64_t)v.u.i), (uint64_t)(int64_t)v.x.off);
+	case CA_REAL:
+	case CA_RELTIME:
+		memcpy(&bits, &v.u.r, sizeof bits);
+		return ca_hash_mix(h, bits);
+	case CA_STRING:
+		return ca_hash_bytes(h, v.u.s, v.x.len);
+	case CA_LIST:
+		for (uint32_t i = 0; i < v.x.len; i++)
+			h = ca_value_hash(h, v.u.items[i]);
+		return ca_hash_mix(h, v.x.len);
+	case CA_AD:
+		return ca_hash_mix(h, (uint64_t)(uintptr_t)v.u.ad->ad);
+	case CA_ERROR:
+		return v.u.why ? ca_hash_bytes(h, v.u.why, strlen(v.u.why)) : h;
+	default:
+		return h;
+	}
+}
+
+bool
+ca_value_same(ca_value a, ca_value b)
+{
+	if (a.kind != b.kind)
+		return false;
+	switch (a.kind) {
+	case CA_BOOL:
+		return a.u.b == b.u.b;
+	case CA_INT:
+	case CA_ABSTIME:
+		return a.u.i == b.u.i && a.x.off == b.x.off;
+	case CA_REAL:
+	case CA_RELTIME:
+		return memcmp(&a.u.r, &b.u.r, sizeof a.u.r) == 0;
+	case CA_STRING:
+		return a.x.len == b.x.len && memcmp(a.u.s, b.u.s, a.x.len) == 0;
+	case CA_LIST:
+		if (a.x.len != b.x.len)
+			return false;
+		for (uint32_t i = 0; i < a.x.len; i++)
+			if (!ca_value_same(a.u.items[i], b.u.items[i]))
+				return false;
+		return true;
+	case CA_AD:
+		return a.u.ad->ad == b.u.ad->ad;
+	case CA_ERROR:
+		return a.u.why == b.u.why || (a.u.why && b.u.why && strcmp(a.u.why, b.u.why) == 0);
+	default:
+		return true;	/* UNDEFINED */
+	}
+}
+
 double
 ca_strtod(const char *s, char **end)
 {

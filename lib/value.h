@@ -99,6 +99,18 @@ ca_value_truth(ca_value v)
  * both sides give ERROR (as HTCondor). */
 ca_value ca_value_identical(ca_value a, ca_value b);
 
+/* Hashing and identity of values for tables (not the language's =?=):
+ * reals by their bits, strings case-sensitively, ads by identity. */
+static inline uint64_t
+ca_hash_mix(uint64_t h, uint64_t x)
+{
+	return (h ^ (x + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2))) *
+	    UINT64_C(0xff51afd7ed558ccd);
+}
+uint64_t ca_hash_bytes(uint64_t h, const char *s, size_t n);
+uint64_t ca_value_hash(uint64_t h, ca_value v);
+bool ca_value_same(ca_value a, ca_value b);
+
 /* Number <-> text without the locale. ca_strtod parses with '.' whatever
  * LC_NUMERIC says. */
 double ca_strtod(const char *s, char **end);
