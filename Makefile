@@ -2,7 +2,7 @@
 #   make            build lib/libclassad.a and the programs in bin/
 #   make check      unit tests, bats suites, conformance, then all of it again
 #                   under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make demo       evaluate the example pool shipped in share/
+#   make demo       a simulated day of the example pool in share/pool/sim (under 30 s)
 #   make bench      throughput figures (never part of check)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   READLINE=readline|libedit|none picks the REPL's line editor (default: readline)
@@ -122,12 +122,13 @@ check: check-release check-editors check-sanitize lint
 	@echo "make check: all suites passed"
 
 lint:
+	@sh -n share/pool-cycle share/pool-run share/demo.sh
 	@if command -v mandoc >/dev/null 2>&1; then \
 	    mandoc -Tlint -Wwarning man/*.[157] && echo "  man pages: mandoc -Tlint clean"; \
 	else echo "  (mandoc not installed: man pages not linted)"; fi
 
 demo: all
-	@sh share/demo.sh
+	@CA_BIN=$(abspath $(OUT)) sh share/demo.sh
 
 bench: all $(B)/tests/bench
 	@$(B)/tests/bench
@@ -140,6 +141,7 @@ install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/classad \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)
 	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
+	install -m 755 share/pool-cycle share/pool-run $(DESTDIR)$(BINDIR)/
 	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/
 	install -m 644 lib/*.h $(DESTDIR)$(INCLUDEDIR)/classad/
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
@@ -149,6 +151,7 @@ install: all
 
 uninstall:
 	rm -f $(PROGS:$(OUT)/%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(LIBDIR)/libclassad.a
+	rm -f $(DESTDIR)$(BINDIR)/pool-cycle $(DESTDIR)$(BINDIR)/pool-run
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/classad $(DESTDIR)$(DATADIR)
 
 clean:

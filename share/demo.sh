@@ -1,51 +1,57 @@
 #!/bin/sh
-# demo.sh - `make demo`: classad-eval on the example pool in share/pool: a slot
-# table, a filter, each job against one slot, and the slots matching each job.
+# demo.sh - `make demo`: a simulated day of the example pool in share/pool/sim,
+# run cycle by cycle by share/pool-run, then its tables and what happened.
+#
+# The pool: four desktops with the seed's desktop policy, four dedicated
+# nodes, a big-memory node with a partitionable slot and the Coltrane
+# quartet's four machines with their RANK; eleven users, among them a nice
+# user, three in hierarchical accounting groups with quotas, a user with
+# priority factor 2, and two cron jobs. A cycle every five simulated
+# minutes: cron-next, userprio-calc, schedd-step, startd-step, negotiate.
+# KEEP=DIR keeps the pool's state directory in DIR (it must not exist).
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd)
-ce=${CA_BIN:-$here/../bin}/classad-eval
-pool=$here/pool
-now=1700000000		# 2023-11-14 22:13:20 UTC: the pool's snapshot time
-slot=slot1@gpu01.hpc.example.org
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+here=$(cd "$here" && pwd)
+CA_BIN=${CA_BIN:-$here/../bin}
+export CA_BIN
+for p in classad-eval cron-next userprio-calc negotiate startd-step schedd-step; do
+	if [ ! -x "$CA_BIN/$p" ]; then
+		echo "demo: $CA_BIN/$p not found: run make first (or set CA_BIN)" >&2
+		exit 1
+	fi
+done
+export TZ=UTC LC_ALL=C
 
-if [ ! -x "$ce" ]; then
-	echo "demo: $ce not found: run make first (or set CA_BIN)" >&2
-	exit 1
+if [ -n "${KEEP:-}" ]; then
+	state=$KEEP
+else
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/classad-demo.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	trap 'exit 130' INT TERM
+	state=$tmp/pool
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/classad-demo.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-cd "$pool"
-tab=$(printf '\t')
 
-echo "== 1. the slots as a table: classad-eval -p Name -p State -p Cpus -p Memory slots.ads"
-"$ce" --now $now -p Name -p State -p Cpus -p Memory slots.ads | expand -t 32,44,50
+t0=$(date +%s)
+cat <<'EOF'
+== A day of the example pool (share/pool/sim), Wednesday 2023-11-15 UTC,
+== one cycle every five simulated minutes (sh share/pool-run share/pool/sim DIR)
+==   machines  4 desktops (seed desktop policy), 4 dedicated nodes, bigmem01
+==             (a partitionable slot), tenorsax, piano, drums, bass (RANK)
+==   users     alice, bob (group_physics.hep, .astro), carol (group_chem),
+==             dave, erin (priority factor 2), frank (nice user), ops (cron
+==             jobs), jones and garrison (the quartet); see share/pool/sim/jobs.ads
+==   owners    at the keyboard of ws01 09:00-09:25, ws02 10:30-10:33,
+==             ws03 13:00-17:30 (share/pool/sim/owners.ads)
 
+Every simulated hour: the cores claimed, the jobs running per user, the jobs idle.
+EOF
+sh "$here/pool-run" "$here/pool/sim" "$state"
+t1=$(date +%s)
 echo
-echo "== 2. slots with more than 8 GB: classad-eval -w 'Memory > 8192' -p Name -p Memory slots.ads"
-"$ce" --now $now -w 'Memory > 8192' -p Name -p Memory slots.ads | expand -t 32
-
-echo
-echo "== 3. each job against $slot:"
-echo "==    classad-eval -f JOB -t SLOT Requirements, and -f SLOT -t JOB Requirements (its START)"
-"$ce" --now $now -w "Name == \"$slot\"" slots.ads >"$tmp/slot"
-"$ce" --now $now -p ClusterId -p ProcId -p Owner -p RequestMemory jobs.ads >"$tmp/jobs"
-while IFS=$tab read -r cluster proc owner mem; do
-	job=$tmp/job.$cluster.$proc
-	"$ce" --now $now -w "ClusterId == $cluster && ProcId == $proc" jobs.ads </dev/null >"$job"
-	want=$("$ce" --now $now -f "$job" -t "$tmp/slot" Requirements </dev/null)
-	take=$("$ce" --now $now -f "$tmp/slot" -t "$job" Requirements </dev/null)
-	printf '  %-6s %-6s %6s MB   job wants slot: %-9s  slot takes job: %s\n' \
-	    "$cluster.$proc" "$owner" "$mem" "$want" "$take"
-done <"$tmp/jobs"
-
-echo
-echo "== 4. the slots that match each job both ways:"
-echo "==    classad-eval -t JOB -w 'Requirements && TARGET.Requirements' -p Name slots.ads"
-while IFS=$tab read -r cluster proc owner mem; do
-	slots=$("$ce" --now $now -t "$tmp/job.$cluster.$proc" \
-	    -w 'Requirements && TARGET.Requirements' -p Name slots.ads </dev/null |
-	    sed 's/\.[a-z]*\.example\.org$//' | paste -s -d ' ' -)
-	printf '  %-6s %-6s %s\n' "$cluster.$proc" "$owner" "${slots:-(none)}"
-done <"$tmp/jobs"
+echo "== The simulated day took $((t1 - t0)) s: $(cat "$state/current") cycles."
+if [ -n "${KEEP:-}" ]; then
+	echo "== The pool's state is in $state: its log/ holds every job event"
+	echo "== (jobs.log), match (matches.ads), slot transition (startd.log) and"
+	echo "== negotiation cycle (negotiator.log) of the day."
+fi

@@ -1,0 +1,30 @@
+/* statefile.h - rewriting a state file atomically: a temporary file beside it,
+ * written, synced and renamed over it, then the directory synced. */
+#ifndef CA_STATEFILE_H
+#define CA_STATEFILE_H
+
+#include <stdio.h>
+
+#include "reader.h"
+
+/* A state file being rewritten. Write the new contents to fp, then call
+ * ca_statefile_commit (or ca_statefile_abort to leave the old file as it
+ * was). The lock that serializes read-modify-write cycles of a state file is
+ * ca_acct_lock (accountant.h): an exclusive flock on PATH.lock. */
+typedef struct ca_statefile {
+	FILE *fp;		/* the temporary file, open for writing */
+	char *path;		/* the state file */
+	char *tmp;		/* the temporary file: "DIR/.NAME.XXXXXX" */
+} ca_statefile;
+
+/* Create the temporary file for path, with the mode of path when it exists
+ * (else 0666 less the umask). 0, or -1 with err (a system error). */
+int ca_statefile_begin(ca_statefile *sf, const char *path, ca_rerr *err);
+/* Flush, fsync and close the temporary file, rename it over path and fsync
+ * the directory: afterwards path is the new file, before it the old one.
+ * 0, or -1 with err (the temporary file is removed and path is unchanged). */
+int ca_statefile_commit(ca_statefile *sf, ca_rerr *err);
+/* Remove the temporary file; path is unchanged. */
+void ca_statefile_abort(ca_statefile *sf);
+
+#endif

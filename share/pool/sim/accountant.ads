@@ -1,0 +1,8 @@
+# accountant.ads - the accountant's records the pool starts with (the state
+# of userprio-calc): erin's priority factor is 2, as after
+#     userprio-calc --state acct.ads -setfactor erin@example.org 2
+# so she gets half the share of a user with the same usage and factor 1.
+
+Name = "erin@example.org"
+Priority = 0.5
+PriorityFactor = 2.0

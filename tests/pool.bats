@@ -1,0 +1,334 @@
+#!/usr/bin/env bats
+# pool.bats - the whole scheduler from the filters: small pools run by
+# share/pool-run and share/pool-cycle under a simulated clock, checked
+# against the seeds' promises (fair shares, priority factors, nice users,
+# the desktop policy, cron jobs, group quotas), and the state directory's
+# atomic commits, crash recovery and lock.
+
+load helpers
+
+SHARE=$BATS_TEST_DIRNAME/../share
+P=$SHARE/policy
+T0=1700006400		# Wed 2023-11-15 00:00 UTC: the simulated day starts here
+export POOL_SYNC=0
+
+# pool LINE...: a pool in $TMP/pool whose pool.config has these lines
+pool() {
+	mkdir -p "$TMP/pool/startd"
+	printf '%s\n' 'UID_DOMAIN = example.org' "$@" >"$TMP/pool/pool.config"
+	: >"$TMP/pool/jobs.ads"
+}
+
+# machines CLASS COUNT CPUS CONFIG-LINE...: COUNT machines CLASSn of CPUS
+# cores in startd/CLASS.ads, with the seed's pool policy and these lines
+machines() {
+	local class=$1 n=$2 cpus=$3 i
+	shift 3
+	printf '%s\n' "include : $P/desktop.config" "$@" >"$TMP/pool/startd/$class.config"
+	for ((i = 1; i <= n; i++)); do
+		printf 'Name = "%s%d.example.org"\nCpus = %d\nMemory = %d\nDisk = 10000000\nKeyboardIdle = 36000\nConsoleIdle = 36000\nLoadAvg = 0.0\n\n' \
+		    "$class" "$i" "$cpus" $((cpus * 2048))
+	done >"$TMP/pool/startd/$class.ads"
+}
+
+# jobs USER COUNT DURATION SUBMIT [LINE...]: a cluster of COUNT one-core jobs
+# of USER, DURATION seconds each, submitted SUBMIT seconds after the start
+jobs() {
+	local user=$1 n=$2 dur=$3 at=$4
+	shift 4
+	{
+		printf 'Owner = "%s"\nUser = "%s@example.org"\nRequestCpus = 1\nRequestMemory = 512\n' "$user" "$user"
+		printf 'RequestDisk = 1000\nRequirements = TARGET.Memory >= RequestMemory\n'
+		printf 'JobDuration = %s\nSimSubmitTime = %s\nQueue = %s\n' "$dur" "$at" "$n"
+		local a
+		for a in "$@"; do printf '%s\n' "$a"; done
+		echo
+	} >>"$TMP/pool/jobs.ads"
+}
+
+# sim EVERY CYCLES: run the pool (state in $TMP/st) for CYCLES cycles
+sim() {
+	run --separate-stderr sh "$SHARE/pool-run" -q --no-report --every "$1" -n "$2" \
+	    "$TMP/pool" "$TMP/st"
+	[[ -z $stderr ]] || { echo "$stderr"; return 1; }
+	((status == 0))
+}
+
+# running_at T KEY: per value of the job expression KEY, the jobs running
+# at T seconds after the start, from the job event log ("value count" lines)
+running_at() {
+	classad-eval -p MyType -p EventTime -p JobId -p "$2" "$TMP/st/log/jobs.log" |
+	awk -F '\t' -v t=$((T0 + $1)) '
+	$2 > t { next }
+	$1 == "ExecuteEvent" { run[$3] = $4 }
+	$1 == "JobTerminatedEvent" || $1 == "JobEvictedEvent" { delete run[$3] }
+	END { for (j in run) n[run[j]]++; for (k in n) print k, n[k] }' | sort
+}
+
+# count_at T KEY VALUE: the number of jobs of KEY == VALUE running at T
+count_at() {
+	running_at "$1" "$2" | awk -v v="$3" '$1 == v { n = $2 } END { print n + 0 }'
+}
+
+@test "the example pool: an hour of share/pool/sim, then the tables" {
+	run --separate-stderr sh "$SHARE/pool-run" -q -n 12 "$SHARE/pool/sim" "$TMP/st"
+	((status == 0))
+	[[ -z $stderr ]]
+	[[ $output == *"-- Slots at 2023-11-15 01:00"* ]]
+	[[ $output == *"slot1@bigmem01.hpc.example.org"* ]]
+	[[ $output == *"nice-user.frank@example.org"* ]]
+	[[ $output == *"-- Jobs completed per user"* ]]
+	# alice's group_physics.hep holds its quota of 12 cores; frank fills the rest
+	[[ $(count_at 3600 'ifThenElse(isString(AccountingGroup), AccountingGroup, Owner)' group_physics.hep.alice) == 12 ]]
+	(($(cat "$TMP/st/current") == 12))
+	# the tables of the pool as it is
+	run sh "$SHARE/pool-run" -n 0 --no-report "$TMP/st"
+	((status == 0))
+	[[ $output == *"Total for all users:"* ]]
+}
+
+@test "equal demand and equal factors converge to equal shares" {
+	pool 'PRIORITY_HALFLIFE = 900'
+	machines node 2 4 'use FEATURE : StaticSlots'
+	jobs u1 80 600 0		# u1 has the pool to itself for half an hour
+	jobs u2 80 600 1800
+	sim 300 30
+	[[ $(count_at 1500 Owner u1) == 8 ]]
+	# u2 catches up; in the last ninety minutes they take turns over the
+	# slots that free up together (5 and 3, then 3 and 5): never more than
+	# one slot apart from even, and equal on average
+	local t out s1=0 s2=0
+	for ((t = 3600; t <= 9000; t += 300)); do
+		out=$(running_at $t Owner | awk '{ printf "%s ", $2 }')
+		case $out in "4 4 "|"5 3 "|"3 5 ") ;; *) echo "at $t: $out"; return 1 ;; esac
+		set -- $out
+		s1=$((s1 + $1)) s2=$((s2 + $2))
+	done
+	((s1 - s2 <= 2 && s2 - s1 <= 2)) || { echo "u1 $s1, u2 $s2 slot-cycles"; return 1; }
+}
+
+@test "twice the priority factor, half the share (inverse ratio of effective priorities)" {
+	pool
+	machines node 3 4 'use FEATURE : StaticSlots'
+	printf 'Name = "u2@example.org"\nPriorityFactor = 2.0\n' >"$TMP/pool/accountant.ads"
+	jobs u1 30 3600 0
+	jobs u2 30 3600 0
+	sim 300 3
+	run running_at 900 Owner
+	[[ $output == $'u1 8\nu2 4' ]]
+	grep -Eq '^u1@example.org +0.50 +8.00 ' "$TMP/st/log/negotiator.log"
+	grep -Eq '^u2@example.org +1.00 +4.00 ' "$TMP/st/log/negotiator.log"
+}
+
+@test "nice-user jobs only run on slots nobody else wants" {
+	pool 'PREEMPTION_REQUIREMENTS = RemoteUserPrio > SubmitterUserPrio * 1.2'
+	machines node 2 4 'use FEATURE : StaticSlots'
+	jobs frank 20 7200 0 'NiceUser = true'
+	jobs u1 3 3600 0
+	jobs u1 4 3600 1200
+	sim 300 8
+	# together in the first cycle: u1 first, the nice user gets what is left
+	run running_at 600 'NiceUser =?= true'
+	[[ $output == $'false 3\ntrue 5' ]]
+	# u1's later jobs take the nice user's slots by priority preemption, and
+	# run within two cycles of their submission
+	run classad-eval -w 'MyType == "JobEvictedEvent"' -p Owner -p Reason -p PreemptingUser \
+	    "$TMP/st/log/jobs.log"
+	[[ $output == $'frank\tPriority\tu1@example.org\nfrank\tPriority\tu1@example.org\nfrank\tPriority\tu1@example.org\nfrank\tPriority\tu1@example.org' ]]
+	run classad-eval -w 'MyType == "ExecuteEvent" && Owner == "u1"' -p "EventTime - $T0" \
+	    "$TMP/st/log/jobs.log"
+	[[ $output == $'600\n600\n600\n1500\n1500\n1500\n1500' ]]
+	run running_at 2400 'NiceUser =?= true'
+	[[ $output == $'false 7\ntrue 1' ]]
+}
+
+@test "a desktop owner typing suspends the job; after MaxSuspendTime it is vacated" {
+	pool
+	machines desk 1 1 "include : $P/desktop-local.config" 'NUM_SLOTS = 1'
+	jobs u1 1 10800 0 'JobUniverse = 5'
+	printf 'Machine = "desk1.example.org"\nFrom = 1800\nTo = 1800 + 25 * 60\n' >"$TMP/pool/owners.ads"
+	sim 300 17
+	run classad-eval -p MyType -p "EventTime - $T0" -p 'ifThenElse(isString(Reason), Reason, "")' \
+	    "$TMP/st/log/jobs.log"
+	local -a ev=("${lines[@]}")
+	[[ ${ev[0]} == $'SubmitEvent\t300\t' ]]
+	[[ ${ev[1]} == $'ExecuteEvent\t600\t' ]]
+	[[ ${ev[2]} == $'JobSuspendedEvent\t1800\t' ]]		# the first keystroke
+	[[ ${ev[3]} == $'JobEvictedEvent\t2700\tPREEMPT' ]]	# vacated in the next cycle
+	# PREEMPT fired once the job had been suspended MaxSuspendTime (600 s)
+	grep -q '00:41:00 slot1@desk1.example.org Claimed/Suspended -> Claimed/Retiring \[16\] PREEMPT' \
+	    "$TMP/st/log/startd.log"
+	# no job starts while the owner is there, nor until the keyboard has
+	# been idle StartIdleTime (15 minutes): the job runs again at 4200
+	[[ ${ev[4]} == $'ExecuteEvent\t4200\t' ]]
+	((${#ev[@]} == 5))
+}
+
+@test "cron jobs start on their minute, within their window, never two at once" {
+	pool 'PREEMPTION_REQUIREMENTS = RemoteUserPrio > SubmitterUserPrio * 1.2'
+	machines node 1 4 'use FEATURE : StaticSlots'
+	jobs frank 10 7200 0 'NiceUser = true'		# the slots are busy
+	jobs ops 1 180 0 'CronMinute = "*/10"'
+	jobs ops 1 420 0 'CronMinute = "*/5"'		# runs longer than its period
+	jobs ops 1 60 0 'CronMinute = "*/15"' 'CronWindow = 120' 'CronPrepTime = 0'
+	sim 300 18
+	run classad-eval -w 'MyType == "ExecuteEvent" && Owner == "ops"' -p JobId \
+	    -p "EventTime - $T0" -p 'EventTime - DeferralTime' -p "(DeferralTime - $T0) % 60" \
+	    "$TMP/st/log/jobs.log"
+	local line n1=0 n2=0 n3=0
+	for line in "${lines[@]}"; do
+		IFS=$'\t' read -r id t late sec <<<"$line"
+		((sec == 0)) || { echo "not on a minute: $line"; return 1; }
+		case $id in
+		2.0) ((late == 0 && t % 600 == 0)) && n1=$((n1 + 1)) ;;
+		3.0) ((late == 0 && t % 300 == 0)) && n2=$((n2 + 1)) ;;
+		4.0) ((late >= 0 && late <= 120 && (t - late) % 900 == 0)) && n3=$((n3 + 1)) ;;
+		esac || { echo "off schedule: $line"; return 1; }
+	done
+	((n1 >= 7 && n2 >= 6 && n3 >= 4)) || { echo "runs: $n1 $n2 $n3"; return 1; }
+	# each run starts after the last one ended
+	classad-eval -w 'Owner == "ops" && (MyType == "ExecuteEvent" || MyType == "JobTerminatedEvent" || MyType == "JobEvictedEvent")' \
+	    -p JobId -p MyType -p EventTime "$TMP/st/log/jobs.log" |
+	awk -F '\t' '$2 == "ExecuteEvent" { if (on[$1]) { print "two at once:", $0; bad = 1 } on[$1] = 1; next }
+	    { on[$1] = 0 } END { exit bad }'
+}
+
+@test "group quotas hold: each group gets its quota, none more" {
+	pool 'GROUP_NAMES = g1, g1.a, g2' 'GROUP_QUOTA_g1 = 6' 'GROUP_QUOTA_g1.a = 4' \
+	    'GROUP_QUOTA_g2 = 3'
+	machines node 3 4 'use FEATURE : StaticSlots'
+	jobs a1 30 900 0 'AccountingGroup = "g1.a.a1"'
+	jobs b1 30 900 0 'AccountingGroup = "g1.b1"'
+	jobs c1 30 900 0 'AccountingGroup = "g2.c1"'
+	jobs d1 30 900 0
+	sim 300 10
+	local t key='ifThenElse(isString(AccountingGroup), AccountingGroup, Owner)'
+	for ((t = 600; t <= 3000; t += 300)); do
+		run running_at $t "$key"
+		[[ $output == $'d1 3\ng1.a.a1 4\ng1.b1 2\ng2.c1 3' ]] || { echo "at $t: $output"; return 1; }
+	done
+}
+
+# ---- the state directory ----
+
+# a pool with work to do, initialised in $TMP/st, one cycle run
+small_pool() {
+	pool
+	machines node 1 2 'use FEATURE : StaticSlots'
+	sh "$SHARE/pool-cycle" --init --now $T0 "$TMP/pool" "$TMP/st"
+	printf 'Owner = "u1"\nUser = "u1@example.org"\nJobDuration = 600\nQueue = 3\n' >"$TMP/st/incoming/a.ads"
+	sh "$SHARE/pool-cycle" --now $((T0 + 60)) "$TMP/st"
+}
+
+@test "pool-cycle: --init, a cycle, the generations and the usage errors" {
+	small_pool
+	[[ $(cat "$TMP/st/current") == 1 ]]
+	[[ -d $TMP/st/gen.0 && -d $TMP/st/gen.1 && ! -e $TMP/st/incoming/a.ads ]]
+	run classad-eval -p 'strcat(ClusterId, ".", ProcId)' -p JobStatus "$TMP/st/gen.1/jobs.ads"
+	[[ $output == $'1.0\t1\n1.1\t1\n1.2\t1' ]]
+	sh "$SHARE/pool-cycle" --now $((T0 + 120)) "$TMP/st"
+	[[ ! -e $TMP/st/gen.0 ]]
+	run classad-eval -p JobStatus "$TMP/st/gen.2/jobs.ads"
+	[[ $output == $'2\n2\n1' ]]
+	# the same time again is nothing to do
+	run sh "$SHARE/pool-cycle" -v --now $((T0 + 120)) "$TMP/st"
+	((status == 0))
+	[[ $output == *"nothing to do"* && $(cat "$TMP/st/current") == 2 ]]
+	run sh "$SHARE/pool-cycle" --init "$TMP/pool" "$TMP/st"
+	((status == 4))
+	[[ $output == *"already a pool state directory"* ]]
+	run sh "$SHARE/pool-cycle" "$TMP/nowhere"
+	((status == 4))
+	run sh "$SHARE/pool-cycle" --now soon "$TMP/st"
+	((status == 2))
+	run sh "$SHARE/pool-cycle"
+	((status == 2))
+}
+
+@test "pool-cycle: a crash mid-cycle loses nothing and the next cycle runs" {
+	small_pool
+	cp -R "$TMP/st/gen.1" "$TMP/before"
+	printf 'Owner = "u2"\nQueue = 2\n' >"$TMP/st/incoming/b.ads"
+	# a startd-step that kills the cycle's shell
+	mkdir "$TMP/bin"
+	for p in "$CA_BIN"/*; do ln -s "$p" "$TMP/bin/"; done
+	rm "$TMP/bin/startd-step"
+	printf '#!/bin/sh\nkill -KILL $PPID\n' >"$TMP/bin/startd-step"
+	chmod +x "$TMP/bin/startd-step"
+	run env CA_BIN="$TMP/bin" sh "$SHARE/pool-cycle" --now $((T0 + 120)) "$TMP/st"
+	((status != 0))
+	[[ $(cat "$TMP/st/current") == 1 && -e $TMP/st/incoming/b.ads && -d $TMP/st/gen.2 ]]
+	diff -r "$TMP/before" "$TMP/st/gen.1"
+	# the next cycle throws the half-written generation away and runs
+	sh "$SHARE/pool-cycle" --now $((T0 + 120)) "$TMP/st"
+	[[ $(cat "$TMP/st/current") == 2 && ! -e $TMP/st/incoming/b.ads ]]
+	run classad-eval -p Owner "$TMP/st/gen.2/jobs.ads"
+	[[ $output == $'u1\nu1\nu1\nu2\nu2' ]]
+	# a crash after the commit, before the submissions were removed: they
+	# are removed by the next cycle, not submitted twice
+	printf 'Owner = "u2"\nQueue = 2\n' >"$TMP/st/incoming/b.ads"
+	rm "$TMP/st/gen.2/.done"
+	sh "$SHARE/pool-cycle" --now $((T0 + 180)) "$TMP/st"
+	[[ ! -e $TMP/st/incoming/b.ads ]]
+	run classad-eval -w 'Owner == "u2"' -p Owner "$TMP/st/gen.3/jobs.ads"
+	((${#lines[@]} == 2))
+}
+
+@test "pool-cycle: overlapping runs wait for each other (flock, and the mkdir lock)" {
+	small_pool
+	mkdir "$TMP/bin"
+	for p in "$CA_BIN"/*; do ln -s "$p" "$TMP/bin/"; done
+	rm "$TMP/bin/cron-next"
+	printf '#!/bin/sh\nsleep 1\nexec "%s/cron-next" "$@"\n' "$CA_BIN" >"$TMP/bin/cron-next"
+	chmod +x "$TMP/bin/cron-next"
+	local lock t=$T0 a i
+	for lock in flock mkdir; do
+		t=$((t + 120))
+		POOL_LOCK=$lock CA_BIN="$TMP/bin" sh "$SHARE/pool-cycle" --now $t "$TMP/st" &
+		a=$!
+		for ((i = 0; i < 400; i++)); do	# until the first one holds the lock
+			if [[ $lock == mkdir ]]; then
+				[[ -d $TMP/st/lock.d ]] && break
+			else
+				flock -n "$TMP/st/lock" true || break
+			fi
+			sleep 0.05
+		done
+		POOL_LOCK=$lock sh "$SHARE/pool-cycle" --now $((t + 60)) "$TMP/st"
+		wait $a
+		[[ $(cat "$TMP/st/gen.$(cat "$TMP/st/current")/clock") == $((t + 60)) ]]
+	done
+	[[ $(cat "$TMP/st/current") == 5 && ! -e $TMP/st/lock.d ]]
+	# one after the other, in the order of their times
+	run awk '/^Cycle at/ { sub(":", "", $3); if ($3 <= last) bad = 1; last = $3; n++ }
+	    END { print n, bad + 0 }' "$TMP/st/log/negotiator.log"
+	[[ $output == "4 0" ]] || { echo "$output"; false; }
+	# a mkdir lock left by a process that died is taken over
+	mkdir "$TMP/st/lock.d"
+	sh -c 'echo $$' >"$TMP/st/lock.d/pid"
+	POOL_LOCK=mkdir sh "$SHARE/pool-cycle" --now $((t + 120)) "$TMP/st"
+	[[ $(cat "$TMP/st/current") == 6 ]]
+}
+
+@test "pool-cycle: submissions and events that are refused are set aside; the pool goes on" {
+	small_pool
+	printf 'ClusterId = 1\nProcId = 0\nOwner = "u3"\n' >"$TMP/st/incoming/dup.ads"
+	printf 'Owner = "u4"\n' >"$TMP/st/incoming/ok.ads"
+	printf 'Name = "slot9@node1.example.org"\nEvent = "Vacate"\n' >"$TMP/st/events/bad.ads"
+	printf 'Name = "elsewhere.example.org"\nEvent = "Drain"\n' >"$TMP/st/events/other.ads"
+	run --separate-stderr sh "$SHARE/pool-cycle" --now $((T0 + 120)) "$TMP/st"
+	((status == 0))
+	[[ $stderr == *"dup.ads: refused, moved to"* ]]
+	[[ $stderr == *"bad.ads: refused by startd-step, moved to"* ]]
+	[[ $stderr == *"an event for elsewhere.example.org, which is not in the pool"* ]]
+	[[ -e $TMP/st/incoming/rejected/dup.ads && ! -e $TMP/st/incoming/ok.ads ]]
+	[[ -e $TMP/st/events/rejected/bad.ads ]]
+	run classad-eval -p Owner "$TMP/st/gen.2/jobs.ads"
+	[[ $output == $'u1\nu1\nu1\nu4' ]]
+	# a good event: condor_vacate of one of u1's running jobs
+	printf 'Name = "slot1@node1.example.org"\nEvent = "Vacate"\nFast = true\n' \
+	    >"$TMP/st/events/vacate.ads"
+	sh "$SHARE/pool-cycle" --now $((T0 + 180)) "$TMP/st"
+	[[ ! -e $TMP/st/events/vacate.ads ]]
+	grep -q 'slot1@node1.example.org .*event Vacate' "$TMP/st/log/startd.log"
+}
