@@ -1025,7 +1025,7 @@ queue_mode(char **files, int nfiles)
 	ca_rerr err;
 
 	if (opt.state != NULL) {
-		if ((lockfd = ca_acct_lock(opt.state, &err)) < 0) {
+		if ((lockfd = ca_statefile_lock(opt.state, &err)) < 0) {
 			cli_rerr(&err);
 			return cli_finish();
 		}
@@ -1086,7 +1086,7 @@ queue_mode(char **files, int nfiles)
 			cli_rerr(&err);
 	}
 out:
-	ca_acct_unlock(lockfd);
+	ca_statefile_unlock(lockfd);
 	adv_free(&queue);
 	adv_free(&slots);
 	adv_free(&exits);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../lib/statefile.h"
 #include "../lib/accountant.h"
 #include "../lib/config.h"
 #include "../lib/reader.h"
@@ -368,36 +369,22 @@ free_events(void)
 /* ---- output, to standard output or atomically to the state file ---- */
 
 static FILE *outfp;
-static strbuf tmpname = STRBUF_INIT;
+static ca_statefile state;	/* with --state: the new state file */
 static ca_writer *writer;
 static bool write_failed;
 
 static void
 out_open(ca_format fmt)
 {
-	if (opt.state == NULL) {
+	ca_rerr err;
+
+	if (opt.state == NULL)
 		outfp = stdout;
-	} else {
-		const char *slash = strrchr(opt.state, '/');
-		strbuf_add(&tmpname, opt.state, slash ? (size_t)(slash - opt.state) + 1 : 0);
-		strbuf_addf(&tmpname, ".%s.XXXXXX", slash ? slash + 1 : opt.state);
-		int fd = mkstemp(tmpname.buf);
-		struct stat st;
-		if (fd < 0)
-			cli_die(EX_SYSTEM, "%s: cannot create a temporary file: %s", opt.state,
-			    strerror(errno));
-		mode_t mode = 0644;
-		if (stat(opt.state, &st) == 0)
-			mode = st.st_mode & 07777;
-		else {
-			mode_t mask = umask(0);
-			umask(mask);
-			mode = 0666 & ~mask;
-		}
-		if (fchmod(fd, mode) < 0 || (outfp = fdopen(fd, "w")) == NULL)
-			cli_die(EX_SYSTEM, "%s: cannot write %s: %s", opt.state, tmpname.buf,
-			    strerror(errno));
-	}
+	else if (ca_statefile_begin(&state, opt.state, &err) < 0) {
+		cli_rerr(&err);
+		exit(cli_finish());
+	} else
+		outfp = state.fp;
 	size_t l = opt.state ? strlen(opt.state) : 0;
 	bool gz = opt.gzip || (l > 3 && strcmp(opt.state + l - 3, ".gz") == 0);
 	if ((writer = ca_writer_open(outfp, fmt, gz)) == NULL)
@@ -409,7 +396,7 @@ out_put(const ca_ad *ad)
 {
 	if (!write_failed && ca_writer_put(writer, ad) < 0) {
 		write_failed = true;
-		cli_err("writing %s failed: %s", opt.state ? tmpname.buf : "output",
+		cli_err("writing %s failed: %s", opt.state ? state.tmp : "output",
 		    strerror(errno));
 		cli_raise(EX_SYSTEM);
 	}
@@ -420,34 +407,27 @@ out_put(const ca_ad *ad)
 static void
 out_close(bool commit)
 {
+	ca_rerr err;
+
 	if (writer == NULL)
 		return;
 	if (ca_writer_close(writer) < 0 && !write_failed) {
 		write_failed = true;
-		cli_err("writing %s failed: %s", opt.state ? tmpname.buf : "output",
+		cli_err("writing %s failed: %s", opt.state ? state.tmp : "output",
 		    strerror(errno));
 		cli_raise(EX_SYSTEM);
 	}
 	writer = NULL;
 	if (opt.state == NULL)
 		return;
-	if (!write_failed && (fflush(outfp) != 0 || fsync(fileno(outfp)) < 0)) {
-		write_failed = true;
-		cli_err("writing %s failed: %s", tmpname.buf, strerror(errno));
-		cli_raise(EX_SYSTEM);
-	}
-	fclose(outfp);
 	if (!commit || write_failed) {
-		unlink(tmpname.buf);
+		ca_statefile_abort(&state);
 		if (!write_failed)
 			cli_err("%s: not rewritten (a slot could not be read)", opt.state);
 		return;
 	}
-	if (rename(tmpname.buf, opt.state) < 0) {
-		cli_err("cannot replace %s: %s", opt.state, strerror(errno));
-		cli_raise(EX_SYSTEM);
-		unlink(tmpname.buf);
-	}
+	if (ca_statefile_commit(&state, &err) < 0)
+		cli_rerr(&err);
 }
 
 /* ---- the slots ---- */
@@ -768,7 +748,7 @@ main(int argc, char **argv)
 	int nfiles = opt.nargs;
 	if (opt.state != NULL) {
 		ca_rerr err;
-		if ((lock = ca_acct_lock(opt.state, &err)) < 0) {
+		if ((lock = ca_statefile_lock(opt.state, &err)) < 0) {
 			cli_rerr(&err);
 			goto done;
 		}
@@ -832,7 +812,7 @@ main(int argc, char **argv)
 	}
 done:
 	if (lock >= 0)
-		ca_acct_unlock(lock);
+		ca_statefile_unlock(lock);
 	for (size_t k = 0; k < nmachines; k++)
 		ca_smachine_free(machines[k]);
 	free(machines);
@@ -846,7 +826,6 @@ done:
 	ca_startd_free(sd);
 	ca_config_free(cfg);
 	ca_intern_cleanup();
-	strbuf_release(&tmpname);
 	strbuf_release(&whyout);
 	free(opt.configs);
 	free(opt.events);

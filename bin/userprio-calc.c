@@ -16,6 +16,7 @@
  * TODO: ceilings, floors and leases (-setceiling, -setfloor, -duration);
  * group quota columns (negotiate owns quotas).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,8 +25,10 @@
 #include <time.h>
 
 #include "cli.h"
+#include "../lib/statefile.h"
 #include "../lib/accountant.h"
 #include "../lib/config.h"
+#include "../lib/print.h"
 #include "../lib/reader.h"
 #include "../lib/strbuf.h"
 #include "../lib/writer.h"
@@ -743,6 +746,15 @@ report_long(ca_acct_rec **rows, size_t n)
 			    ca_expr_lit(ad->arena, ca_real(share[i])));
 		}
 		if (ca_writer_put(w, ad) < 0) {
+			if (errno == EILSEQ) {
+				strbuf q = STRBUF_INIT;
+				ca_print_string(&q, rows[i]->name, strlen(rows[i]->name), 0);
+				cli_err("%s: a string with a newline cannot be written in the long "
+				    "format (-o new, json or xml can)", q.buf);
+				strbuf_release(&q);
+				cli_raise(EX_INPUT);
+				continue;
+			}
 			cli_err("writing output failed");
 			cli_raise(EX_SYSTEM);
 			break;
@@ -872,7 +884,7 @@ main(int argc, char **argv)
 
 	ca_rerr err;
 	int lock = -1;
-	if (modify && (lock = ca_acct_lock(opt.state, &err)) < 0) {
+	if (modify && (lock = ca_statefile_lock(opt.state, &err)) < 0) {
 		cli_rerr(&err);
 		goto done;
 	}
@@ -915,7 +927,7 @@ main(int argc, char **argv)
 			cli_rerr(&err);
 			goto done;
 		}
-		ca_acct_unlock(lock);
+		ca_statefile_unlock(lock);
 		lock = -1;
 		fputs(done_msgs.buf, stdout);
 	}
@@ -930,7 +942,7 @@ main(int argc, char **argv)
 		free(rows);
 	}
 done:
-	ca_acct_unlock(lock);
+	ca_statefile_unlock(lock);
 	ca_acct_free(&acct);
 	ca_ctx_free(&cx);
 	ca_intern_cleanup();

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "accountant.h"
+#include "statefile.h"
 #include "expr.h"
+#include "print.h"
 #include "writer.h"
 
 /* The record attributes, in the order a new record is written. */
@@ -576,6 +578,17 @@ ca_acct_update(ca_acct *a, int64_t now, char *why, size_t whylen)
 			    (long long)now, r->name, (long long)r->updated);
 			return -1;
 		}
+		/* slot weights near DBL_MAX would write real("INF"), which no
+		 * later run could read: refuse them while nothing is changed,
+		 * and usage that could not be accumulated for 30,000 years */
+		ca_acct_rec t = *r;
+		ca_acct_advance(&t, now, a->pol.halflife);
+		if (!r->deleted && !(isfinite(t.prio) && isfinite(t.accum) && isfinite(t.waccum) &&
+		    r->new_wres < 1e296 && r->new_hier < 1e296)) {
+			snprintf(why, whylen, "the usage of %s is too large to record (slot weights "
+			    "of %g?)", r->name, r->new_wres);
+			return -1;
+		}
 	}
 	for (size_t i = 0; i < a->n; i++) {
 		ca_acct_rec *r = a->recs[i];
@@ -725,118 +738,39 @@ ca_acct_read(ca_acct *a, const char *path, ca_ctx *cx, int64_t now, ca_format *f
 int
 ca_acct_write(ca_acct *a, const char *path, ca_format fmt, bool gz, ca_rerr *err)
 {
-	const char *slash = strrchr(path, '/');
-	strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT;
-	struct stat st;
-	FILE *fp = NULL;
-	int fd = -1, rc = -1;
+	ca_statefile sf;
 
-	if (slash != NULL)
-		strbuf_add(&dir, path, (size_t)(slash - path) + (slash == path));
-	else
-		strbuf_adds(&dir, ".");
-	strbuf_add(&tmp, path, slash ? (size_t)(slash - path) + 1 : 0);
-	strbuf_addf(&tmp, ".%s.XXXXXX", slash ? slash + 1 : path);
-	if ((fd = mkstemp(tmp.buf)) < 0) {
-		sys_err(err, path, "cannot create a temporary file %s: %s", tmp.buf);
-		goto out;
-	}
-	mode_t mode;
-	if (stat(path, &st) == 0)
-		mode = st.st_mode & 07777;
-	else {
-		mode_t mask = umask(0);
-		umask(mask);
-		mode = 0666 & ~mask;
-	}
-	if (fchmod(fd, mode) < 0) {
-		sys_err(err, path, "cannot set the mode of %s: %s", tmp.buf);
-		goto fail;
-	}
-	if ((fp = fdopen(fd, "w")) == NULL) {
-		sys_err(err, path, "cannot write %s: %s", tmp.buf);
-		goto fail;
-	}
-	fd = -1;
-	ca_writer *w = ca_writer_open(fp, fmt, gz);
+	if (ca_statefile_begin(&sf, path, err) < 0)
+		return -1;
+	ca_writer *w = ca_writer_open(sf.fp, fmt, gz);
 	if (w == NULL) {
-		sys_err(err, path, "cannot write %s: %s", tmp.buf);
-		goto fail;
+		sys_err(err, path, "cannot write %s: %s", sf.tmp);
+		ca_statefile_abort(&sf);
+		return -1;
 	}
 	int werr = 0;
 	for (size_t i = 0; i < a->n && !werr; i++)
-		if (!a->recs[i]->deleted && ca_writer_put(w, ca_acct_rec_ad(a, a->recs[i])) < 0)
-			werr = 1;
-	if (ca_writer_close(w) < 0 || werr || fflush(fp) != 0 || ferror(fp)) {
-		sys_err(err, path, "writing %s failed: %s", tmp.buf);
-		goto fail;
-	}
-	if (fsync(fileno(fp)) < 0) {
-		sys_err(err, path, "fsync of %s failed: %s", tmp.buf);
-		goto fail;
-	}
-	int cr = fclose(fp);
-	fp = NULL;
-	if (cr != 0) {
-		sys_err(err, path, "writing %s failed: %s", tmp.buf);
-		goto fail;
-	}
-	if (rename(tmp.buf, path) < 0) {
-		sys_err(err, path, "cannot rename %s over the state: %s", tmp.buf);
-		goto fail;
-	}
-	/* make the rename itself durable */
-	int dfd = open(dir.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		if (fsync(dfd) < 0 && errno != EINVAL) {
-			sys_err(err, path, "fsync of the directory %s failed: %s", dir.buf);
-			close(dfd);
-			goto out;
+		if (!a->recs[i]->deleted && ca_writer_put(w, ca_acct_rec_ad(a, a->recs[i])) < 0) {
+			werr = errno == EILSEQ ? 2 : 1;
+			if (werr == 2) {
+				/* a name from a slot ad, say: not a system error */
+				strbuf q = STRBUF_INIT;
+				ca_print_string(&q, a->recs[i]->name, strlen(a->recs[i]->name), 0);
+				err->file = path;
+				err->line = err->col = 0;
+				err->sys = 0;
+				snprintf(err->msg, sizeof err->msg, "the record %.80s holds a string "
+				    "with a newline, which the long format cannot hold", q.buf);
+				strbuf_release(&q);
+			}
 		}
-		close(dfd);
-	}
-	rc = 0;
-	goto out;
-fail:
-	if (fp != NULL)
-		fclose(fp);
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp.buf);
-out:
-	strbuf_release(&dir);
-	strbuf_release(&tmp);
-	return rc;
-}
-
-int
-ca_acct_lock(const char *path, ca_rerr *err)
-{
-	strbuf lock = STRBUF_INIT;
-	int fd;
-
-	strbuf_addf(&lock, "%s.lock", path);
-	fd = open(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		sys_err(err, path, "cannot open the lock file %s: %s", lock.buf);
-		strbuf_release(&lock);
+	if (ca_writer_close(w) < 0 && werr == 0)
+		werr = 1;
+	if (werr) {
+		if (werr == 1)
+			sys_err(err, path, "writing %s failed: %s", sf.tmp);
+		ca_statefile_abort(&sf);
 		return -1;
 	}
-	while (flock(fd, LOCK_EX) < 0) {
-		if (errno == EINTR)
-			continue;
-		sys_err(err, path, "cannot lock %s: %s", lock.buf);
-		close(fd);
-		strbuf_release(&lock);
-		return -1;
-	}
-	strbuf_release(&lock);
-	return fd;
-}
-
-void
-ca_acct_unlock(int fd)
-{
-	if (fd >= 0)
-		close(fd);
+	return ca_statefile_commit(&sf, err);
 }

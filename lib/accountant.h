@@ -163,10 +163,7 @@ int ca_acct_read(ca_acct *a, const char *path, ca_ctx *cx, int64_t now, ca_forma
  * file gets mode 0666 less the umask; an existing one keeps its mode.
  * Returns 0, or -1 with err (the old file is untouched). */
 int ca_acct_write(ca_acct *a, const char *path, ca_format fmt, bool gz, ca_rerr *err);
-/* Take the exclusive lock PATH.lock (flock, waiting for it) that serializes
- * read-modify-write cycles of the state. Returns a descriptor for
- * ca_acct_unlock, or -1 with err. */
-int ca_acct_lock(const char *path, ca_rerr *err);
-void ca_acct_unlock(int fd);
+/* The lock that serializes read-modify-write runs: ca_statefile_lock
+ * (statefile.h). */
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -125,4 +126,36 @@ ca_statefile_commit(ca_statefile *sf, ca_rerr *err)
 abort:
 	ca_statefile_abort(sf);
 	return -1;
+}
+
+int
+ca_statefile_lock(const char *path, ca_rerr *err)
+{
+	strbuf lock = STRBUF_INIT;
+	int fd;
+
+	strbuf_addf(&lock, "%s.lock", path);
+	fd = open(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		fail(err, path, "cannot open the lock file", lock.buf);
+		strbuf_release(&lock);
+		return -1;
+	}
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno == EINTR)
+			continue;
+		fail(err, path, "cannot lock", lock.buf);
+		close(fd);
+		strbuf_release(&lock);
+		return -1;
+	}
+	strbuf_release(&lock);
+	return fd;
+}
+
+void
+ca_statefile_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }

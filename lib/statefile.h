@@ -9,8 +9,7 @@
 
 /* A state file being rewritten. Write the new contents to fp, then call
  * ca_statefile_commit (or ca_statefile_abort to leave the old file as it
- * was). The lock that serializes read-modify-write cycles of a state file is
- * ca_acct_lock (accountant.h): an exclusive flock on PATH.lock. */
+ * was). Hold ca_statefile_lock across the whole read-modify-write. */
 typedef struct ca_statefile {
 	FILE *fp;		/* the temporary file, open for writing */
 	char *path;		/* the state file */
@@ -26,5 +25,11 @@ int ca_statefile_begin(ca_statefile *sf, const char *path, ca_rerr *err);
 int ca_statefile_commit(ca_statefile *sf, ca_rerr *err);
 /* Remove the temporary file; path is unchanged. */
 void ca_statefile_abort(ca_statefile *sf);
+
+/* Take the exclusive lock PATH.lock (flock, waiting for it) that serializes
+ * the programs rewriting the state file path (concurrent cron runs). Returns
+ * a descriptor for ca_statefile_unlock, or -1 with err. */
+int ca_statefile_lock(const char *path, ca_rerr *err);
+void ca_statefile_unlock(int fd);
 
 #endif

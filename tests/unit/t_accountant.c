@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "../../lib/statefile.h"
 #include "../../lib/accountant.h"
 #include "../../lib/config.h"
 #include "../../lib/parser.h"
@@ -490,9 +491,9 @@ UNIT_SUITE(acct_state)
 	acct_with(&a, NULL);
 	CHECK(ca_acct_read(&a, path, &cx, T0, NULL, NULL, &err) == 0 && a.n == 0);
 	/* the lock file sits beside the state and can be taken */
-	int fd = ca_acct_lock(path, &err);
+	int fd = ca_statefile_lock(path, &err);
 	CHECK(fd >= 0);
-	ca_acct_unlock(fd);
+	ca_statefile_unlock(fd);
 	ca_acct_free(&a);
 	snprintf(path, sizeof path, "%s/state.lock", dir);
 	CHECK(unlink(path) == 0);
