@@ -59,7 +59,7 @@ Q =
 endif
 
 .SECONDARY:
-.PHONY: all deps check check-release check-editors check-sanitize unit bats conformance demo bench \
+.PHONY: all deps check check-release check-editors check-sanitize check-fuzz unit bats conformance demo bench \
         install uninstall clean lint fuzz
 all: deps-ok $(PROGS)
 
@@ -107,7 +107,7 @@ check-release: all unit bats
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	CA_ASAN=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(MAKE) --no-print-directory VARIANT=asan OUT=build/asan/bin \
 	    CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all unit bats
 
@@ -118,7 +118,16 @@ check-editors:
 	$(MAKE) --no-print-directory VARIANT=noedit OUT=build/noedit/bin READLINE=none all
 	CA_BIN=$(abspath build/noedit/bin) sh tests/run-bats.sh "repl (no editor)" tests/classad-eval-repl.bats
 
-check: check-release check-editors check-sanitize lint
+# libFuzzer harnesses in tests/fuzz/ (clang; skipped with a message without it)
+FUZZ_SECONDS ?= 60
+fuzz:
+	MAKE=$(MAKE) sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+# every harness for 6 s from its seed corpus (about 30 s in all)
+check-fuzz:
+	MAKE=$(MAKE) sh tests/fuzz/run.sh 6
+
+check: check-release check-editors check-sanitize check-fuzz lint
 	@echo "make check: all suites passed"
 
 lint:

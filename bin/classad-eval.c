@@ -12,6 +12,7 @@
  * The REPL (-i, or no arguments) reads the same input line by line, with
  * commands (:load, :explain, :match, ...), continuation lines, history and
  * completion through readline or libedit (chosen when building). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,10 +385,15 @@ history_open(void)
 }
 #endif
 
+/* Where read_line found a NUL byte (1-based column), 0 if it did not: the
+ * line is a C string, so whatever follows would be lost without a word. */
+static size_t nul_col;
+
 /* A line of input (without its newline), NULL at the end of input. */
 static char *
 read_line(const char *prompt, bool tty)
 {
+	nul_col = 0;
 #ifdef LINE_EDITOR
 	if (tty)
 		return readline(prompt);
@@ -407,6 +413,9 @@ read_line(const char *prompt, bool tty)
 	}
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		buf[--n] = '\0';
+	const char *nul = memchr(buf, '\0', (size_t)n);
+	if (nul != NULL)
+		nul_col = (size_t)(nul - buf) + 1;
 	return strdup(buf);
 }
 
@@ -615,6 +624,13 @@ repl(void)
 		if (line == NULL)
 			break;
 		lineno++;
+		if (nul_col) {
+			snprintf(where, sizeof where, "<input %d>", lineno);
+			input_error(where, 1, (int)nul_col, "NUL byte in the input");
+			strbuf_reset(&pending);
+			free(line);
+			continue;
+		}
 		if (pending.len == 0) {
 			const char *p = line;
 			while (*p == ' ' || *p == '\t')
@@ -694,6 +710,22 @@ print_projection(const struct stream_opts *o, ca_ad *ad, strbuf *sb)
 	fwrite(sb->buf, 1, sb->len, stdout);
 }
 
+/* ca_writer_put failed for the ad just read from r: an ad the long format
+ * cannot hold is bad input (the stream goes on), anything else an I/O error. */
+static void
+put_failed(const ca_reader *r, const char *path)
+{
+	if (errno == EILSEQ) {
+		cli_errat(strcmp(path, "-") ? path : "<stdin>", ca_reader_ad_line(r), 0,
+		    "the long format cannot hold a string of this ad (a newline, or a final "
+		    "backslash inside an expression); -o new, json or xml can");
+		cli_raise(EX_INPUT);
+	} else {
+		cli_err("writing output failed");
+		cli_raise(EX_SYSTEM);
+	}
+}
+
 static void
 stream_file(const struct stream_opts *o, const char *path, ca_writer *w, strbuf *sb)
 {
@@ -723,10 +755,8 @@ stream_file(const struct stream_opts *o, const char *path, ca_writer *w, strbuf 
 				ca_ad_merge(ad, o->set);
 			if (w == NULL)
 				print_projection(o, ad, sb);
-			else if (ca_writer_put(w, ad) < 0) {
-				cli_err("writing output failed");
-				cli_raise(EX_SYSTEM);
-			}
+			else if (ca_writer_put(w, ad) < 0)
+				put_failed(r, path);
 		}
 		ca_ad_free(ad);
 		ca_arena_reset(&cx.scratch);

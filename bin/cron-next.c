@@ -11,6 +11,7 @@
  * not copied), a wall-clock minute in the spring-forward gap does not run
  * (HTCondor runs it an hour later), and the seed's "10:30pm"/"Monday" example
  * is taken for what its fields mean (20:30, Tuesday). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -560,8 +561,15 @@ jobs_mode(char **files, int nfiles, ca_format out, bool gzip)
 			}
 			cron_job(ad, name, ca_reader_ad_line(r));
 			if (ca_writer_put(w, ad) < 0) {
-				cli_err("writing output failed");
-				cli_raise(EX_SYSTEM);
+				if (errno == EILSEQ) {
+					cli_errat(name, ca_reader_ad_line(r), 0, "the long format cannot "
+					    "hold a string of this ad (a newline, or a final backslash "
+					    "inside an expression); -o new, json or xml can");
+					cli_raise(EX_INPUT);
+				} else {
+					cli_err("writing output failed");
+					cli_raise(EX_SYSTEM);
+				}
 			}
 			ca_ad_free(ad);
 			ca_arena_reset(&cx.scratch);

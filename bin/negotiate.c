@@ -162,7 +162,16 @@ write_matches(ca_neg *neg)
 		cli_die(EX_SYSTEM, "cannot start the output");
 	for (size_t i = 0; i < n && !failed; i++) {
 		ca_ad *ad = ca_neg_match_ad(neg, i);
-		failed = ca_writer_put(w, ad) < 0;
+		if (ca_writer_put(w, ad) < 0) {
+			if (errno == EILSEQ) {
+				/* a job string the long format cannot hold: that
+				 * record is left out, the others still go */
+				cli_err("match %zu: the job holds a string with a newline, which "
+				    "the long format cannot hold (use -o new or -o json)", i + 1);
+				cli_raise(EX_INPUT);
+			} else
+				failed = true;
+		}
 		ca_ad_free(ad);
 	}
 	failed |= ca_writer_close(w) < 0;

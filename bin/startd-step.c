@@ -372,6 +372,7 @@ static FILE *outfp;
 static ca_statefile state;	/* with --state: the new state file */
 static ca_writer *writer;
 static bool write_failed;
+static bool slot_unwritable;	/* a slot could not be written as it is */
 
 static void
 out_open(ca_format fmt)
@@ -395,6 +396,15 @@ static void
 out_put(const ca_ad *ad)
 {
 	if (!write_failed && ca_writer_put(writer, ad) < 0) {
+		if (errno == EILSEQ) {
+			/* the slot holds a string the long format cannot hold: an
+			 * input problem; the state file is then not rewritten */
+			cli_err("a slot holds a string with a newline, which the long format "
+			    "cannot hold (use -o new or -o json)");
+			cli_raise(EX_INPUT);
+			slot_unwritable = true;
+			return;
+		}
 		write_failed = true;
 		cli_err("writing %s failed: %s", opt.state ? state.tmp : "output",
 		    strerror(errno));
@@ -420,7 +430,7 @@ out_close(bool commit)
 	writer = NULL;
 	if (opt.state == NULL)
 		return;
-	if (!commit || write_failed) {
+	if (!commit || write_failed || slot_unwritable) {
 		ca_statefile_abort(&state);
 		if (!write_failed)
 			cli_err("%s: not rewritten (a slot could not be read)", opt.state);

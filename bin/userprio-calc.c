@@ -749,8 +749,9 @@ report_long(ca_acct_rec **rows, size_t n)
 			if (errno == EILSEQ) {
 				strbuf q = STRBUF_INIT;
 				ca_print_string(&q, rows[i]->name, strlen(rows[i]->name), 0);
-				cli_err("%s: a string with a newline cannot be written in the long "
-				    "format (-o new, json or xml can)", q.buf);
+				cli_err("%s: the long format cannot hold a string of this record (a "
+				    "newline, or a final backslash inside an expression); -o new, "
+				    "json or xml can", q.buf);
 				strbuf_release(&q);
 				cli_raise(EX_INPUT);
 				continue;

@@ -760,7 +760,8 @@ ca_acct_write(ca_acct *a, const char *path, ca_format fmt, bool gz, ca_rerr *err
 				err->line = err->col = 0;
 				err->sys = 0;
 				snprintf(err->msg, sizeof err->msg, "the record %.80s holds a string "
-				    "with a newline, which the long format cannot hold", q.buf);
+				    "the long format cannot hold (a newline, or a final backslash inside "
+				    "an expression)", q.buf);
 				strbuf_release(&q);
 			}
 		}

@@ -25,6 +25,7 @@
 #define MAX_EXPAND_DEPTH	64
 #define MAX_EXPANSION		((size_t)16 << 20)
 #define MAX_IF_DEPTH		64
+#define MAX_FILE		((size_t)64 << 20)	/* include : /dev/zero must end */
 
 struct seg {
 	size_t off;		/* offset in the value */
@@ -434,11 +435,20 @@ scan_ref(const char *t, size_t len, size_t k, struct mref *m)
 }
 
 /* Syntax check of a value as it is defined: every $( closed, names valid.
- * Defaults are checked too. Returns 0 or -1 with err set. */
+ * Defaults are checked too, and nested at most MAX_EXPAND_DEPTH deep (so
+ * that expanding them cannot recurse without end). depth: 0 at the top.
+ * Returns 0 or -1 with err set. */
 static int
-check_refs(const struct entry *e, const char *t, size_t len, size_t base, ca_rerr *err)
+check_refs(const struct entry *e, const char *t, size_t len, size_t base, int depth,
+    ca_rerr *err)
 {
 	struct mref m;
+
+	if (depth >= MAX_EXPAND_DEPTH) {
+		entry_err(err, e, base, "macro defaults nested more than %d deep",
+		    MAX_EXPAND_DEPTH);
+		return -1;
+	}
 
 	for (size_t i = 0; i < len;) {
 		const char *d = memchr(t + i, '$', len - i);
@@ -455,8 +465,8 @@ check_refs(const struct entry *e, const char *t, size_t len, size_t base, ca_rer
 			    t + m.name);
 			return -1;
 		}
-		if (m.kind == REF_MACRO && m.has_dflt &&
-		    check_refs(e, t + m.dflt, m.dlen, base + m.dflt, err) < 0)
+		if ((m.kind == REF_MACRO || m.kind == REF_ENV) && m.has_dflt &&
+		    check_refs(e, t + m.dflt, m.dlen, base + m.dflt, depth + 1, err) < 0)
 			return -1;
 		i = m.end;
 	}
@@ -465,14 +475,15 @@ check_refs(const struct entry *e, const char *t, size_t len, size_t base, ca_rer
 
 /* value with every $(NAME) / $(NAME:default) of the name being defined
  * replaced by prev (its previous raw value; NULL: the default, or nothing).
- * Returns true when something was replaced. */
-static bool
+ * Returns 1 when something was replaced, 0 when not, -1 when the result
+ * would be longer than MAX_EXPANSION ("A = $(A)$(A)" doubles each time). */
+static int
 subst_self(const char *name, size_t nlen, const char *t, size_t len, const char *prev,
     strbuf *out)
 {
 	struct mref m;
-	bool any = false;
-	size_t i = 0;
+	int any = 0;
+	size_t i = 0, plen = prev ? strlen(prev) : 0;
 
 	while (i < len) {
 		const char *d = memchr(t + i, '$', len - i);
@@ -487,12 +498,14 @@ subst_self(const char *name, size_t nlen, const char *t, size_t len, const char 
 			    lower((unsigned char)name[j]))
 				j++;
 			if (j == nlen) {
+				if (out->len + (k - i) + plen > MAX_EXPANSION)
+					return -1;
 				strbuf_add(out, t + i, k - i);
 				if (prev != NULL)
-					strbuf_adds(out, prev);
+					strbuf_add(out, prev, plen);
 				else if (m.has_dflt)
 					strbuf_add(out, t + m.dflt, m.dlen);
-				any = true;
+				any = 1;
 				i = m.end;
 				continue;
 			}
@@ -518,12 +531,18 @@ define(ca_config *cfg, const char *name, size_t nlen, const char *value, size_t 
 	tmp.col = col;
 	tmp.segs = (struct seg *)segs;
 	tmp.nsegs = nsegs;
-	if (check_refs(&tmp, value, len, 0, err) < 0)
+	if (check_refs(&tmp, value, len, 0, 0, err) < 0)
 		return -1;
 
 	struct entry *old = find(cfg, name, nlen);
 	strbuf sb = STRBUF_INIT;
-	bool rewritten = subst_self(name, nlen, value, len, old ? old->value : NULL, &sb);
+	int rewritten = subst_self(name, nlen, value, len, old ? old->value : NULL, &sb);
+	if (rewritten < 0) {
+		strbuf_release(&sb);
+		entry_err(err, &tmp, 0, "%.*s with its previous value is longer than %zu bytes",
+		    (int)nlen, name, MAX_EXPANSION);
+		return -1;
+	}
 	struct entry *e = intern_entry(cfg, name, nlen);
 	e->value = ca_arena_strndup(&cfg->arena, sb.buf, sb.len);
 	e->len = sb.len;
@@ -549,6 +568,7 @@ struct xp {
 	ca_rerr *err;
 	const struct entry *stack[MAX_EXPAND_DEPTH];
 	int depth;
+	int ddepth;		/* defaults being expanded, nested */
 };
 
 static int expand(struct xp *x, const struct entry *e, const char *t, size_t len, size_t base);
@@ -586,6 +606,24 @@ expand_entry(struct xp *x, const struct entry *e, size_t off, struct entry *r)
 	int rc = expand(x, r, r->value, r->len, 0);
 	x->depth--;
 	r->busy = false;
+	return rc;
+}
+
+/* The default of reference m in t, expanded; defaults nest at most
+ * MAX_EXPAND_DEPTH deep ("$(A:$(B:$(C:...)))" in an if or include line is
+ * not checked when it is read). */
+static int
+expand_default(struct xp *x, const struct entry *e, const char *t, const struct mref *m,
+    size_t base)
+{
+	if (x->ddepth >= MAX_EXPAND_DEPTH) {
+		entry_err(x->err, e, base + m->dflt, "macro defaults nested more than %d deep",
+		    MAX_EXPAND_DEPTH);
+		return -1;
+	}
+	x->ddepth++;
+	int rc = expand(x, e, t + m->dflt, m->dlen, base + m->dflt);
+	x->ddepth--;
 	return rc;
 }
 
@@ -630,7 +668,7 @@ expand(struct xp *x, const struct entry *e, const char *t, size_t len, size_t ba
 			}
 			if (v != NULL)
 				strbuf_adds(x->out, v);
-			else if (m.has_dflt && expand(x, e, t + m.dflt, m.dlen, base + m.dflt) < 0)
+			else if (m.has_dflt && expand_default(x, e, t, &m, base) < 0)
 				return -1;
 			break;
 		}
@@ -640,7 +678,7 @@ expand(struct xp *x, const struct entry *e, const char *t, size_t len, size_t ba
 				if (expand_entry(x, e, base + k, r) < 0)
 					return -1;
 			} else if (m.has_dflt) {
-				if (expand(x, e, t + m.dflt, m.dlen, base + m.dflt) < 0)
+				if (expand_default(x, e, t, &m, base) < 0)
 					return -1;
 			} else if (ci_equal(t + m.name, m.nlen, "DOLLAR"))
 				strbuf_addc(x->out, '$');
@@ -986,6 +1024,8 @@ conditional(struct src *s, const struct logical *lg, const char *word, size_t wl
 	return 0;
 }
 
+/* The whole of fp; NULL on a read error, or with *len = SIZE_MAX when it
+ * is longer than MAX_FILE. */
 static char *
 read_all(FILE *fp, size_t *len)
 {
@@ -993,8 +1033,14 @@ read_all(FILE *fp, size_t *len)
 	char *buf = ca_xmalloc(cap);
 
 	for (;;) {
-		if (n == cap)
+		if (n == cap) {
+			if (cap >= MAX_FILE) {
+				free(buf);
+				*len = SIZE_MAX;
+				return NULL;
+			}
 			buf = ca_xreallocarray(buf, cap *= 2, 1);
+		}
 		size_t got = fread(buf + n, 1, cap - n, fp);
 		n += got;
 		if (got == 0)
@@ -1076,6 +1122,15 @@ load_path(ca_config *cfg, const char *path, int depth, bool ifexist, ca_rerr *er
 	int e = errno;
 	if (!std)
 		fclose(fp);
+	if (text == NULL && len == SIZE_MAX) {
+		if (efile != NULL)
+			set_err(err, efile, eline, ecol, 0, "%s is longer than %zu MiB: not a "
+			    "configuration file", path, MAX_FILE >> 20);
+		else
+			set_err(err, file, 0, 0, 0, "longer than %zu MiB: not a configuration file",
+			    MAX_FILE >> 20);
+		return -1;
+	}
 	if (text == NULL) {
 		set_err(err, file, 0, 0, 1, "read error: %s", strerror(e));
 		return -1;
@@ -1512,8 +1567,8 @@ ca_config_int(ca_config *cfg, const char *name, int64_t *out, ca_rerr *err)
 	if (rc == 1) {
 		if (v.kind == CA_INT)
 			*out = v.u.i;
-		else if (v.kind == CA_REAL && v.u.r == (double)(int64_t)v.u.r &&
-		    v.u.r >= -9.2e18 && v.u.r <= 9.2e18)
+		else if (v.kind == CA_REAL && v.u.r >= -9.2e18 && v.u.r <= 9.2e18 &&
+		    v.u.r == (double)(int64_t)v.u.r)
 			*out = (int64_t)v.u.r;
 		else
 			rc = type_err(e, sb.buf, sb.len, "an integer", err);

@@ -10,6 +10,8 @@
 #include "print.h"
 
 #define TEXT_MAX 72	/* longest expression text on a line */
+#define MAX_LINES 10000	/* a report longer than this is cut */
+#define MAX_INDENT 500	/* and so is a branch nested deeper (the C stack) */
 
 struct explainer {
 	ca_ctx *cx;
@@ -19,6 +21,8 @@ struct explainer {
 	const ca_attr *expanding[CA_EXPLAIN_MAX_EXPAND];
 	int nexpanding;
 	size_t start;		/* where the report starts in sb */
+	int nlines;
+	bool cut;		/* the report hit MAX_LINES or the work bound */
 };
 
 static void
@@ -99,13 +103,18 @@ line(struct explainer *x, const ca_expr *e, ca_value v, int depth)
 	expr_text(x->sb, e);
 	strbuf_adds(x->sb, "  =>  ");
 	value_text(x->sb, v);
+	x->nlines++;
 }
 
+/*
+ * Every node is evaluated again for its line, so the steps are counted for
+ * the whole report, not per node: expanding "a0 = a1 + a1; a1 = a2 + a2 ..."
+ * would otherwise take CA_EVAL_MAX_STEPS for each of thousands of lines.
+ */
 static ca_value
 value_of(struct explainer *x, const ca_expr *e, const ca_frame *f)
 {
 	x->cx->depth = 0;
-	x->cx->steps = 0;
 	return ca_eval(x->cx, e, f);
 }
 
@@ -282,6 +291,11 @@ call_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, 
 static void
 node(struct explainer *x, const ca_expr *e, const ca_frame *f, int depth)
 {
+	if (x->nlines >= MAX_LINES || depth >= MAX_INDENT ||
+	    x->cx->steps >= CA_EVAL_MAX_STEPS) {
+		x->cut = true;
+		return;
+	}
 	e = unparen(e);
 	ca_value v = value_of(x, e, f);
 
@@ -390,9 +404,14 @@ ca_explain(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad *target, s
 	if (my == NULL)
 		my = cx->empty;
 	ca_frame f = { my, NULL, my, target };
+	cx->steps = 0;
 	ca_value v = value_of(&x, e, &f);
+	cx->steps = 0;		/* the report's own budget */
 	node(&x, e, &f, 0);
 	strbuf_addc(sb, '\n');
+	if (x.cut)
+		strbuf_addf(sb, "(parts are left out: the report is limited to %d lines, %d levels "
+		    "and %u evaluation steps)\n", MAX_LINES, MAX_INDENT, CA_EVAL_MAX_STEPS);
 	if (x.norigins) {
 		strbuf_adds(sb, "why:");
 		strbuf_add(sb, x.why.buf, x.why.len);

@@ -287,14 +287,20 @@ print_expr(strbuf *sb, const ca_expr *e, int flags)
 		print_expr(sb, e->u.k.b, flags);
 		strbuf_addc(sb, ']');
 		break;
-	case CA_N_UNARY:
+	case CA_N_UNARY: {
 		strbuf_adds(sb, ca_tok_text[e->op]);
-		/* "-0" would read back as the literal 0, not as a negation */
-		if (e->op == CA_T_MINUS && e->u.k.a->node == CA_N_LIT &&
-		    ca_is_num(e->u.k.a->u.lit))
-			strbuf_addc(sb, ' ');
+		size_t at = sb->len;
 		print_expr(sb, e->u.k.a, flags);
+		/* "-0[x]" would read back as the literal 0 indexed, not as a
+		 * negation: a space where the operand's text starts a number */
+		if (e->op == CA_T_MINUS && sb->len > at &&
+		    ((sb->buf[at] >= '0' && sb->buf[at] <= '9') || sb->buf[at] == '.')) {
+			strbuf_addc(sb, ' ');
+			memmove(sb->buf + at + 1, sb->buf + at, sb->len - at - 1);
+			sb->buf[at] = ' ';
+		}
 		break;
+	}
 	case CA_N_BINARY:
 		print_expr(sb, e->u.k.a, flags);
 		strbuf_addc(sb, ' ');

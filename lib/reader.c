@@ -17,6 +17,7 @@
 #include "arena.h"
 #include "expr.h"
 #include "parser.h"
+#include "print.h"
 #include "reader.h"
 #include "strbuf.h"
 #include "value.h"
@@ -65,6 +66,7 @@ struct ca_reader {
 	int ad_line;
 	bool skip;		/* long: drop lines up to the next blank line */
 	int nest;		/* new: in a { } list; json: in a [ ] array; xml: in <classads> */
+	bool prolog, root;	/* xml: <?xml ...?> or <!...> seen; <classads> seen */
 	size_t nscan;		/* new: bytes after pos scanned for the closing ']' */
 	int ndepth, nstate;	/* new: bracket depth and lexical state there */
 
@@ -2194,6 +2196,9 @@ next_xml(ca_reader *r, ca_ad **out)
 		if (c == -1) {
 			if (r->nest)
 				return xml_fail(r, c, "missing </classads>");
+			/* a document cut after its prolog is not an empty one */
+			if (r->prolog && !r->root)
+				return xml_fail(r, c, "missing <classads>");
 			return 0;
 		}
 		if (c != '<') {
@@ -2203,8 +2208,12 @@ next_xml(ca_reader *r, ca_ad **out)
 		}
 		if (xml_tag(r, &t) < 0)
 			return R_FATAL;
-		if (t.name[0] == 0)
+		if (t.name[0] == 0) {
+			r->prolog = true;
 			continue;
+		}
+		if (strcmp(t.name, "classads") == 0)
+			r->root = true;
 		if (strcmp(t.name, "classads") == 0 && !t.empty) {
 			r->nest = !t.close;
 			continue;
@@ -2233,6 +2242,30 @@ next_xml(ca_reader *r, ca_ad **out)
 }
 
 /* ------------------------------------------------------------------- next */
+
+/*
+ * The long format cannot hold a name whose "Name =" does not fit in
+ * NAME_MAX_LEN bytes (see get_line), so no format takes one: whatever is
+ * read can be written back in any format and read again. Reports it.
+ */
+static bool
+name_too_long(ca_reader *r, const ca_ad *ad)
+{
+	for (uint32_t i = 0; i < ad->n; i++) {
+		const char *s = ad->attrs[i].spell ? ad->attrs[i].spell : ad->attrs[i].name->spell;
+		size_t n = ad->attrs[i].name->len;
+		if (n + 2 < NAME_MAX_LEN / 4)
+			continue;	/* even with every byte escaped it fits */
+		strbuf_reset(&r->sb2);
+		ca_print_name(&r->sb2, s, n);
+		if (r->sb2.len + 2 > NAME_MAX_LEN) {
+			bad_at(r, r->ad_line, 0, "attribute name of %zu bytes: longer than %d bytes "
+			    "as the long format writes it", n, NAME_MAX_LEN - 2);
+			return true;
+		}
+	}
+	return false;
+}
 
 int
 ca_reader_next(ca_reader *r, ca_ad **out, ca_rerr *err)
@@ -2273,7 +2306,13 @@ ca_reader_next(ca_reader *r, ca_ad **out, ca_rerr *err)
 	}
 	if (rc == 0)
 		r->state = ST_DONE;
-	if (rc == 1)
+	if (rc == 1) {
+		if (name_too_long(r, *out)) {
+			ca_ad_free(*out);
+			*out = NULL;
+			return -1;
+		}
 		ca_ad_trim(*out);
+	}
 	return rc;
 }

@@ -252,6 +252,10 @@ ca_parse_reltime(const char *s, size_t len, double *secs)
 	if (i >= 0)
 		return -1;
 	double t = (double)days * 86400 + (double)hrs * 3600 + (double)mins * 60 + sec;
+	/* the printer writes whole days, which read back only up to INT32_MAX
+	 * (a bigger field counts as 0, above) */
+	if (!(t < 2147483648.0 * 86400))
+		return -1;
 	*secs = neg ? -t : t;
 	return 0;
 }

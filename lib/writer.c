@@ -505,6 +505,74 @@ ca_writer_open(FILE *fp, ca_format fmt, bool gzip)
 	return w;
 }
 
+static bool old_ad_unsafe(const ca_ad *ad);
+
+/* Does a string of v end in a backslash where the line does not end (last
+ * false)? Old strings read "C:\" back only at the end of a line (HTCondor's
+ * rule for Windows paths): anywhere else its \" is an escaped quote. */
+static bool
+old_value_unsafe(ca_value v, bool last)
+{
+	switch (v.kind) {
+	case CA_STRING:
+		return !last && v.x.len > 0 && v.u.s[v.x.len - 1] == '\\';
+	case CA_LIST:
+		for (uint32_t i = 0; i < v.x.len; i++)
+			if (old_value_unsafe(v.u.items[i], false))
+				return true;
+		return false;
+	case CA_AD:
+		return old_ad_unsafe(v.u.ad->ad);
+	default:
+		return false;
+	}
+}
+
+/* The same for the strings of e, printed in old syntax; last: e ends the
+ * line. Trees are no deeper than the parser's limit. */
+static bool
+old_expr_unsafe(const ca_expr *e, bool last)
+{
+	switch (e->node) {
+	case CA_N_LIT:
+		return old_value_unsafe(e->u.lit, last);
+	case CA_N_SELECT:
+		return old_expr_unsafe(e->u.sel.base, false);
+	case CA_N_INDEX:
+	case CA_N_UNARY:
+	case CA_N_BINARY:
+	case CA_N_COND:
+	case CA_N_ELVIS:
+	case CA_N_PAREN:
+		return (e->u.k.a && old_expr_unsafe(e->u.k.a, false)) ||
+		    (e->u.k.b && old_expr_unsafe(e->u.k.b, false)) ||
+		    (e->node == CA_N_COND && e->u.k.c && old_expr_unsafe(e->u.k.c, false));
+	case CA_N_CALL:
+		for (uint32_t i = 0; i < e->u.call.n; i++)
+			if (old_expr_unsafe(e->u.call.args[i], false))
+				return true;
+		return false;
+	case CA_N_LIST:
+		for (uint32_t i = 0; i < e->u.list.n; i++)
+			if (old_expr_unsafe(e->u.list.items[i], false))
+				return true;
+		return false;
+	case CA_N_AD:
+		return old_ad_unsafe(e->u.ad);
+	default:
+		return false;
+	}
+}
+
+static bool
+old_ad_unsafe(const ca_ad *ad)
+{
+	for (uint32_t i = 0; i < ad->n; i++)
+		if (old_expr_unsafe(ad->attrs[i].expr, false))
+			return true;
+	return false;
+}
+
 int
 ca_writer_put(ca_writer *w, const ca_ad *ad)
 {
@@ -529,9 +597,26 @@ ca_writer_put(ca_writer *w, const ca_ad *ad)
 	default:
 		break;
 	}
+	size_t start = sb->len;
 	format_ad(sb, &w->tmp, ad, w->fmt);
-	if (w->fmt == CA_FMT_LONG)
+	if (w->fmt == CA_FMT_LONG) {
+		/* One line per attribute: old strings have no escape for a
+		 * newline, and written raw it would split the attribute (or
+		 * forge others); nor for a final backslash inside an
+		 * expression. Nothing is written; the writer goes on. */
+		uint32_t lines = 0;
+		for (const char *p = sb->buf + start; (p = memchr(p, '\n',
+		    (size_t)(sb->buf + sb->len - p))) != NULL; p++)
+			lines++;
+		bool unsafe = lines != ad->n;
+		for (uint32_t i = 0; i < ad->n && !unsafe; i++)
+			unsafe = old_expr_unsafe(ad->attrs[i].expr, true);
+		if (unsafe) {
+			errno = EILSEQ;
+			return -1;
+		}
 		strbuf_addc(sb, '\n');	/* a blank line after every ad */
+	}
 	w->nads++;
 	if (out(w, sb->buf, sb->len) < 0) {
 		errno = w->err;

@@ -1,5 +1,6 @@
 /* fuzz_reader.c - libFuzzer harness for the stream reader: every format,
  * plain and gzip, read to the end and written back out in every format. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <zlib.h>
 
 #include "../../lib/ad.h"
+#include "../../lib/print.h"
 #include "../../lib/reader.h"
 #include "../../lib/strbuf.h"
 #include "../../lib/writer.h"
@@ -52,10 +54,76 @@ gzip(const uint8_t *data, size_t size, size_t *outlen)
 	return out;
 }
 
+/* ad written by a writer in format fmt, as a whole stream, into *out (free
+ * it); -1 with errno as ca_writer_put leaves it. */
+static int
+write_one(const ca_ad *ad, ca_format fmt, char **out, size_t *len)
+{
+	FILE *fp = open_memstream(out, len);
+	ca_writer *w;
+	int rc, e;
+
+	if (fp == NULL || (w = ca_writer_open(fp, fmt, false)) == NULL)
+		abort();
+	rc = ca_writer_put(w, ad);
+	e = errno;
+	if (ca_writer_close(w) < 0 || fclose(fp) != 0)
+		abort();
+	errno = e;
+	return rc;
+}
+
+/*
+ * What a writer writes, its reader must read back as the same ad: one ad,
+ * no error, printing the same. The long format may refuse an ad it cannot
+ * hold (EILSEQ), and has no way to write an empty one.
+ */
+static void
+read_back(const ca_ad *ad, ca_format fmt)
+{
+	strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+	ca_rerr err;
+	ca_ad *again, *more;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (write_one(ad, fmt, &text, &len) < 0) {
+		if (fmt != CA_FMT_LONG || errno != EILSEQ)
+			abort();
+		free(text);
+		return;
+	}
+	if (fmt == CA_FMT_LONG && ad->n == 0) {
+		free(text);
+		return;
+	}
+	ca_reader *r = ca_reader_open_mem("<again>", text, len, fmt, &err);
+	if (ca_reader_next(r, &again, &err) != 1) {
+		fprintf(stderr, "%s does not read back: %d:%d: %s\n%s\n", ca_format_name(fmt),
+		    err.line, err.col, err.msg, text);
+		abort();
+	}
+	if (ca_reader_next(r, &more, &err) != 0)
+		abort();	/* one ad written, more read */
+	ca_reader_close(r);
+	ca_print_ad(&want, ad, 0);
+	ca_print_ad(&got, again, 0);
+	if (strcmp(want.buf, got.buf) != 0) {
+		fprintf(stderr, "%s changes the ad:\n  %s\n  %s\n", ca_format_name(fmt), want.buf,
+		    got.buf);
+		abort();
+	}
+	ca_ad_free(again);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	free(text);
+}
+
 /*
  * The first byte chooses: bits 0-2 the format asked for (auto, long, new,
  * json, xml), bit 3 whether the rest is gzip-compressed here first. The
- * rest is the input. Every ad read is formatted in all four formats.
+ * rest is the input. Every ad read is written in all four formats and read
+ * back.
  */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -81,13 +149,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r == NULL)
 		abort();
 	strbuf sb = STRBUF_INIT;
-	size_t calls = 0;
+	size_t calls = 0, limit = size + 16;
+	if (len >= 2 && (unsigned char)text[0] == 0x1f && (unsigned char)text[1] == 0x8b)
+		limit = len * 1100 + 16;	/* deflate expands at most 1032 times */
 	for (;;) {
 		ca_ad *ad;
 		int rc = ca_reader_next(r, &ad, &err);
 		/* every call consumes input or ends the stream: more calls
-		 * than bytes means the reader does not make progress */
-		if (++calls > size + 16)
+		 * than bytes of text means the reader does not make progress */
+		if (++calls > limit)
 			abort();
 		if (rc == 0)
 			break;
@@ -100,6 +170,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int f = CA_FMT_LONG; f <= CA_FMT_XML; f++) {
 			strbuf_reset(&sb);
 			ca_format_ad(&sb, ad, (ca_format)f);
+			read_back(ad, (ca_format)f);
 		}
 		ca_ad_free(ad);
 	}

@@ -434,8 +434,12 @@ UNIT_SUITE(streams_writer_text)
 		fprintf(stderr, "xml:\n%s", out);
 	free(out);
 
-	out = write_ads(&ad, 1, CA_FMT_LONG, false, &len);
-	CHECK(strncmp(out, "A = 1\nB = \"x\\\"y\n\"\n", 18) == 0);
+	/* B's newline has no escape in old strings: the long writer refuses
+	 * the ad (t_hardening.c); without B, one line per attribute */
+	ca_ad *nob = ca_ad_copy(ad);
+	ca_ad_delete(nob, ca_intern("B", 1));
+	out = write_ads(&nob, 1, CA_FMT_LONG, false, &len);
+	CHECK(strncmp(out, "A = 1\nC = { 1,2 }\n", 18) == 0);
 	CHECK(len > 2 && strcmp(out + len - 2, "\n\n") == 0);
 	free(out);
 
@@ -460,11 +464,12 @@ UNIT_SUITE(streams_writer_text)
 	FILE *full = fopen("/dev/full", "w");
 	if (full) {
 		ca_writer *w = ca_writer_open(full, CA_FMT_LONG, false);
-		ca_writer_put(w, ad);
+		ca_writer_put(w, nob);
 		errno = 0;
 		CHECK(ca_writer_close(w) == -1 && errno == ENOSPC);
 		fclose(full);
 	}
+	ca_ad_free(nob);
 	ca_ad_free(ad);
 }
 
