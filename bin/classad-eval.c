@@ -790,21 +790,6 @@ stream_mode(const struct stream_opts *o, struct action *acts, int nacts)
 	return cli_finish();
 }
 
-static ca_expr *
-option_expr(ca_arena *a, const char *opt, const char *text)
-{
-	ca_perr err;
-	ca_expr *e = ca_parse_expr(a, text, strlen(text), pflags, &err);
-
-	if (e == NULL) {
-		char where[40];
-		snprintf(where, sizeof where, "<%s>", opt);
-		cli_errat(where, err.line, err.col, "%s", err.msg);
-		exit(EX_INPUT);
-	}
-	return e;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -869,13 +854,11 @@ main(int argc, char **argv)
 			pflags |= CA_P_STRICT;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			exit(cli_finish());
+			cli_help(usage_text);
 		case 'V':
 			cli_version();
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", progname);
-			exit(EX_USAGE);
+			cli_try_help();
 		}
 	}
 	for (; optind < argc; optind++)		/* after "--" */
@@ -899,10 +882,10 @@ main(int argc, char **argv)
 			}
 		}
 		if (wtext)
-			o.where = option_expr(&a, "-w", wtext);
+			o.where = cli_expr(&a, "-w", wtext, pflags);
 		o.print = ca_arena_array(&a, (size_t)o.nprint, sizeof *o.print);
 		for (int i = 0; i < o.nprint; i++)
-			o.print[i] = option_expr(&a, "-p", ptext[i]);
+			o.print[i] = cli_expr(&a, "-p", ptext[i], pflags);
 		if (nset) {
 			o.set = ca_ad_new();
 			for (int i = 0; i < nset; i++) {

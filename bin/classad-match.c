@@ -628,21 +628,6 @@ analyze_slots(const char *slots_path)
 
 /* ---- main ---- */
 
-static ca_expr *
-parse_option_expr(ca_arena *a, const char *opt, const char *text)
-{
-	ca_perr err;
-	ca_expr *e = ca_parse_expr(a, text, strlen(text), pflags, &err);
-
-	if (e == NULL) {
-		char where[40];
-		snprintf(where, sizeof where, "<%s>", opt);
-		cli_errat(where, err.line, err.col, "%s", err.msg);
-		exit(EX_INPUT);
-	}
-	return e;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -693,13 +678,11 @@ main(int argc, char **argv)
 			pflags |= CA_P_STRICT;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			exit(cli_finish());
+			cli_help(usage_text);
 		case 'V':
 			cli_version();
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", progname);
-			exit(EX_USAGE);
+			cli_try_help();
 		}
 	}
 	int npos = argc - optind;
@@ -718,7 +701,7 @@ main(int argc, char **argv)
 
 	ca_arena exprs = { 0 };
 	if (ctext)
-		constraint = parse_option_expr(&exprs, "--constraint", ctext);
+		constraint = cli_expr(&exprs, "--constraint", ctext, pflags);
 	anflags = strict ? CA_AN_STRICT : 0;
 
 	read_jobs(jobs_path);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../lib/parser.h"
 #include "../lib/value.h"
 
 const char *progname = "classad-tools";
@@ -83,6 +84,35 @@ cli_version(void)
 {
 	printf("%s (classad-tools) %s\n", progname, CA_VERSION);
 	exit(cli_finish());
+}
+
+void
+cli_help(const char *usage)
+{
+	fputs(usage, stdout);
+	exit(cli_finish());
+}
+
+void
+cli_try_help(void)
+{
+	fprintf(stderr, "Try '%s --help'.\n", progname);
+	exit(EX_USAGE);
+}
+
+ca_expr *
+cli_expr(ca_arena *a, const char *opt, const char *text, int pflags)
+{
+	ca_perr err;
+	ca_expr *e = ca_parse_expr(a, text, strlen(text), pflags, &err);
+
+	if (e == NULL) {
+		char where[64];
+		snprintf(where, sizeof where, "<%s>", opt);
+		cli_errat(where, err.line, err.col, "%s", err.msg);
+		exit(EX_INPUT);
+	}
+	return e;
 }
 
 void

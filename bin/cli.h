@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../lib/expr.h"
 #include "../lib/reader.h"
 
 #define CA_VERSION "0.1.0"
@@ -35,6 +36,15 @@ void cli_raise(int status);
 /* "prog: message", then exit(status). */
 void cli_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void cli_version(void) __attribute__((noreturn));	/* "prog (classad-tools) VERSION", exit 0 */
+/* -h/--help: the usage text on standard output, exit 0. */
+void cli_help(const char *usage) __attribute__((noreturn));
+/* After getopt_long has complained about an option: "Try 'prog --help'.",
+ * exit 2. */
+void cli_try_help(void) __attribute__((noreturn));
+/* The expression an option gives (-w, --constraint, ...), parsed into a with
+ * parser flags pflags; one that does not parse is reported as
+ * "prog: <OPT>:line:col: message" and the program exits 3. */
+ca_expr *cli_expr(ca_arena *a, const char *opt, const char *text, int pflags);
 /* Usage error: message, "Try 'prog --help'.", exit 2. */
 void cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* Parse an integer option value within [min,max] or die with a usage error. */

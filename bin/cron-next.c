@@ -646,13 +646,11 @@ main(int argc, char **argv)
 			have_now = true;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			exit(cli_finish());
+			cli_help(usage_text);
 		case 'V':
 			cli_version();
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", progname);
-			exit(EX_USAGE);
+			cli_try_help();
 		}
 	}
 	if (!have_now)

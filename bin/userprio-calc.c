@@ -850,8 +850,7 @@ main(int argc, char **argv)
 			opt.gzip = true;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			exit(cli_finish());
+			cli_help(usage_text);
 		case 'V':
 			cli_version();
 		case ':':

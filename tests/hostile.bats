@@ -651,7 +651,7 @@ broken_long() {
 
 @test "hostile: startd-step: bad slots, events for unknown slots, bad policies" {
 	S=$DATA/startd
-	startd-step --init --now $T0 -c "$S/static.config" "$S/desk.ad" >"$TMP/slots.ads"
+	startd-step --init --now $T0 -c "$S/static.config" "$BATS_TEST_DIRNAME/../share/timeline/desk.ad" >"$TMP/slots.ads"
 	try 0 startd-step --now $T0 /dev/null
 	[[ -z $output ]]
 	for f in "$FIX/garbage" "$FIX/garbage.gz"; do

@@ -7,6 +7,7 @@ load helpers
 
 D=$BATS_TEST_DIRNAME/data/startd
 P=$BATS_TEST_DIRNAME/../share/policy
+TL=$BATS_TEST_DIRNAME/../share/timeline	# the shipped timeline example
 T0=1700000000		# Tue 2023-11-14 22:13:20 UTC
 DESK=slot1@desk.example.org
 BASS=slot1@bass.example.org
@@ -22,7 +23,7 @@ slots() {
 }
 
 # desk [OPTIONS...]: $TMP/slots.ads = the one static slot of desk.ad at T0
-desk() { slots "$D/desk.ad" -c "$D/static.config" "$@"; }
+desk() { slots "$TL/desk.ad" -c "$D/static.config" "$@"; }
 
 # ev NAME EVENT TIME [LINE...]: append an event to $TMP/ev.ads
 ev() {
@@ -129,10 +130,10 @@ claimed() {
 
 @test "startd-step: a malformed configuration is reported where it is (exit 3)" {
 	cfg 'NUM_SLOTS = 1' 'START = (KeyboardIdle > 5'
-	run -3 --separate-stderr startd-step --init -c "$TMP/c.config" "$D/desk.ad"
+	run -3 --separate-stderr startd-step --init -c "$TMP/c.config" "$TL/desk.ad"
 	[[ $stderr == "startd-step: $TMP/c.config:2:"*"START"* ]]
 	[[ -z $output ]]
-	run -4 --separate-stderr startd-step -c "$TMP/nonesuch.config" "$D/desk.ad"
+	run -4 --separate-stderr startd-step -c "$TMP/nonesuch.config" "$TL/desk.ad"
 	[[ $stderr == *"nonesuch.config"* ]]
 }
 
@@ -190,7 +191,7 @@ claimed() {
 	    'SLOT1_STARTD_ATTRS = favorite_movie' 'favorite_color = "blue"' \
 	    'favorite_season = "spring"' 'SLOT2_favorite_color = "green"' 'favorite_movie = "Up"' \
 	    'NUM_CPUS = $(DETECTED_CORES) * 2'
-	run -0 startd-step --init -c "$TMP/c.config" "$D/desk.ad"
+	run -0 startd-step --init -c "$TMP/c.config" "$TL/desk.ad"
 	printf '%s\n' "$output" >"$TMP/slots.ads"
 	[[ $(val favorite_color slot1@desk.example.org) == '"blue"' ]]
 	[[ $(val favorite_color slot2@desk.example.org) == '"green"' ]]
@@ -860,19 +861,19 @@ tl() {
 }
 
 @test "policy default.config (seed 001): preemption off, the typing owner is ignored" {
-	tl default "$D/typing.ads" "$D/desk.ad" $T0 1500 60 "$P/default.config" "$D/static.config"
+	tl default "$TL/typing.ads" "$TL/desk.ad" $T0 1500 60 "$P/default.config" "$D/static.config"
 	[[ $status == 0 ]]
 	[[ $output != *Suspended* ]]
 }
 
 @test "policy default-v6.config (seed 000): suspend on the keyboard, continue when idle" {
-	tl default-v6 "$D/typing.ads" "$D/desk.ad" $T0 1500 60 "$P/default-v6.config" "$D/static.config"
+	tl default-v6 "$TL/typing.ads" "$TL/desk.ad" $T0 1500 60 "$P/default-v6.config" "$D/static.config"
 	[[ $status == 0 ]]
 	[[ $output == *"[14] SUSPEND = true"* && $output == *"[15] CONTINUE = true"* ]]
 }
 
 @test "policy default-v6.config: twelve minutes of typing preempt, vacate, kill" {
-	tl default-v6-long "$D/typing-long.ads" "$D/desk.ad" $T0 2400 60 "$P/default-v6.config" \
+	tl default-v6-long "$TL/typing-long.ads" "$TL/desk.ad" $T0 2400 60 "$P/default-v6.config" \
 	    "$D/static.config"
 	[[ $output == *"[16] PREEMPT = true"* && $output == *"[18]"* && $output == *"[21]"* ]]
 	[[ $output == *"[25] KILLING_TIMEOUT"* ]]
@@ -880,55 +881,55 @@ tl() {
 
 @test "policy test-job.config (seed 001): coltrane's job is never suspended" {
 	sed 's/Owner = "alice"; User = "alice@example.org"/Owner = "coltrane"; User = "coltrane@example.org"/; s/alice@example.org/coltrane@example.org/' \
-	    "$D/typing.ads" >"$TMP/coltrane.ads"
-	tl test-job "$TMP/coltrane.ads" "$D/desk.ad" $T0 1500 60 "$P/default-v6.config" \
+	    "$TL/typing.ads" >"$TMP/coltrane.ads"
+	tl test-job "$TMP/coltrane.ads" "$TL/desk.ad" $T0 1500 60 "$P/default-v6.config" \
 	    "$P/test-job.config" "$D/static.config"
 	[[ $status == 0 && $output != *Suspended* ]]
 	[[ $output == *"SUSPEND = false"* ]]
 }
 
 @test "policy time-of-day.config (seed 001): no new job in work hours" {
-	tl time-of-day "$D/workday.ads" "$D/desk.ad" 1700034000 2400 300 "$P/default.config" \
+	tl time-of-day "$D/workday.ads" "$TL/desk.ad" 1700034000 2400 300 "$P/default.config" \
 	    "$P/time-of-day.config" "$D/static.config"
 	[[ $output == *"Matched/Idle -> Owner/Idle [8] event Claim: the claim fails (START = false for this job)"* ]]
 }
 
 @test "policy time-of-day-v6.config (seed 000): the same on top of the old default" {
-	tl time-of-day-v6 "$D/workday.ads" "$D/desk.ad" 1700034000 2400 300 "$P/default-v6.config" \
+	tl time-of-day-v6 "$D/workday.ads" "$TL/desk.ad" 1700034000 2400 300 "$P/default-v6.config" \
 	    "$P/time-of-day-v6.config" "$D/static.config"
 	[[ $status == 0 ]]
 }
 
 @test "policy desktop.config (seed 001): on a desktop, suspend and continue; elsewhere nothing" {
-	tl desktop "$D/typing.ads" "$D/desk.ad" $T0 1500 60 "$P/desktop.config" \
+	tl desktop "$TL/typing.ads" "$TL/desk.ad" $T0 1500 60 "$P/desktop.config" \
 	    "$P/desktop-local.config" "$D/static.config"
 	[[ $output == *"[14] SUSPEND = true"* && $output == *"[15] CONTINUE = true"* ]]
-	tl desktop-node "$D/typing.ads" "$D/desk.ad" $T0 1500 60 "$P/desktop.config" \
+	tl desktop-node "$TL/typing.ads" "$TL/desk.ad" $T0 1500 60 "$P/desktop.config" \
 	    "$D/static.config"
 	[[ $output != *Suspended* ]]
 }
 
 @test "policy desktop-v6.config (seed 000): the desktop policy with STARTD_EXPRS" {
-	tl desktop-v6 "$D/typing-long.ads" "$D/desk.ad" $T0 2400 60 "$P/desktop-v6.config" \
+	tl desktop-v6 "$TL/typing-long.ads" "$TL/desk.ad" $T0 2400 60 "$P/desktop-v6.config" \
 	    "$P/desktop-local.config" "$D/static.config"
 	[[ $output == *"[14] SUSPEND = true"* && $output == *"[16] PREEMPT = true"* ]]
 }
 
 @test "policy max-retirement.config (seed 000): a preempted job retires for up to two days" {
-	tl max-retirement "$D/typing-long.ads" "$D/desk.ad" $T0 2400 120 "$P/default-v6.config" \
+	tl max-retirement "$TL/typing-long.ads" "$TL/desk.ad" $T0 2400 120 "$P/default-v6.config" \
 	    "$P/max-retirement.config" "$D/static.config"
 	[[ $output == *"[16] PREEMPT = true"* ]]
 	[[ $output != *"[18]"* ]]
 }
 
 @test "policy disable-preemption.config (seed 000): suspended, never preempted" {
-	tl disable-preemption "$D/typing-long.ads" "$D/desk.ad" $T0 2400 120 "$P/default-v6.config" \
+	tl disable-preemption "$TL/typing-long.ads" "$TL/desk.ad" $T0 2400 120 "$P/default-v6.config" \
 	    "$P/disable-preemption.config" "$D/static.config"
 	[[ $output == *"[14] SUSPEND = true"* && $output != *"[16]"* && $output != *Preempting* ]]
 }
 
 @test "policy job-suspension.config (seed 001): the seed's missing ')' is reported, the rest runs" {
-	tl job-suspension "$D/suspension.ads" "$D/desk.ad" $T0 1200 60 "$P/job-suspension.config" \
+	tl job-suspension "$D/suspension.ads" "$TL/desk.ad" $T0 1200 60 "$P/job-suspension.config" \
 	    "$P/static-slots.config"
 	[[ $status == 3 ]]
 	[[ $stderr == *"job-suspension.config:17:"*"NonSuspendableSlotState"*"not published"* ]]
@@ -936,7 +937,7 @@ tl() {
 	# with the parenthesis added, slot2 makes way for slot1's job
 	printf '%s\n' 'NonSuspendableSlotState = eval(strcat("slot",SlotID-$(DETECTED_CORES),"_State"))' \
 	    >"$TMP/fix.config"
-	tl job-suspension-fixed "$D/suspension.ads" "$D/desk.ad" $T0 1200 60 \
+	tl job-suspension-fixed "$D/suspension.ads" "$TL/desk.ad" $T0 1200 60 \
 	    "$P/job-suspension.config" "$P/static-slots.config" "$TMP/fix.config"
 	[[ $status == 0 ]]
 	[[ $output == *"slot2@desk.example.org Claimed/Busy -> Claimed/Suspended [14] SUSPEND = true"* ]]
@@ -944,7 +945,7 @@ tl() {
 }
 
 @test "policy job-suspension-v6.config (seed 000): VM2 suspends while VM1 is busy" {
-	tl job-suspension-v6 "$D/suspension.ads" "$D/desk.ad" $T0 1200 60 "$P/default-v6.config" \
+	tl job-suspension-v6 "$D/suspension.ads" "$TL/desk.ad" $T0 1200 60 "$P/default-v6.config" \
 	    "$P/job-suspension-v6.config" "$P/job-suspension-v6-local.config" "$P/static-slots.config"
 	[[ $status == 0 ]]
 	[[ $output == *"slot2@desk.example.org Claimed/Busy -> Claimed/Suspended [14] SUSPEND = true"* ]]
@@ -952,7 +953,7 @@ tl() {
 }
 
 @test "policy backfill.config (seed 001): backfill after five idle minutes, evicted by the owner" {
-	tl backfill "$D/idle-typing.ads" "$D/desk.ad" $T0 1500 60 "$P/backfill.config" \
+	tl backfill "$D/idle-typing.ads" "$TL/desk.ad" $T0 1500 60 "$P/backfill.config" \
 	    "$D/static.config"
 	[[ $output == *"[7] START_BACKFILL = true"* && $output == *"[28] EVICT_BACKFILL = true"* ]]
 	[[ $output == *"[30]"* ]]
@@ -1077,7 +1078,7 @@ tl() {
 @test "startd-step --state: the slots file is rewritten atomically, a bad file is left alone" {
 	run -4 --separate-stderr startd-step --state "$TMP/pool.ads" --now $T0
 	[[ $stderr == *"no such state file (--init creates one)"* ]]
-	run -0 startd-step --init --state "$TMP/pool.ads" -c "$D/static.config" --now $T0 "$D/desk.ad"
+	run -0 startd-step --init --state "$TMP/pool.ads" -c "$D/static.config" --now $T0 "$TL/desk.ad"
 	[[ -z $output ]]
 	grep -q 'State = "Owner"' "$TMP/pool.ads"
 	ev $DESK Match $((T0 + 10)) "$(job 1.0 alice)"
