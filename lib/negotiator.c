@@ -77,6 +77,7 @@ enum skip {
 	K_LIMIT,		/* the submitter's slice (or its group's quota) */
 	K_QUOTA,
 	K_CPFULL,		/* not enough left in the p-slot */
+	K_NEGREQ,		/* a p-slot, and the job asks for less than nothing */
 	K_NSKIP
 };
 
@@ -99,6 +100,7 @@ static const char *const skip_text[K_NSKIP] = {
 	[K_LIMIT] = "pie slice used up",
 	[K_QUOTA] = "group quota reached",
 	[K_CPFULL] = "not enough left in the partitionable slot",
+	[K_NEGREQ] = "partitionable slot, and the job asks for a negative amount",
 };
 
 /* What each skip means for the job's summary reason. */
@@ -121,6 +123,7 @@ static const uint8_t skip_why[K_NSKIP] = {
 	[K_LIMIT] = CA_WHY_LIMIT,
 	[K_QUOTA] = CA_WHY_QUOTA,
 	[K_CPFULL] = CA_WHY_OUTRANKED,
+	[K_NEGREQ] = CA_WHY_NOMATCH,
 };
 
 /* Which reason wins when a job's candidates were refused for several:
@@ -388,6 +391,7 @@ struct job {
 	uint32_t mjob;		/* number in the matcher */
 	uint32_t match;		/* its match, or NONE */
 	uint8_t why;		/* CA_WHY_* while it is idle */
+	const ca_name *negreq;	/* a Request* attribute below 0, or NULL */
 	ovr *eph;		/* Submitter* attributes (keys' representatives) */
 };
 
@@ -1305,6 +1309,26 @@ job_weight(ca_neg *n, struct job *j, ca_ad *req)
 	return w > 0 ? w : 1.0;
 }
 
+/* The first Request* attribute of the job (RequestCpus, RequestMemory,
+ * RequestDisk, RequestGPUs, ...) that evaluates to a negative number: a
+ * request no partitionable slot can carve, or NULL. */
+static const ca_name *
+negative_request(ca_neg *n, const ca_ad *ad)
+{
+	const ca_name *found = NULL;
+
+	for (uint32_t i = 0; i < ad->n && found == NULL; i++) {
+		const ca_attr *at = &ad->attrs[i];
+		if (at->name->len <= 7 || strncasecmp(at->name->key, "Request", 7) != 0)
+			continue;
+		ca_value v = ca_eval_expr(n->cx, at->expr, ad, NULL);
+		if ((v.kind == CA_INT && v.u.i < 0) || (v.kind == CA_REAL && v.u.r < 0))
+			found = at->name;
+	}
+	ca_arena_reset(&n->cx->scratch);
+	return found;
+}
+
 static void
 prepare_jobs(ca_neg *n)
 {
@@ -1322,6 +1346,7 @@ prepare_jobs(ca_neg *n)
 		j->cluster = (int64_t)attr_num(n, j->ad, "ClusterId", 0);
 		j->proc = (int64_t)attr_num(n, j->ad, "ProcId", 0);
 		j->weight = job_weight(n, j, req);
+		j->negreq = negative_request(n, j->ad);
 		ca_arena_reset(&n->cx->scratch);
 		struct cust *c = &n->custs[j->sub];
 		if (c->njobs == c->capjobs) {
@@ -1424,6 +1449,7 @@ prepare_keys(ca_neg *n)
 			n->sigs[base + k] = at ? at->expr : NULL;
 			h = ca_hash_mix(h, (uint64_t)(uintptr_t)n->sigs[base + k]);
 		}
+		h = ca_hash_mix(h, jb->negreq != NULL);
 		if (dynamic || n->pol.all_jobs_in_cluster)
 			h = ca_hash_mix(h, j);
 		uint32_t mcl = ca_matcher_cluster_of(n->matcher, jb->mjob), key = NONE;
@@ -1431,7 +1457,7 @@ prepare_keys(ca_neg *n)
 		for (; table[t]; t = (t + 1) & (cap - 1)) {
 			struct key *k = &n->keys[table[t] - 1];
 			if (k->hash == h && k->sub == jb->sub && k->mcl == mcl &&
-			    !dynamic && !n->pol.all_jobs_in_cluster && sig_equal(n, k->sig, base)) {
+			    (n->jobs[k->rep].negreq != NULL) == (jb->negreq != NULL) && !dynamic && !n->pol.all_jobs_in_cluster && sig_equal(n, k->sig, base)) {
 				key = table[t] - 1;
 				break;
 			}
@@ -1831,7 +1857,7 @@ cp_cand(ca_neg *n, struct slot *s, struct job *rep, struct cand *c)
 {
 	double cons[32];
 
-	if (s->nres > 32)
+	if (s->nres > 32 || rep->negreq != NULL)
 		return 0;
 	memset(c, 0, sizeof *c);
 	if (!cp_fits(n, s, rep, cons, &c->cost, &c->jrank, &c->srank))
@@ -1870,6 +1896,10 @@ multi_cand(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, struct ca
 	*why = K_NOMATCH;
 	if (p->nkids == 0 || p->taken || p->skip != K_OK)
 		return 0;
+	if (rep->negreq != NULL) {
+		*why = K_NEGREQ;
+		return 0;
+	}
 	use = ca_xcalloc(p->nkids, sizeof *use);
 	for (uint32_t k = 0; k < p->nkids; k++) {
 		struct slot *d = &n->slots[p->kids[k]];
@@ -1981,6 +2011,10 @@ build(ca_neg *n, struct key *k, bool only_rank)
 		uint8_t reason = 0;
 		if (seen)
 			seen[hits[i].slot] = true;
+		if (s->pslot && rep->negreq != NULL) {
+			c->count[K_NEGREQ]++;
+			continue;
+		}
 		int why = classify(n, s, k->sub, hits[i].srank, only_rank, &reason);
 		if (why != K_OK) {
 			c->count[why]++;
@@ -2005,6 +2039,10 @@ build(ca_neg *n, struct key *k, bool only_rank)
 		}
 		if (only_rank) {
 			c->count[K_RANKMODE]++;
+			continue;
+		}
+		if (rep->negreq != NULL) {
+			c->count[K_NEGREQ]++;
 			continue;
 		}
 		if (cp_cand(n, s, rep, &x))
@@ -2087,6 +2125,11 @@ explain_slots(ca_neg *n, struct key *k, bool only_rank)
 
 		ca_mad_prepare(&sm, s->ad);
 		tr(n, "    %s: ", s->name);
+		if (s->pslot && rep->negreq != NULL) {
+			tr(n, "skipped: %s (%s is negative)\n", skip_text[K_NEGREQ],
+			    rep->negreq->spell);
+			continue;
+		}
 		if (s->cp) {
 			if (s->taken || s->skip) {
 				tr(n, "skipped: %s\n", skip_text[s->taken ? K_TAKEN : s->skip]);

@@ -618,6 +618,41 @@ quota_jobs() {
 	[ "${#lines[@]}" -eq 5 ]
 }
 
+@test "a negative request matches no partitionable slot, and gives nothing back" {
+	# RequestCpus = -1 would pass TARGET.RequestCpus <= MY.Cpus of any p-slot
+	sed -e 's/^ClusterId = 50$/ClusterId = 70/' -e 's/^RequestCpus = .*/RequestCpus = -1\nJobPrio = 10/' \
+	    "$D/pslot-jobs.ads" >"$TMP/neg"
+	grep -q '^RequestCpus = -1$' "$TMP/neg"
+	run -1 neg --slots "$D/pslot-slots.ads" --jobs "$TMP/neg"
+	[ -z "$output" ]
+	# nor with a consumption policy that consumes a fixed amount
+	sed 's/^CurrentRank = 0.0$/CurrentRank = 0.0\nConsumptionCpus = 1\nConsumptionMemory = 1024/' \
+	    "$D/pslot-slots.ads" >"$TMP/cp"
+	run -1 neg --slots "$TMP/cp" --jobs "$TMP/neg"
+	[ -z "$output" ]
+	# nor a full p-slot (it has 0 cores left), a negative RequestMemory or
+	# a custom resource, nor by preempting its dynamic slots
+	for a in RequestMemory RequestGPUs; do
+		sed -e 's/^RequestCpus = .*/RequestCpus = 0/' -e 's/^RequestMemory = .*/RequestMemory = 0/' \
+		    -e "s/^Rank = 0.0$/&\\n$a = -2/" "$D/pslot-bigjob.ads" >"$TMP/neg2"
+		grep -q "^$a = -2\$" "$TMP/neg2"
+		run -1 neg --slots "$D/pslot-busy.ads" --jobs "$TMP/neg2"
+		[ -z "$output" ]
+		run -1 --separate-stderr neg -c "$D/pslot-preempt.config" --accounting \
+		    "$D/prio-accounting.ads" --slots "$D/pslot-busy.ads" --jobs "$TMP/neg2" --explain 60.0
+		[[ $stderr == *"slot1@pp.example.org: skipped: partitionable slot, and the job asks for a negative amount ($a is negative)"* ]]
+	done
+	# the jobs alike but for the sign are told apart: those first in line
+	# get nothing, the others still match
+	cat "$D/pslot-jobs.ads" "$TMP/neg" >"$TMP/both"
+	run -0 --separate-stderr neg --slots "$D/pslot-slots.ads" --jobs "$TMP/both" --summary
+	[ "$(grep -c '^Event = "Match"' <<<"$output")" = 1 ]
+	[[ $output == *'JobId = "50.0"'* && $output != *'JobId = "70'* ]]
+	# a static slot is matched whole: the request carves nothing there
+	gen_slots s 1 >"$TMP/static"
+	run -0 neg --slots "$TMP/static" --jobs "$TMP/neg"
+}
+
 @test "ALLOW_PSLOT_PREEMPTION: a big job preempts dynamic slots of a full p-slot (golden)" {
 	run -1 neg -c "$D/prio20.config" --accounting "$D/prio-accounting.ads" \
 	    --slots "$D/pslot-busy.ads" --jobs "$D/pslot-bigjob.ads"
