@@ -1,5 +1,6 @@
 /* statefile.c - rewriting a state file atomically: a temporary file beside it,
  * written, synced and renamed over it, then the directory synced. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -128,6 +129,54 @@ abort:
 	return -1;
 }
 
+/* Is name a temporary file of base, ".BASE.XXXXXX" as mkstemp makes it? */
+static int
+is_tmp_of(const char *name, const char *base)
+{
+	size_t bl = strlen(base);
+
+	if (name[0] != '.' || strncmp(name + 1, base, bl) != 0 || name[1 + bl] != '.')
+		return 0;
+	name += bl + 2;
+	if (strlen(name) != 6)
+		return 0;
+	for (; *name; name++)
+		if (!((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') ||
+		    (*name >= '0' && *name <= '9')))
+			return 0;
+	return 1;
+}
+
+/* Remove the temporary files of path that a writer killed before its
+ * commit left behind. Only the lock holder writes them, so under the lock
+ * every one there is stale. Failing to remove one is no error. */
+static void
+sweep(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	strbuf dir = STRBUF_INIT, f = STRBUF_INIT;
+	struct dirent *de;
+	DIR *d;
+
+	if (slash != NULL)
+		strbuf_add(&dir, path, (size_t)(slash - path) + 1);
+	if ((d = opendir(dir.len ? dir.buf : ".")) == NULL) {
+		strbuf_release(&dir);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (!is_tmp_of(de->d_name, base))
+			continue;
+		strbuf_reset(&f);
+		strbuf_addf(&f, "%s%s", dir.len ? dir.buf : "", de->d_name);
+		unlink(f.buf);
+	}
+	closedir(d);
+	strbuf_release(&f);
+	strbuf_release(&dir);
+}
+
 int
 ca_statefile_lock(const char *path, ca_rerr *err)
 {
@@ -150,6 +199,7 @@ ca_statefile_lock(const char *path, ca_rerr *err)
 		return -1;
 	}
 	strbuf_release(&lock);
+	sweep(path);
 	return fd;
 }
 

@@ -27,8 +27,10 @@ int ca_statefile_commit(ca_statefile *sf, ca_rerr *err);
 void ca_statefile_abort(ca_statefile *sf);
 
 /* Take the exclusive lock PATH.lock (flock, waiting for it) that serializes
- * the programs rewriting the state file path (concurrent cron runs). Returns
- * a descriptor for ca_statefile_unlock, or -1 with err. */
+ * the programs rewriting the state file path (concurrent cron runs), then
+ * remove the temporary files of path (".NAME.XXXXXX") a writer killed before
+ * its commit left. Returns a descriptor for ca_statefile_unlock, or -1 with
+ * err. */
 int ca_statefile_lock(const char *path, ca_rerr *err);
 void ca_statefile_unlock(int fd);
 

@@ -274,6 +274,74 @@ small_pool() {
 	((${#lines[@]} == 2))
 }
 
+# state_parses DIR: the committed generation of the state directory DIR is
+# whole: its number, its clock and cluster counter, and every ad file parses
+state_parses() {
+	local g f
+	[[ $(cat "$1/current") =~ ^[0-9]+$ ]] || { echo "$1/current: $(cat "$1/current")"; return 1; }
+	g=$1/gen.$(cat "$1/current")
+	[[ $(cat "$g/clock") =~ ^[0-9]+$ && $(cat "$g/cluster") =~ ^[0-9]+$ ]] ||
+	    { echo "$g: clock or cluster torn"; return 1; }
+	for f in "$g/acct.ads" "$g/jobs.ads" "$g"/slots/*.ads; do
+		classad-eval -w false "$f" || { echo "$f: does not parse"; return 1; }
+	done
+}
+
+@test "pool-cycle: SIGKILL at random points, over and over: the old state or the new, and recovery as if never killed" {
+	command -v setsid >/dev/null || skip "no setsid(1): cannot kill a cycle's process group"
+	pool 'PREEMPTION_REQUIREMENTS = RemoteUserPrio > SubmitterUserPrio * 1.2'
+	machines node 3 4 'use FEATURE : StaticSlots'
+	sh "$SHARE/pool-cycle" --init --now $T0 "$TMP/pool" "$TMP/st"
+	local i t n c us pid old=0 new=0 runs=${CA_KILL_RUNS:-15}
+	for ((i = 1; i <= runs; i++)); do
+		t=$((T0 + i * 300))
+		printf 'Owner = "u%d"\nUser = "u%d@example.org"\nJobDuration = 900\nQueue = 3\n' \
+		    $((i % 3)) $((i % 3)) >"$TMP/st/incoming/s$i.ads"
+		printf 'Name = "slot%d@node%d.example.org"\nEvent = "Vacate"\n' $((i % 4 + 1)) \
+		    $((i % 3 + 1)) >"$TMP/st/events/v$i.ads"
+		n=$(cat "$TMP/st/current")
+		rm -rf "$TMP/old" "$TMP/ref"
+		cp -a "$TMP/st" "$TMP/old"
+		# the cycle uninterrupted (kept as ref), and how long that takes:
+		# the kill comes at a random point of it, to the whole process
+		# group, as a power cut would
+		us=${EPOCHREALTIME/./}
+		sh "$SHARE/pool-cycle" --now $t "$TMP/st"
+		us=$(((${EPOCHREALTIME/./} - us) * RANDOM / 32768))
+		mv "$TMP/st" "$TMP/ref"
+		cp -a "$TMP/old" "$TMP/st"
+		setsid sh "$SHARE/pool-cycle" --now $t "$TMP/st" &
+		pid=$!
+		sleep "$(printf '%d.%06d' $((us / 1000000)) $((us % 1000000)))"
+		kill -KILL -- -$pid 2>/dev/null || true
+		wait $pid 2>/dev/null || true
+		state_parses "$TMP/st"
+		c=$(cat "$TMP/st/current")
+		if ((c == n)); then
+			# the old state: nothing of it changed, nothing consumed (the
+			# next run removes the uncommitted gen.N+1 and current.tmp)
+			old=$((old + 1))
+			diff -r -x "gen.$((n + 1))" -x current.tmp -x lock "$TMP/old" "$TMP/st"
+		else
+			# the new state, whole
+			((c == n + 1)) || { echo "run $i: current $c after $n"; return 1; }
+			new=$((new + 1))
+			for f in clock cluster acct.ads jobs.ads slots; do
+				diff -r "$TMP/ref/gen.$c/$f" "$TMP/st/gen.$c/$f"
+			done
+		fi
+		# the next run recovers: the directory is as if never killed
+		# (logs appended once, submissions and events consumed once)
+		sh "$SHARE/pool-cycle" --now $t "$TMP/st"
+		diff -r "$TMP/ref" "$TMP/st" || { echo "run $i: recovery differs (killed after $us us)"; return 1; }
+	done
+	echo "# old state kept $old times, new state $new times" >&3
+	sh "$SHARE/pool-cycle" --now $((t + 300)) "$TMP/st"
+	state_parses "$TMP/st"
+	(($(cat "$TMP/st/current") == runs + 1))
+	[[ -z $(find "$TMP/st" -name '.*.??????') ]]
+}
+
 @test "pool-cycle: overlapping runs wait for each other (flock, and the mkdir lock)" {
 	small_pool
 	mkdir "$TMP/bin"

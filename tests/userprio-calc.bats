@@ -375,6 +375,34 @@ row() { printf '%s\n' "$output" | awk -v n="$1" '$1 == n { $1 = $1; print }'; }
 	[[ -e $TMP/state.lock ]]
 }
 
+@test "userprio-calc: a write killed before its rename leaves a temporary file; the next locked write removes it" {
+	up --now $T0 -setprio u@example.com 5 >/dev/null
+	cp "$TMP/state" "$TMP/before"
+	# what a SIGKILL between mkstemp and rename leaves, and look-alikes that
+	# are not the temporary files of this state
+	printf 'Name = "half' >"$TMP/.state.Ab3xYz"
+	printf 'x' >"$TMP/.state.0a1B2c"
+	for f in .state.keep .state.Ab3xYz1 .state.Ab3-Yz .other.Ab3xYz state.Ab3xYz \
+	    .state.lock.Ab3xYz; do
+		printf 'x' >"$TMP/$f"
+	done
+	# a report takes no lock and removes nothing
+	run -0 up --now $T0 -priority
+	[[ -e $TMP/.state.Ab3xYz && -e $TMP/.state.0a1B2c ]]
+	run -0 up --now $((T0 + 60)) -setfactor u@example.com 2
+	[[ ! -e $TMP/.state.Ab3xYz && ! -e $TMP/.state.0a1B2c ]]
+	for f in .state.keep .state.Ab3xYz1 .state.Ab3-Yz .other.Ab3xYz state.Ab3xYz \
+	    .state.lock.Ab3xYz; do
+		[[ -e $TMP/$f ]] || { echo "$f removed"; false; }
+	done
+	run -0 up --now $((T0 + 60)) -priority u@example.com
+	[[ $(row u@example.com) == "u@example.com 10.00 5.00 2.00" ]]
+	# the same for the other programs that rewrite a state in place
+	printf 'x' >"$TMP/.q.Zz9Zz9"
+	run -0 --separate-stderr schedd-step --now $T0 --state "$TMP/q"
+	[[ ! -e $TMP/.q.Zz9Zz9 && -e $TMP/q ]]
+}
+
 # ---- configuration ----
 
 @test "userprio-calc: -c reads PRIORITY_HALFLIFE through macros" {
