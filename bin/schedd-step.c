@@ -496,14 +496,31 @@ exits_mode(char **files, int nfiles)
 {
 	ca_writer *w = open_writer(stdout, opt.gzip);
 
+	/* one slot at a time: memory does not grow with the pool */
 	for (int i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
-		struct adv slots = { 0 };
-		read_all(nfiles > 0 ? files[i] : "-", &slots);
-		for (size_t k = 0; k < slots.n; k++) {
-			exits_of(w, slots.ad[k], slots.file[k], slots.line[k]);
-			ca_arena_reset(&cx.scratch);
+		const char *path = nfiles > 0 ? files[i] : "-";
+		const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+		ca_rerr err;
+		ca_reader *r = ca_reader_open(path, opt.in, &err);
+		ca_ad *ad;
+		int rc;
+
+		if (r == NULL) {
+			cli_rerr(&err);
+			continue;
 		}
-		adv_free(&slots);
+		while ((rc = ca_reader_next(r, &ad, &err)) != 0) {
+			if (rc < 0) {
+				cli_rerr(&err);
+				if (err.sys)
+					break;
+				continue;
+			}
+			exits_of(w, ad, name, ca_reader_ad_line(r));
+			ca_arena_reset(&cx.scratch);
+			ca_ad_free(ad);
+		}
+		ca_reader_close(r);
 	}
 	if (ca_writer_close(w) < 0) {
 		cli_err("writing output failed");

@@ -37,6 +37,7 @@ struct entry {
 	char *spell;		/* first spelling */
 	char *value;		/* raw text, NUL-terminated */
 	size_t len;
+	size_t cap;		/* bytes value has room for, less the NUL */
 	const char *file;
 	int line, col;		/* of the value's first byte */
 	struct seg *segs;	/* NULL: rewritten by a self-reference */
@@ -545,7 +546,7 @@ define(ca_config *cfg, const char *name, size_t nlen, const char *value, size_t 
 	}
 	struct entry *e = intern_entry(cfg, name, nlen);
 	e->value = ca_arena_strndup(&cfg->arena, sb.buf, sb.len);
-	e->len = sb.len;
+	e->len = e->cap = sb.len;
 	strbuf_release(&sb);
 	e->file = file;
 	e->line = line;
@@ -1413,11 +1414,22 @@ int
 ca_config_set(ca_config *cfg, const char *name, const char *value, const char *origin,
     ca_rerr *err)
 {
-	size_t nlen = strlen(name);
+	size_t nlen = strlen(name), vlen = strlen(value);
 	strbuf sb = STRBUF_INIT;
 	const char *file;
 
 	strbuf_addf(&sb, "<%s>", origin ? origin : "default");
+	/* Set again from the same origin (startd-step sets DETECTED_CPUS for
+	 * every machine it reads): a value without macros is written over the
+	 * last one when it fits, so memory does not grow with the sets. */
+	struct entry *old = nlen > 0 ? find(cfg, name, nlen) : NULL;
+	if (old != NULL && old->file != NULL && strcmp(old->file, sb.buf) == 0 &&
+	    vlen <= old->cap && strchr(value, '$') == NULL) {
+		strbuf_release(&sb);
+		memcpy(old->value, value, vlen + 1);
+		old->len = vlen;
+		return 0;
+	}
 	file = ca_arena_strndup(&cfg->arena, sb.buf, sb.len);
 	strbuf_release(&sb);
 	if (nlen == 0) {
@@ -1430,7 +1442,7 @@ ca_config_set(ca_config *cfg, const char *name, const char *value, const char *o
 			return -1;
 		}
 	struct seg sg = { 0, 1, 1 };
-	return define(cfg, name, nlen, value, strlen(value), file, 1, 1, &sg, 1, err);
+	return define(cfg, name, nlen, value, vlen, file, 1, 1, &sg, 1, err);
 }
 
 /* ---- lookups ---- */
