@@ -160,6 +160,47 @@ json_ad(strbuf *sb, strbuf *tmp, const ca_ad *ad, int indent)
 	strbuf_addc(sb, '}');
 }
 
+/* Is s[0..n) well-formed UTF-8 (no overlong forms, no surrogates, nothing
+ * above U+10FFFF)? */
+static bool
+utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
+	while (p < end) {
+		unsigned c = *p;
+		size_t k;
+		unsigned lo = 0x80, hi = 0xbf;
+		if (c < 0x80) {
+			p++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			k = 1;
+		else if (c >= 0xe0 && c <= 0xef) {
+			k = 2;
+			if (c == 0xe0)
+				lo = 0xa0;
+			else if (c == 0xed)
+				hi = 0x9f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			k = 3;
+			if (c == 0xf0)
+				lo = 0x90;
+			else if (c == 0xf4)
+				hi = 0x8f;
+		} else
+			return false;
+		if ((size_t)(end - p) <= k || p[1] < lo || p[1] > hi)
+			return false;
+		for (size_t i = 2; i <= k; i++)
+			if (p[i] < 0x80 || p[i] > 0xbf)
+				return false;
+		p += k + 1;
+	}
+	return true;
+}
+
 static void
 json_val(strbuf *sb, strbuf *tmp, ca_value v, int indent)
 {
@@ -180,8 +221,14 @@ json_val(strbuf *sb, strbuf *tmp, ca_value v, int indent)
 		}
 		break;
 	case CA_STRING:
-		json_string(sb, v.u.s, v.x.len);
-		return;
+		/* A JSON string is Unicode text: a string that is not UTF-8
+		 * goes as an expression, its other bytes in octal escapes, so
+		 * that nothing is lost and the output stays valid JSON. */
+		if (utf8_valid(v.u.s, v.x.len)) {
+			json_string(sb, v.u.s, v.x.len);
+			return;
+		}
+		break;
 	case CA_LIST:
 		strbuf_addc(sb, '[');
 		for (uint32_t i = 0; i < v.x.len; i++) {
