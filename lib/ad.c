@@ -115,6 +115,7 @@ ca_intern(const char *s, size_t len)
 void
 ca_intern_cleanup(void)
 {
+	ca_str_shared_cleanup();
 	for (uint32_t i = 0; i < names.cap; i++)
 		free((void *)names.slot[i]);
 	free(names.slot);
@@ -200,13 +201,17 @@ index_build(ca_ad *ad)
 	}
 }
 
-ca_attr *
-ca_ad_find(const ca_ad *ad, const ca_name *name)
+/* Where name is in ad. LOOK_HINT: try the place the name was last found
+ * (ads of one kind list their attributes in the same order, so it is
+ * usually right) and remember the place found; LOOK_INDEX: the hash index
+ * only, touching no memory but the index entries and the attribute. */
+enum { LOOK_HINT, LOOK_INDEX };
+
+static inline ca_attr *
+lookup(const ca_ad *ad, const ca_name *name, int how)
 {
-	/* Ads of one kind list their attributes in the same order, so the
-	 * place this name was last found is usually right. */
 	uint32_t h = name->hint;
-	if (h < ad->n && ad->attrs[h].name == name)
+	if (how == LOOK_HINT && h < ad->n && ad->attrs[h].name == name)
 		return &ad->attrs[h];
 	uint32_t k = 0;
 	if (ad->index) {
@@ -225,8 +230,15 @@ ca_ad_find(const ca_ad *ad, const ca_name *name)
 	}
 	if (k == 0)
 		return NULL;
-	((ca_name *)name)->hint = k - 1;
+	if (how == LOOK_HINT)
+		((ca_name *)name)->hint = k - 1;
 	return &ad->attrs[k - 1];
+}
+
+ca_attr *
+ca_ad_find_slow(const ca_ad *ad, const ca_name *name)
+{
+	return lookup(ad, name, LOOK_HINT);
 }
 
 void
@@ -245,32 +257,32 @@ ca_ad_trim(ca_ad *ad)
 	table_resize(ad, ad->n, ad->icap);
 }
 
-void
-ca_ad_prefetch(const ca_ad *ad)
+ca_attr *
+ca_ad_find_index(const ca_ad *ad, const ca_name *name)
 {
-	const char *p = (const char *)ad->attrs;
-	size_t bytes = ad->n * sizeof(ca_attr);
-
-	__builtin_prefetch(ad);
-	for (size_t off = 0; off < bytes; off += 64)
-		__builtin_prefetch(p + off);
+	return ad->index ? lookup(ad, name, LOOK_INDEX) : lookup(ad, name, LOOK_HINT);
 }
 
 void
-ca_ad_prefetch_attrs(const ca_ad *ad, const ca_name *const *which, size_t n)
+ca_ad_prefetch(const ca_ad *ad, const ca_name *const *which, size_t n, int stage)
 {
-	__builtin_prefetch(ad);
-	for (size_t i = 0; i < n; i++)
-		__builtin_prefetch(ad->attrs + which[i]->hint);
-}
-
-void
-ca_ad_prefetch_strings(const ca_ad *ad, const ca_name *const *which, size_t n)
-{
+	if (stage == 0) {
+		__builtin_prefetch(ad);
+		return;
+	}
+	if (ad->index == NULL) {	/* a small table: all of it */
+		if (stage == 1)
+			for (size_t off = 0; off < ad->n * sizeof(ca_attr); off += 64)
+				__builtin_prefetch((const char *)ad->attrs + off);
+		return;
+	}
+	uint32_t mask = ad->icap - 1;
 	for (size_t i = 0; i < n; i++) {
-		uint32_t h = which[i]->hint;
-		if (h < ad->n && ad->attrs[h].is_lit && ad->attrs[h].lit.kind == CA_STRING)
-			__builtin_prefetch(ad->attrs[h].lit.u.s);
+		const uint32_t *slot = ad->index + (which[i]->hash & mask);
+		if (stage == 1)
+			__builtin_prefetch(slot);
+		else if (*slot != 0)
+			__builtin_prefetch(ad->attrs + *slot - 1);
 	}
 }
 

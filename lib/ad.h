@@ -63,7 +63,19 @@ void ca_ad_free(ca_ad *ad);
 void ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, struct ca_expr *e);
 /* Insert a deep copy of e (from any arena) under the name text s. */
 void ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const struct ca_expr *e);
-ca_attr *ca_ad_find(const ca_ad *ad, const ca_name *name);
+ca_attr *ca_ad_find_slow(const ca_ad *ad, const ca_name *name);
+/* The attribute name of ad, or NULL. Ads of one kind list their attributes
+ * in the same order, so the place the name was last found (its hint) is
+ * checked first, inline; the hash index is the slow path. */
+static inline ca_attr *
+ca_ad_find(const ca_ad *ad, const ca_name *name)
+{
+	uint32_t h = name->hint;
+
+	if (h < ad->n && ad->attrs[h].name == name)
+		return &ad->attrs[h];
+	return ca_ad_find_slow(ad, name);
+}
 ca_attr *ca_ad_findn(const ca_ad *ad, const char *s, size_t len);	/* by text */
 struct ca_expr *ca_ad_lookup(const ca_ad *ad, const char *name);	/* by C string */
 bool ca_ad_delete(ca_ad *ad, const ca_name *name);
@@ -71,15 +83,15 @@ bool ca_ad_delete(ca_ad *ad, const ca_name *name);
 void ca_ad_merge(ca_ad *dst, const ca_ad *src);
 /* Give back the unused room of ad's attribute table (once it is complete). */
 void ca_ad_trim(ca_ad *ad);
-/* Ask the processor to fetch ad's attribute table into the cache: for
- * loops that evaluate against many ads, a few ads ahead. */
-void ca_ad_prefetch(const ca_ad *ad);
-/* The same for just the attributes names[0..n) (where each name was last
- * found), and then, a little later, the strings they hold: a loop that
- * evaluates one expression against many ads calls the first some ads
- * ahead and the second fewer ads ahead. */
-void ca_ad_prefetch_attrs(const ca_ad *ad, const ca_name *const *which, size_t n);
-void ca_ad_prefetch_strings(const ca_ad *ad, const ca_name *const *which, size_t n);
+/* For loops that look up the same names in many ads (an expression
+ * evaluated against every slot of a pool): ca_ad_prefetch asks the
+ * processor to fetch, in stages, what ca_ad_find_index will touch. Stage 0
+ * fetches the ad, stage 1 the index entries of the names, stage 2 their
+ * attributes; each stage needs the memory of the one before, so the loop
+ * runs stage s some ads ahead of stage s + 1, and the lookups last. */
+void ca_ad_prefetch(const ca_ad *ad, const ca_name *const *which, size_t n, int stage);
+/* ca_ad_find through the hash index only (no hint). */
+ca_attr *ca_ad_find_index(const ca_ad *ad, const ca_name *name);
 /* A deep copy with its own arena. */
 ca_ad *ca_ad_copy(const ca_ad *src);
 /* A deep copy allocated in arena a. */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -608,7 +609,7 @@ fast_compare(int op, ca_value a, ca_value b)
 	if (a.kind == CA_STRING && b.kind == CA_STRING && (op == CA_T_EQ || op == CA_T_NE)) {
 		if (a.x.len != b.x.len)
 			return op == CA_T_NE;
-		if (memcmp(a.u.s, b.u.s, a.x.len) == 0)
+		if (a.u.s == b.u.s || memcmp(a.u.s, b.u.s, a.x.len) == 0)
 			return op == CA_T_EQ;
 		return (fold_cmp(a.u.s, a.x.len, b.u.s, b.x.len) == 0) == (op == CA_T_EQ);
 	}
@@ -685,6 +686,15 @@ ca_eval(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 	return v;
 }
 
+/* A top-level evaluation that ran out of steps is ERROR as a whole, even
+ * where an operator such as =?= or isError() made something else of the
+ * node that ran out: so the flat form (below) and the tree agree. */
+static inline ca_value
+over_budget(ca_ctx *cx, ca_value v)
+{
+	return cx->steps > CA_EVAL_MAX_STEPS ? ca_error("evaluation took too many steps") : v;
+}
+
 ca_value
 ca_eval_expr(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad *target)
 {
@@ -693,7 +703,7 @@ ca_eval_expr(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad *target)
 	ca_frame f = { my, NULL, my, target };
 	cx->steps = 0;
 	cx->depth = 0;
-	return ca_eval(cx, e, &f);
+	return over_budget(cx, ca_eval(cx, e, &f));
 }
 
 ca_value
@@ -706,5 +716,321 @@ ca_eval_attr(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const char *name)
 	ca_frame f = { my, NULL, my, target };
 	cx->steps = 0;
 	cx->depth = 0;
-	return eval_attr(cx, at, &f);
+	return over_budget(cx, eval_attr(cx, at, &f));
+}
+
+/* ---- the flat form ----
+ *
+ * An expression compiled once into a sequence of instructions over a small
+ * value stack, for loops that evaluate it against many ads. Operators,
+ * literals, attribute references, ?:, ?: (Elvis), && and || run in one loop
+ * without recursion; every other node (calls, selections, subscripts, lists,
+ * nested ads) and every attribute whose definition is not a literal is
+ * evaluated by ca_eval. Nesting depth and steps are counted exactly as the
+ * tree evaluator counts them, so both give the same values, errors included. */
+
+enum {
+	P_LIT,		/* push u.lit */
+	P_REF,		/* push the value of the reference u.node */
+	P_REF_TARGET,	/* push TARGET.name (u.node's name) */
+	P_REF_SELF,	/* push the unscoped name (u.node's name) */
+	P_NODE,		/* push ca_eval(u.node) */
+	P_UNARY,	/* top = op top */
+	P_BINARY,	/* pop b; top = top op b */
+	P_BINARY_LIT,	/* top = top op u.lit (the literal counts a step) */
+	P_LOGIC,	/* && or || after its left side: decide and jump, or go on */
+	P_LOGIC_END,	/* pop right; top = left op right (left undefined or neutral) */
+	P_COND,		/* ?: after its condition: error/undefined jump to `end`,
+			 * false to `to`, true goes on (the condition popped) */
+	P_JUMP,		/* to `to` */
+	P_ELVIS,	/* ?: after its left side: defined jumps to `to`, else pop */
+	P_END		/* the value is on top */
+};
+
+#define PROG_STACK 48	/* deeper expressions keep to the tree evaluator */
+
+struct ca_pins {
+	uint8_t code;
+	uint8_t op;		/* operator token; for P_LOGIC 1 for && */
+	uint16_t depth;		/* non-parenthesis nodes above this one */
+	uint32_t to, end;	/* jump targets */
+	union {
+		ca_value lit;
+		const ca_expr *node;
+	} u;
+};
+
+struct ca_prog {
+	const ca_expr *tree;
+	uint32_t n;		/* 0: evaluate the tree instead */
+	struct ca_pins ins[];
+};
+
+struct code {			/* a program being compiled */
+	struct ca_pins *ins;
+	uint32_t n, cap;
+};
+
+static uint32_t
+emit(struct code *p, int code, int op, int depth)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 32;
+		p->ins = ca_xreallocarray(p->ins, p->cap, sizeof *p->ins);
+	}
+	struct ca_pins *i = &p->ins[p->n];
+	memset(i, 0, sizeof *i);
+	i->code = (uint8_t)code;
+	i->op = (uint8_t)op;
+	i->depth = (uint16_t)depth;
+	return p->n++;
+}
+
+/* Append the code of e at nesting depth; sp is the stack height before it.
+ * Returns 0 when e is too deep for the flat form. */
+static int
+compile(struct code *p, const ca_expr *e, int depth, int sp)
+{
+	while (e->node == CA_N_PAREN)
+		e = e->u.k.a;
+	if (depth >= CA_EVAL_MAX_DEPTH || sp >= PROG_STACK)
+		return 0;
+	const ca_expr *b;
+	uint32_t at, mid;
+	switch (e->node) {
+	case CA_N_LIT:
+		at = emit(p, P_LIT, 0, depth);
+		p->ins[at].u.lit = e->u.lit;
+		return 1;
+	case CA_N_ATTR:
+		at = emit(p, e->op == CA_SC_TARGET || e->op == CA_SC_OTHER ? P_REF_TARGET :
+		    e->op == CA_SC_NONE ? P_REF_SELF : P_REF, 0, depth);
+		p->ins[at].u.node = e;
+		return 1;
+	case CA_N_UNARY:
+		if (!compile(p, e->u.k.a, depth + 1, sp))
+			return 0;
+		emit(p, P_UNARY, e->op, depth);
+		return 1;
+	case CA_N_BINARY:
+		if (!compile(p, e->u.k.a, depth + 1, sp))
+			return 0;
+		if (e->op == CA_T_AND || e->op == CA_T_OR) {
+			at = emit(p, P_LOGIC, e->op == CA_T_AND, depth);
+			if (!compile(p, e->u.k.b, depth + 1, sp + 1))
+				return 0;
+			emit(p, P_LOGIC_END, e->op == CA_T_AND, depth);
+			p->ins[at].to = p->n;
+			return 1;
+		}
+		b = e->u.k.b;
+		while (b->node == CA_N_PAREN)
+			b = b->u.k.a;
+		if (b->node == CA_N_LIT) {	/* the common x op constant */
+			at = emit(p, P_BINARY_LIT, e->op, depth);
+			p->ins[at].u.lit = b->u.lit;
+			return 1;
+		}
+		if (!compile(p, b, depth + 1, sp + 1))
+			return 0;
+		emit(p, P_BINARY, e->op, depth);
+		return 1;
+	case CA_N_COND:
+		if (!compile(p, e->u.k.a, depth + 1, sp))
+			return 0;
+		at = emit(p, P_COND, 0, depth);
+		if (!compile(p, e->u.k.b, depth + 1, sp))
+			return 0;
+		mid = emit(p, P_JUMP, 0, depth);
+		p->ins[at].to = p->n;
+		if (!compile(p, e->u.k.c, depth + 1, sp))
+			return 0;
+		p->ins[mid].to = p->ins[at].end = p->n;
+		return 1;
+	case CA_N_ELVIS:
+		if (!compile(p, e->u.k.a, depth + 1, sp))
+			return 0;
+		at = emit(p, P_ELVIS, 0, depth);
+		if (!compile(p, e->u.k.b, depth + 1, sp))
+			return 0;
+		p->ins[at].to = p->n;
+		return 1;
+	default:
+		at = emit(p, P_NODE, 0, depth);
+		p->ins[at].u.node = e;
+		return 1;
+	}
+}
+
+ca_prog *
+ca_prog_new(ca_arena *a, const ca_expr *e)
+{
+	struct code c = { NULL, 0, 0 };
+	ca_prog *p;
+
+	if (compile(&c, e, 0, 0)) {
+		emit(&c, P_END, 0, 0);
+		p = ca_arena_alloc(a, sizeof *p + c.n * sizeof *c.ins);
+		memcpy(p->ins, c.ins, c.n * sizeof *c.ins);
+		p->n = c.n;
+	} else {
+		p = ca_arena_alloc(a, sizeof *p);
+		p->n = 0;
+	}
+	p->tree = e;
+	free(c.ins);
+	return p;
+}
+
+const ca_expr *
+ca_prog_expr(const ca_prog *p)
+{
+	return p->tree;
+}
+
+static const char *const logic_err[2] = {
+	"'||' of a value that is not a boolean", "'&&' of a value that is not a boolean"
+};
+
+ca_value
+ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
+{
+	if (p->n == 0 || cx->trace != NULL)
+		return ca_eval_expr(cx, p->tree, my, target);
+	if (my == NULL)
+		my = cx->empty;
+	ca_frame f = { my, NULL, my, target };
+	ca_value st[PROG_STACK + 1], *sp = st;	/* sp[-1] is the top */
+	const struct ca_pins *ins = p->ins, *i = ins;
+	int t;
+
+	cx->steps = 0;
+	for (;;) {
+		switch (i->code) {
+		case P_LIT:
+			cx->steps++;
+			*sp++ = i->u.lit;
+			break;
+		case P_REF_TARGET:
+			cx->steps++;
+			cx->depth = i->depth + 1;
+			if (target == NULL)
+				*sp++ = ca_undef();
+			else {
+				ca_attr *at = ca_ad_find_index(target, i->u.node->u.attr.name);
+				if (at == NULL)
+					*sp++ = ca_undef();
+				else if (at->is_lit) {
+					cx->steps++;
+					*sp++ = at->lit;
+				} else {
+					ca_frame tf = { target, NULL, target, my };
+					*sp++ = eval_attr(cx, at, &tf);
+				}
+			}
+			break;
+		case P_REF_SELF: {
+			/* MY's own attributes first, as ca_eval_name looks */
+			cx->steps++;
+			cx->depth = i->depth + 1;
+			ca_attr *at = ca_ad_find(my, i->u.node->u.attr.name);
+			if (at == NULL)
+				*sp++ = ca_eval_name(cx, i->u.node->u.attr.name, &f);
+			else if (at->is_lit) {
+				cx->steps++;
+				*sp++ = at->lit;
+			} else
+				*sp++ = eval_attr(cx, at, &f);
+			break;
+		}
+		case P_REF:
+			cx->steps++;
+			cx->depth = i->depth + 1;
+			*sp++ = eval_ref(cx, i->u.node, &f);
+			break;
+		case P_NODE:
+			cx->depth = i->depth;
+			*sp++ = ca_eval(cx, i->u.node, &f);
+			break;
+		case P_UNARY:
+			cx->steps++;
+			sp[-1] = unop(i->op, sp[-1]);
+			break;
+		case P_BINARY: {
+			cx->steps++;
+			ca_value b = *--sp;
+			int r = fast_compare(i->op, sp[-1], b);
+			sp[-1] = r >= 0 ? ca_bool(r) : ca_eval_binop(cx, i->op, sp[-1], b);
+			break;
+		}
+		case P_BINARY_LIT: {
+			cx->steps += 2;
+			int r = fast_compare(i->op, sp[-1], i->u.lit);
+			sp[-1] = r >= 0 ? ca_bool(r) : ca_eval_binop(cx, i->op, sp[-1], i->u.lit);
+			break;
+		}
+		case P_LOGIC:
+			cx->steps++;
+			if (sp[-1].kind == CA_ERROR) {
+				i = ins + i->to;
+				continue;
+			}
+			if (sp[-1].kind == CA_UNDEFINED)
+				break;
+			if ((t = ca_value_truth(sp[-1])) < 0)
+				sp[-1] = ca_error(logic_err[i->op]);
+			else if (t != i->op)	/* false for &&, true for || */
+				sp[-1] = ca_bool(t);
+			else
+				break;
+			i = ins + i->to;
+			continue;
+		case P_LOGIC_END: {
+			ca_value r = *--sp;
+			if (r.kind == CA_ERROR || r.kind == CA_UNDEFINED)
+				sp[-1] = r;
+			else if ((t = ca_value_truth(r)) < 0)
+				sp[-1] = ca_error(logic_err[i->op]);
+			else if (sp[-1].kind == CA_UNDEFINED)
+				sp[-1] = t == i->op ? ca_undef() : ca_bool(t);
+			else
+				sp[-1] = ca_bool(t);
+			break;
+		}
+		case P_COND:
+			cx->steps++;
+			if (sp[-1].kind == CA_ERROR || sp[-1].kind == CA_UNDEFINED) {
+				i = ins + i->end;
+				continue;
+			}
+			if ((t = ca_value_truth(sp[-1])) < 0) {
+				sp[-1] = ca_error("condition of '?:' is not a boolean");
+				i = ins + i->end;
+				continue;
+			}
+			sp--;
+			if (!t) {
+				i = ins + i->to;
+				continue;
+			}
+			break;
+		case P_JUMP:
+			i = ins + i->to;
+			continue;
+		case P_ELVIS:
+			cx->steps++;
+			if (sp[-1].kind != CA_UNDEFINED) {
+				i = ins + i->to;
+				continue;
+			}
+			sp--;
+			break;
+		case P_END:
+			cx->depth = 0;
+			return over_budget(cx, sp[-1]);
+		default:
+			__builtin_unreachable();
+		}
+		i++;
+	}
 }

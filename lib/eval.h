@@ -54,6 +54,17 @@ ca_value ca_eval_expr(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad
 /* Evaluate attribute `name` of my (UNDEFINED if absent). */
 ca_value ca_eval_attr(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const char *name);
 
+/* The flat form of an expression, for loops that evaluate one expression
+ * against many ads (matchmaking): compiled once into arena a, it runs
+ * operators, literals and attribute references without recursion (TARGET
+ * attributes are found through the hash index, see ca_ad_prefetch) and
+ * gives the same values as ca_eval_expr(cx, e, my, target). e must
+ * outlive it. */
+typedef struct ca_prog ca_prog;
+ca_prog *ca_prog_new(ca_arena *a, const ca_expr *e);
+ca_value ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target);
+const ca_expr *ca_prog_expr(const ca_prog *p);
+
 /* Within an evaluation (builtins use these): evaluate e in frame f. */
 ca_value ca_eval(ca_ctx *cx, const ca_expr *e, const ca_frame *f);
 /* Look up and evaluate an attribute by name the way an unscoped reference

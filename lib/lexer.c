@@ -301,7 +301,9 @@ lex_string(ca_lexer *lx, ca_token *t, char q)
 	t->type = q == '"' ? CA_T_STRING : CA_T_IDENT;
 	t->pos = (uint32_t)start;
 	t->len = (uint32_t)(lx->pos - start);
-	t->v.str.s = ca_arena_strndup(lx->arena, sb.buf, sb.len);
+	t->v.str.s = q == '"' ? ca_str_shared(sb.buf, sb.len) : NULL;
+	if (t->v.str.s == NULL)
+		t->v.str.s = ca_arena_strndup(lx->arena, sb.buf, sb.len);
 	t->v.str.len = (uint32_t)sb.len;
 	strbuf_release(&sb);
 	if (q == '\'' && t->v.str.len == 0)

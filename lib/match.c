@@ -387,10 +387,11 @@ struct cluster {
 	bool fast;		/* the shared form below can be used */
 	bool dead;		/* an operand that needs no slot is not true */
 	uint32_t *conj, nconj;	/* shared operands, by id */
-	const ca_expr **own;	/* operands evaluated with the rep as MY */
+	ca_prog **own;		/* operands evaluated with the rep as MY */
 	uint32_t nown;
 	int32_t rank_id;	/* shared Rank, or -1 */
 	const ca_expr *rank;	/* else the folded Rank (NULL: 0.0) */
+	ca_prog *rankp;		/* its flat form (when not a literal) */
 };
 
 /* Expressions shared by clusters: folded operands of job Requirements, or
@@ -398,6 +399,7 @@ struct cluster {
  * most once per slot. */
 struct shared {
 	const ca_expr **tree;
+	ca_prog **prog;		/* their flat forms, in the matcher's prep arena */
 	uint64_t *hash;
 	double *val;		/* operand: 1 true, 0 not; Rank: its number */
 	uint32_t *stamp;	/* the slot the value is for */
@@ -451,6 +453,7 @@ static void
 shared_free(struct shared *t)
 {
 	free(t->tree);
+	free(t->prog);
 	free(t->hash);
 	free(t->val);
 	free(t->stamp);
@@ -460,7 +463,7 @@ shared_free(struct shared *t)
 
 /* The id of tree e in t, added when new. */
 static uint32_t
-shared_id(struct shared *t, const ca_expr *e)
+shared_id(struct shared *t, ca_arena *prep, const ca_expr *e)
 {
 	uint64_t h = ca_expr_hash(0, e, 0);
 
@@ -486,11 +489,13 @@ shared_id(struct shared *t, const ca_expr *e)
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
 		t->tree = ca_xreallocarray(t->tree, t->cap, sizeof *t->tree);
+		t->prog = ca_xreallocarray(t->prog, t->cap, sizeof *t->prog);
 		t->hash = ca_xreallocarray(t->hash, t->cap, sizeof *t->hash);
 		t->val = ca_xreallocarray(t->val, t->cap, sizeof *t->val);
 		t->stamp = ca_xreallocarray(t->stamp, t->cap, sizeof *t->stamp);
 	}
 	t->tree[t->n] = e;
+	t->prog[t->n] = ca_prog_new(prep, e);
 	t->hash[t->n] = h;
 	t->stamp[t->n] = 0;
 	t->index[k] = t->n + 1;
@@ -618,7 +623,7 @@ add_own(ca_matcher *m, struct cluster *c, const ca_expr *e, uint32_t max)
 {
 	if (c->own == NULL)
 		c->own = ca_arena_array(&m->prep, max, sizeof *c->own);
-	c->own[c->nown++] = e;
+	c->own[c->nown++] = ca_prog_new(&m->prep, e);
 }
 
 /* Operands of a top-level && chain (parentheses are transparent). A
@@ -668,16 +673,24 @@ prepare_cluster(ca_matcher *m, struct cluster *c)
 		} else if (self_left)
 			add_own(m, c, f, nops);
 		else
-			c->conj[c->nconj++] = shared_id(&m->sconj, f);
+			c->conj[c->nconj++] = shared_id(&m->sconj, &m->prep, f);
 	}
 	free(ops);
 	if (job->rank) {
 		bool self_left = false;
 		c->rank = fold(m, job->rank, job->ad, &self_left);
 		if (!self_left && c->rank->node != CA_N_LIT)
-			c->rank_id = (int32_t)shared_id(&m->srank, c->rank);
+			c->rank_id = (int32_t)shared_id(&m->srank, &m->prep, c->rank);
+		else if (c->rank->node != CA_N_LIT)
+			c->rankp = ca_prog_new(&m->prep, c->rank);
 	}
 	c->fast = true;
+}
+
+static inline bool
+prog_true(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
+{
+	return ca_value_truth(ca_prog_eval(cx, p, my, target)) == 1;
 }
 
 /* The job side of the match for the cluster c and the slot: Requirements
@@ -704,27 +717,29 @@ job_side(ca_matcher *m, struct cluster *c, const ca_ad *slot, bool fast, double 
 		if (t->stamp[id] != m->stamp) {
 			/* no reference to the job is left: MY is an empty ad, so
 			 * that unscoped names fall back to the slot as they did */
-			t->val[id] = ca_match_req(cx, t->tree[id], cx->empty, slot);
+			t->val[id] = prog_true(cx, t->prog[id], cx->empty, slot);
 			t->stamp[id] = m->stamp;
 		}
 		if (t->val[id] == 0)
 			return false;
 	}
 	for (uint32_t k = 0; k < c->nown; k++)
-		if (!ca_match_req(cx, c->own[k], job->ad, slot))
+		if (!prog_true(cx, c->own[k], job->ad, slot))
 			return false;
 	if (c->rank_id >= 0) {
 		uint32_t id = (uint32_t)c->rank_id;
 		t = &m->srank;
 		if (t->stamp[id] != m->stamp) {
-			t->val[id] = ca_match_rank(cx, t->tree[id], cx->empty, slot);
+			t->val[id] = ca_rank_number(ca_prog_eval(cx, t->prog[id], cx->empty, slot));
 			t->stamp[id] = m->stamp;
 		}
 		*jr = t->val[id];
 	} else if (c->rank && c->rank->node == CA_N_LIT)
 		*jr = ca_rank_number(c->rank->u.lit);
+	else if (c->rankp)
+		*jr = ca_rank_number(ca_prog_eval(cx, c->rankp, job->ad, slot));
 	else
-		*jr = ca_match_rank(cx, c->rank, job->ad, slot);
+		*jr = 0.0;	/* no Rank */
 	return true;
 }
 

@@ -16,6 +16,75 @@ const char *const ca_kind_name[] = {
 	"classad", "absolute time", "relative time"
 };
 
+/* ---- shared short strings ----
+ * Literal strings of at most CA_SHARED_STR bytes are kept once for the whole
+ * process: the "X86_64" of twenty thousand slot ads is one string, which
+ * stays in the cache while expressions compare against it. Each entry is a
+ * length byte followed by the NUL-terminated text. The table stops growing
+ * at SHARED_MAX entries; later strings go to their arena as before. */
+#define SHARED_MAX 65536
+
+static struct {
+	char **slot;
+	uint32_t cap, n;	/* cap is a power of two */
+} shared;
+
+static void
+shared_grow(void)
+{
+	uint32_t cap = shared.cap ? shared.cap * 2 : 1024;
+	char **slot = ca_xcalloc(cap, sizeof *slot);
+
+	for (uint32_t i = 0; i < shared.cap; i++) {
+		char *p = shared.slot[i];
+		if (p == NULL)
+			continue;
+		uint32_t j = (uint32_t)ca_hash_bytes(0, p + 1, (unsigned char)p[0]) & (cap - 1);
+		while (slot[j])
+			j = (j + 1) & (cap - 1);
+		slot[j] = p;
+	}
+	free(shared.slot);
+	shared.slot = slot;
+	shared.cap = cap;
+}
+
+const char *
+ca_str_shared(const char *s, size_t len)
+{
+	if (len > CA_SHARED_STR)
+		return NULL;
+	if (shared.cap == 0)
+		shared_grow();
+	uint32_t j = (uint32_t)ca_hash_bytes(0, s, len) & (shared.cap - 1);
+	for (;; j = (j + 1) & (shared.cap - 1)) {
+		char *p = shared.slot[j];
+		if (p == NULL)
+			break;
+		if ((unsigned char)p[0] == len && memcmp(p + 1, s, len) == 0)
+			return p + 1;
+	}
+	if (shared.n >= SHARED_MAX)
+		return NULL;
+	char *p = ca_xmalloc(len + 2);
+	p[0] = (char)len;
+	memcpy(p + 1, s, len);
+	p[len + 1] = '\0';
+	shared.slot[j] = p;
+	if (++shared.n * 2 > shared.cap)
+		shared_grow();
+	return p + 1;
+}
+
+void
+ca_str_shared_cleanup(void)
+{
+	for (uint32_t i = 0; i < shared.cap; i++)
+		free(shared.slot[i]);
+	free(shared.slot);
+	memset(&shared, 0, sizeof shared);
+}
+
 ca_value
 ca_str_new(ca_arena *a, const char *s, size_t len)
 {
@@ -28,8 +97,10 @@ ca_value
 ca_value_copy_into(ca_arena *a, ca_value v)
 {
 	switch (v.kind) {
-	case CA_STRING:
-		return ca_str(ca_arena_strndup(a, v.u.s, v.x.len), v.x.len);
+	case CA_STRING: {
+		const char *sh = ca_str_shared(v.u.s, v.x.len);
+		return ca_str(sh ? sh : ca_arena_strndup(a, v.u.s, v.x.len), v.x.len);
+	}
 	case CA_LIST: {
 		ca_value *items = ca_arena_array(a, v.x.len, sizeof *items);
 		for (uint32_t i = 0; i < v.x.len; i++)

@@ -6,7 +6,8 @@
  *   arena: the arena of the ad whose expression produced them (literals), or the
  *   scratch arena of the evaluation context (computed results). Such a value is
  *   valid until that arena is reset or freed. To keep a value longer, copy it
- *   with ca_value_copy_into(arena, v). Expression trees and nested ads belong to
+ *   with ca_value_copy_into(arena, v). (Short literal strings may instead be
+ *   shared, process-wide, until ca_intern_cleanup(): see ca_str_shared.) Expression trees and nested ads belong to
  *   the arena of the ad that contains them; ca_ad_free() frees all of it. */
 #ifndef CA_VALUE_H
 #define CA_VALUE_H
@@ -79,7 +80,14 @@ static inline bool ca_is_num(ca_value v) { return v.kind == CA_INT || v.kind == 
  * UINT32_MAX bytes give ERROR. */
 ca_value ca_str_new(ca_arena *a, const char *s, size_t len);
 
-/* Deep copy of v (strings, lists, ad references) into arena a. */
+/* The shared copy of the string s[0..len) (no NUL inside), for literals:
+ * NULL when longer than CA_SHARED_STR bytes or when the table is full. */
+#define CA_SHARED_STR 31
+const char *ca_str_shared(const char *s, size_t len);
+void ca_str_shared_cleanup(void);	/* ca_intern_cleanup() calls it */
+
+/* Deep copy of v (strings, lists, ad references) into arena a (short
+ * strings: their shared copy). */
 ca_value ca_value_copy_into(ca_arena *a, ca_value v);
 
 /* "Boolean-equivalent" test of HTCondor: bool, or a number (nonzero is true;

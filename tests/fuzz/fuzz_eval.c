@@ -1,7 +1,7 @@
 /* fuzz_eval.c - libFuzzer harness for the evaluator: an expression parsed and
- * evaluated against a fixed job and machine ad, old and strict rules, and
- * explained. The expression is also put into the job ad, so it can refer
- * to itself. */
+ * evaluated against a fixed job and machine ad, old and strict rules, as a
+ * tree and in its flat form (the two must agree), and explained. The
+ * expression is also put into the job ad, so it can refer to itself. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,8 +93,19 @@ run(const char *src, size_t len, bool strict, ca_ad *job, ca_ad *machine)
 		goto out;
 	ca_ad_set_copy(job, "Fuzz", 4, e);
 
-	show(ca_eval_expr(&cx, e, job, machine), &sb);
+	/* the tree and the flat form agree (random() restarts from one seed) */
+	strbuf tree = STRBUF_INIT;
+	uint64_t rng = cx.rng;
+	show(ca_eval_expr(&cx, e, job, machine), &tree);
 	ca_arena_reset(&cx.scratch);
+	cx.rng = rng;
+	show(ca_prog_eval(&cx, ca_prog_new(&a, e), job, machine), &sb);
+	ca_arena_reset(&cx.scratch);
+	if (strcmp(tree.buf, sb.buf) != 0) {
+		fprintf(stderr, "fuzz_eval: tree %s, flat form %s\n", tree.buf, sb.buf);
+		abort();
+	}
+	strbuf_release(&tree);
 	show(ca_eval_expr(&cx, e, machine, job), &sb);
 	ca_arena_reset(&cx.scratch);
 	show(ca_eval_expr(&cx, e, job, NULL), &sb);
