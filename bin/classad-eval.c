@@ -729,24 +729,12 @@ put_failed(const ca_reader *r, const char *path)
 static void
 stream_file(const struct stream_opts *o, const char *path, ca_writer *w, strbuf *sb)
 {
-	ca_rerr err;
-	ca_reader *r = ca_reader_open(path, in_format, &err);
+	ca_reader *r = cli_open(path, in_format);
+	ca_ad *ad;
 
-	if (r == NULL) {
-		cli_rerr(&err);
+	if (r == NULL)
 		return;
-	}
-	for (;;) {
-		ca_ad *ad;
-		int rc = ca_reader_next(r, &ad, &err);
-		if (rc == 0)
-			break;
-		if (rc < 0) {
-			cli_rerr(&err);
-			if (err.sys)
-				break;
-			continue;
-		}
+	while (cli_next_ad(r, &ad, NULL)) {
 		bool keep = true;
 		if (o->where)
 			keep = ca_value_truth(ca_eval_expr(&cx, o->where, ad, target_ad)) == 1;

@@ -230,24 +230,12 @@ put_match(const struct job *j, const char *sname, const ca_ad *sident, double jr
 static void
 read_jobs(const char *path)
 {
-	ca_rerr err;
-	ca_reader *r = ca_reader_open(path, in_format, &err);
+	ca_reader *r = cli_open(path, in_format);
+	ca_ad *ad;
 
-	if (r == NULL) {
-		cli_rerr(&err);
+	if (r == NULL)
 		exit(cli_finish());
-	}
-	for (;;) {
-		ca_ad *ad;
-		int rc = ca_reader_next(r, &ad, &err);
-		if (rc == 0)
-			break;
-		if (rc < 0) {
-			cli_rerr(&err);
-			if (err.sys)
-				break;
-			continue;
-		}
+	while (cli_next_ad(r, &ad, NULL)) {
 		if (njobs == capjobs) {
 			capjobs = capjobs ? capjobs * 2 : 256;
 			jobs = ca_xreallocarray(jobs, capjobs, sizeof *jobs);
@@ -267,25 +255,13 @@ typedef void (*slot_fn)(const ca_ad *slot, uint32_t no);
 static void
 stream_slots(const char *path, slot_fn fn)
 {
-	ca_rerr err;
-	ca_reader *r = ca_reader_open(path, in_format, &err);
+	ca_reader *r = cli_open(path, in_format);
 	uint32_t no = 0;
+	ca_ad *ad;
 
-	if (r == NULL) {
-		cli_rerr(&err);
+	if (r == NULL)
 		return;
-	}
-	while (!stop) {
-		ca_ad *ad;
-		int rc = ca_reader_next(r, &ad, &err);
-		if (rc == 0)
-			break;
-		if (rc < 0) {
-			cli_rerr(&err);
-			if (err.sys)
-				break;
-			continue;
-		}
+	while (!stop && cli_next_ad(r, &ad, NULL)) {
 		bool pass = constraint == NULL ||
 		    ca_value_truth(ca_eval_expr(&cx, constraint, ad, NULL)) == 1;
 		ca_arena_reset(&cx.scratch);

@@ -66,6 +66,33 @@ cli_rerr(const ca_rerr *e)
 	cli_raise(e->sys ? EX_SYSTEM : EX_INPUT);
 }
 
+ca_reader *
+cli_open(const char *path, ca_format fmt)
+{
+	ca_rerr err;
+	ca_reader *r = ca_reader_open(path, fmt, &err);
+
+	if (r == NULL)
+		cli_rerr(&err);
+	return r;
+}
+
+int
+cli_next_ad(ca_reader *r, ca_ad **ad, bool *bad)
+{
+	ca_rerr err;
+	int rc;
+
+	while ((rc = ca_reader_next(r, ad, &err)) < 0) {
+		cli_rerr(&err);
+		if (bad != NULL)
+			*bad = true;
+		if (err.sys)
+			return 0;
+	}
+	return rc;
+}
+
 void
 cli_die(int status, const char *fmt, ...)
 {

@@ -32,6 +32,13 @@ void cli_errat(const char *file, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Report a reader error and raise cli_status to 3 or 4. */
 void cli_rerr(const ca_rerr *e);
+/* Reading every ad of a file the same way in every program: cli_open opens
+ * path ("-": standard input) or reports why not (NULL); cli_next_ad gives
+ * the next ad (1) or says the input is over (0). A bad ad is reported with
+ * its file, line and column and skipped, raising the exit status, and *bad
+ * (when not NULL) set; reading stops after an I/O error. */
+ca_reader *cli_open(const char *path, ca_format fmt);
+int cli_next_ad(ca_reader *r, ca_ad **ad, bool *bad);
 void cli_raise(int status);
 /* "prog: message", then exit(status). */
 void cli_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));

@@ -540,25 +540,12 @@ jobs_mode(char **files, int nfiles, ca_format out, bool gzip)
 	for (int i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
 		const char *path = nfiles > 0 ? files[i] : "-";
 		const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-		ca_rerr err;
-		ca_reader *r = ca_reader_open(path, in_format, &err);
+		ca_reader *r = cli_open(path, in_format);
 		ca_ad *ad;
 
-		if (r == NULL) {
-			cli_rerr(&err);
+		if (r == NULL)
 			continue;
-		}
-		for (;;) {
-			int rc = ca_reader_next(r, &ad, &err);
-
-			if (rc == 0)
-				break;
-			if (rc < 0) {
-				cli_rerr(&err);
-				if (err.sys)
-					break;
-				continue;
-			}
+		while (cli_next_ad(r, &ad, NULL)) {
 			cron_job(ad, name, ca_reader_ad_line(r));
 			if (ca_writer_put(w, ad) < 0) {
 				if (errno == EILSEQ) {

@@ -143,30 +143,16 @@ static bool
 read_all(const char *path, struct adv *v)
 {
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	ca_rerr err;
-	ca_reader *r = ca_reader_open(path, opt.in, &err);
-	bool ok = true;
+	ca_reader *r = cli_open(path, opt.in);
+	bool bad = false;
 	ca_ad *ad;
 
-	if (r == NULL) {
-		cli_rerr(&err);
+	if (r == NULL)
 		return false;
-	}
-	for (;;) {
-		int rc = ca_reader_next(r, &ad, &err);
-		if (rc == 0)
-			break;
-		if (rc < 0) {
-			cli_rerr(&err);
-			ok = false;
-			if (err.sys)
-				break;
-			continue;
-		}
+	while (cli_next_ad(r, &ad, &bad))
 		adv_push(v, ad, name, ca_reader_ad_line(r));
-	}
 	ca_reader_close(r);
-	return ok;
+	return !bad;
 }
 
 /* ---- attributes ---- */
