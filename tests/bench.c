@@ -7,12 +7,12 @@
  * idle, claimed and owner slots), generated in memory from a fixed seed so
  * every run measures the same text. Timings use CLOCK_MONOTONIC, best of 3.
  * The evaluation loop runs the Requirements in its flat form (ca_prog) and
- * prefetches, in stages some slots ahead, the attributes it reads, as a
- * loop over a pool does; the tree evaluator's figure (ca_eval_expr, same
- * prefetching) and the 64-slot figure (everything in cache) are for
- * comparison. `bench lib` prints the library's figures only. Each program's figures come
- * from its tests/bench_<program>.c (bench_cron(), bench_match(), ...) when
- * linked in.
+ * prefetches, in stages some slots ahead, the attributes it reads
+ * (ca_ad_prefetch, for any loop over a pool held in memory); the tree
+ * evaluator's figure (ca_eval_expr, same prefetching) and the 64-slot
+ * figure (everything in cache) are for comparison. `bench lib` prints the
+ * library's figures only. Each program's figures come from its
+ * tests/bench_<program>.c (bench_cron(), bench_match(), ...) when linked in.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -353,7 +353,7 @@ eval_run(ca_ctx *cx, const ca_expr *req, const ca_prog *prog, const ca_ad *job,
 
 	for (p = 0; p < passes; p++) {
 		for (i = 0; i < n; i++) {
-			/* what a loop over a pool does: fetch what the
+			/* what a loop over a pool in memory can do: fetch what the
 			 * expression will read, in stages, some slots ahead */
 			for (s = 0; s < 3; s++)
 				if (i + (3 - s) * AHEAD < n)
