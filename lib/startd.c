@@ -1663,6 +1663,14 @@ carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je, const ca
 		*why = "the job has no RequestDisk";
 		return NULL;
 	}
+	/* a negative request would give the partitionable slot resources
+	 * back: no slot is carved (negotiate matches no such job either) */
+	if (rc < 0 || rm < 0 || rd < 0) {
+		*why = causef(sd, "the job asks for a negative %s (%lld)", rc < 0 ? "RequestCpus" :
+		    rm < 0 ? "RequestMemory" : "RequestDisk",
+		    (long long)(rc < 0 ? rc : rm < 0 ? rm : rd));
+		return NULL;
+	}
 	lit_int(p->ad, sd->n[A_CPUS], &fc);
 	lit_int(p->ad, sd->n[A_MEMORY], &fm);
 	lit_int(p->ad, sd->n[A_DISK], &fd);

@@ -817,13 +817,18 @@ claimed() {
 	ev $N Match $((T0 + 10)) "$(job 1.0 alice 'RequestMemory = 100')"
 	ev $N Match $((T0 + 10)) "$(job 2.0 alice 'RequestCpus = 16')"
 	ev $N Match $((T0 + 10)) "$(job 3.0 alice 'RequestMemory = undefined')"
+	ev $N Match $((T0 + 10)) "$(job 4.0 alice 'RequestDisk = -5000')"
 	ev $N Activate $((T0 + 20)) 'JobId = "9.9"'
+	disk=$(val Disk $N)
 	step $((T0 + 30)) -c "$TMP/c.config"
 	logged "for job 1.0: Cpus 1, Memory 4096, Disk 1024" \
 	    "$N Unclaimed/Idle: event Match ignored in Unclaimed/Idle: no dynamic slot: WithinResourceLimits = false for this job" \
 	    "no dynamic slot: WithinResourceLimits = undefined for this job" \
+	    "no dynamic slot: the job asks for a negative RequestDisk (-5000)" \
 	    "$N Unclaimed/Idle: event Activate ignored in Unclaimed/Idle: no dynamic slot of this partitionable slot runs the job it names (JobId)"
 	[[ $(val Memory $N) == 12288 ]]
+	# a negative request gives nothing back to the partitionable slot
+	[[ -n $disk && $(val Disk $N) -le $disk ]]
 }
 
 @test "p-slots: draining a machine waits for its dynamic slots, then the p-slot is drained" {
