@@ -710,15 +710,14 @@ print_projection(const struct stream_opts *o, ca_ad *ad, strbuf *sb)
 	fwrite(sb->buf, 1, sb->len, stdout);
 }
 
-/* ca_writer_put failed for the ad just read from r: an ad the long format
+/* ca_writer_put failed for the ad just read from r: an ad the output format
  * cannot hold is bad input (the stream goes on), anything else an I/O error. */
 static void
-put_failed(const ca_reader *r, const char *path)
+put_failed(const ca_writer *w, const ca_reader *r, const char *path)
 {
 	if (errno == EILSEQ) {
 		cli_errat(strcmp(path, "-") ? path : "<stdin>", ca_reader_ad_line(r), 0,
-		    "the long format cannot hold a string of this ad (a newline, or a final "
-		    "backslash inside an expression); -o new, json or xml can");
+		    "%s", ca_writer_refusal(w));
 		cli_raise(EX_INPUT);
 	} else {
 		cli_err("writing output failed");
@@ -744,7 +743,7 @@ stream_file(const struct stream_opts *o, const char *path, ca_writer *w, strbuf 
 			if (w == NULL)
 				print_projection(o, ad, sb);
 			else if (ca_writer_put(w, ad) < 0)
-				put_failed(r, path);
+				put_failed(w, r, path);
 		}
 		ca_ad_free(ad);
 		ca_arena_reset(&cx.scratch);

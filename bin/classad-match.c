@@ -10,6 +10,7 @@
  * "offline", "serving other users" or partitionable-slot counts in the
  * analysis; clause numbers follow the flattened && / || chains ([2], [2.1])
  * rather than every node of the tree. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,9 +219,14 @@ put_match(const struct job *j, const char *sname, const ca_ad *sident, double jr
 	if (sident)
 		copy_attrs(ad, sident, slot_ident, sizeof slot_ident / sizeof slot_ident[0]);
 	if (ca_writer_put(writer, ad) < 0) {
-		cli_err("writing output failed");
-		cli_raise(EX_SYSTEM);
-		stop = true;
+		if (errno == EILSEQ) {	/* that match is left out, the others go */
+			cli_err("match of %s and %s: %s", j->id, sname, ca_writer_refusal(writer));
+			cli_raise(EX_INPUT);
+		} else {
+			cli_err("writing output failed");
+			cli_raise(EX_SYSTEM);
+			stop = true;
+		}
 	}
 	ca_ad_free(ad);
 }

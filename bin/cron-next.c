@@ -549,9 +549,8 @@ jobs_mode(char **files, int nfiles, ca_format out, bool gzip)
 			cron_job(ad, name, ca_reader_ad_line(r));
 			if (ca_writer_put(w, ad) < 0) {
 				if (errno == EILSEQ) {
-					cli_errat(name, ca_reader_ad_line(r), 0, "the long format cannot "
-					    "hold a string of this ad (a newline, or a final backslash "
-					    "inside an expression); -o new, json or xml can");
+					cli_errat(name, ca_reader_ad_line(r), 0, "%s",
+					    ca_writer_refusal(w));
 					cli_raise(EX_INPUT);
 				} else {
 					cli_err("writing output failed");

@@ -164,10 +164,9 @@ write_matches(ca_neg *neg)
 		ca_ad *ad = ca_neg_match_ad(neg, i);
 		if (ca_writer_put(w, ad) < 0) {
 			if (errno == EILSEQ) {
-				/* a job string the long format cannot hold: that
-				 * record is left out, the others still go */
-				cli_err("match %zu: the job holds a string with a newline, which "
-				    "the long format cannot hold (use -o new or -o json)", i + 1);
+				/* a job the format cannot hold: that record is
+				 * left out, the others still go */
+				cli_err("match %zu: %s", i + 1, ca_writer_refusal(w));
 				cli_raise(EX_INPUT);
 			} else
 				failed = true;

@@ -313,8 +313,7 @@ put(ca_writer *w, const ca_ad *ad, const char *what)
 		char id[64] = "an ad";
 		if (job_id(ad, id + 4, sizeof id - 4))
 			memcpy(id, "job ", 4);
-		cli_err("%s: %s holds a string with a newline, which the long format "
-		    "cannot hold (use -o new or -o json)", what, id);
+		cli_err("%s: %s: %s", what, id, ca_writer_refusal(w));
 		cli_raise(EX_INPUT);
 		unwritable = true;
 		return;

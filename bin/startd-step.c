@@ -397,10 +397,9 @@ out_put(const ca_ad *ad)
 {
 	if (!write_failed && ca_writer_put(writer, ad) < 0) {
 		if (errno == EILSEQ) {
-			/* the slot holds a string the long format cannot hold: an
-			 * input problem; the state file is then not rewritten */
-			cli_err("a slot holds a string with a newline, which the long format "
-			    "cannot hold (use -o new or -o json)");
+			/* a slot the format cannot hold: an input problem;
+			 * the state file is then not rewritten */
+			cli_err("a slot: %s", ca_writer_refusal(writer));
 			cli_raise(EX_INPUT);
 			slot_unwritable = true;
 			return;

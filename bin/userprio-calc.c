@@ -749,9 +749,7 @@ report_long(ca_acct_rec **rows, size_t n)
 			if (errno == EILSEQ) {
 				strbuf q = STRBUF_INIT;
 				ca_print_string(&q, rows[i]->name, strlen(rows[i]->name), 0);
-				cli_err("%s: the long format cannot hold a string of this record (a "
-				    "newline, or a final backslash inside an expression); -o new, "
-				    "json or xml can", q.buf);
+				cli_err("%s: %s", q.buf, ca_writer_refusal(w));
 				strbuf_release(&q);
 				cli_raise(EX_INPUT);
 				continue;

@@ -759,9 +759,8 @@ ca_acct_write(ca_acct *a, const char *path, ca_format fmt, bool gz, ca_rerr *err
 				err->file = path;
 				err->line = err->col = 0;
 				err->sys = 0;
-				snprintf(err->msg, sizeof err->msg, "the record %.80s holds a string "
-				    "the long format cannot hold (a newline, or a final backslash inside "
-				    "an expression)", q.buf);
+				snprintf(err->msg, sizeof err->msg, "the record %.60s: %s", q.buf,
+				    ca_writer_refusal(w));
 				strbuf_release(&q);
 			}
 		}

@@ -30,6 +30,7 @@ struct ca_writer {
 	strbuf tmp;		/* scratch for unparsed expressions */
 	unsigned long nads;
 	int err;		/* errno of the first failure, or 0 */
+	const char *refused;	/* why the last ad was refused (EILSEQ) */
 };
 
 static const char xml_header[] =
@@ -199,6 +200,19 @@ utf8_valid(const char *s, size_t n)
 		p += k + 1;
 	}
 	return true;
+}
+
+/* Text JSON and XML can carry: UTF-8 without control characters but for
+ * tab, newline and carriage return. */
+static bool
+text_ok(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+			return false;
+	}
+	return utf8_valid(s, n);
 }
 
 static void
@@ -646,11 +660,14 @@ ca_writer_put(ca_writer *w, const ca_ad *ad)
 	}
 	size_t start = sb->len;
 	format_ad(sb, &w->tmp, ad, w->fmt);
+	/* An ad the format cannot hold is not written (the writer goes on):
+	 * written anyway it would read back as something else, or not at all. */
+	w->refused = NULL;
 	if (w->fmt == CA_FMT_LONG) {
 		/* One line per attribute: old strings have no escape for a
 		 * newline, and written raw it would split the attribute (or
 		 * forge others); nor for a final backslash inside an
-		 * expression. Nothing is written; the writer goes on. */
+		 * expression. An ad without attributes has no text at all. */
 		uint32_t lines = 0;
 		for (const char *p = sb->buf + start; (p = memchr(p, '\n',
 		    (size_t)(sb->buf + sb->len - p))) != NULL; p++)
@@ -658,11 +675,22 @@ ca_writer_put(ca_writer *w, const ca_ad *ad)
 		bool unsafe = lines != ad->n;
 		for (uint32_t i = 0; i < ad->n && !unsafe; i++)
 			unsafe = old_expr_unsafe(ad->attrs[i].expr, true);
-		if (unsafe) {
-			errno = EILSEQ;
-			return -1;
-		}
+		if (ad->n == 0)
+			w->refused = "the long format cannot hold an ad without attributes "
+			    "(-o new, json or xml can)";
+		else if (unsafe)
+			w->refused = "the long format cannot hold a string with a newline, or "
+			    "a backslash ending an expression's line (-o new, json or xml can)";
 		strbuf_addc(sb, '\n');	/* a blank line after every ad */
+	} else if (w->fmt != CA_FMT_NEW && !text_ok(sb->buf + start, sb->len - start))
+		/* strings are escaped: what is left is an attribute name */
+		w->refused = w->fmt == CA_FMT_JSON ?
+		    "JSON cannot hold an attribute name that is not UTF-8 (-o new can)" :
+		    "XML cannot hold an attribute name that is not UTF-8 or holds a "
+		    "control character (-o new can)";
+	if (w->refused) {
+		errno = EILSEQ;
+		return -1;
 	}
 	w->nads++;
 	if (out(w, sb->buf, sb->len) < 0) {
@@ -670,6 +698,12 @@ ca_writer_put(ca_writer *w, const ca_ad *ad)
 		return -1;
 	}
 	return 0;
+}
+
+const char *
+ca_writer_refusal(const ca_writer *w)
+{
+	return w->refused ? w->refused : "the output format cannot hold this ad";
 }
 
 int

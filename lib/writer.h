@@ -19,11 +19,14 @@ typedef struct ca_writer ca_writer;
  * HTCondor's header, <c> elements, "</classads>\n". No ads: "{\n}\n", "[\n]\n",
  * header and footer. Output is left to fp's buffering (no flush per ad). */
 ca_writer *ca_writer_open(FILE *fp, ca_format fmt, bool gzip);
-/* 0, or -1 on an I/O error (errno set). In the long format, -1 with errno
- * EILSEQ (nothing written, the writer still usable) for an ad holding a
- * string that format cannot hold: one with a newline, or one ending in a
- * backslash anywhere but at the end of its line. */
+/* 0, or -1 on an I/O error (errno set). -1 with errno EILSEQ (nothing
+ * written, the writer still usable) for an ad the format cannot hold, and
+ * ca_writer_refusal says why: in the long format an ad without attributes,
+ * or holding a string with a newline or an expression with a backslash at
+ * the end of a line; in JSON and XML an attribute name that is not UTF-8
+ * (or, in XML, holds a control character). */
 int ca_writer_put(ca_writer *w, const ca_ad *ad);
+const char *ca_writer_refusal(const ca_writer *w);
 /* Write the trailer, flush; 0 or -1 on an I/O error. Frees w either way. */
 int ca_writer_close(ca_writer *w);
 

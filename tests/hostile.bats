@@ -265,7 +265,7 @@ broken_long() {
 	# a name like 'x\"' + newline + 'Priority = 0' would forge attributes
 	printf '[{"a": 1}, {"b": "x\\"\\nPriority = 0"}, {"c": 3}]' >"$TMP/nl.json"
 	try 3 classad-eval -w true "$TMP/nl.json"
-	has 'nl.json:1: the long format cannot hold a string of this ad'
+	has 'nl.json:1: the long format cannot hold a string with a newline'
 	[[ $output == $'a = 1\n\nc = 3' ]]
 	try 0 classad-eval -o new -w true "$TMP/nl.json"
 	has -o '[ b = "x\"\nPriority = 0" ]'
@@ -280,11 +280,37 @@ broken_long() {
 	printf '[{"Name": "slot1@x", "State": "Claimed", "Cpus": 1, "AccountingGroup": "x\\"\\nPriority = 0\\n\\nName = \\"root@x\\""}]' \
 	    >"$TMP/slot.json"
 	try 3 userprio-calc --state "$TMP/s" --now $T0 --update "$TMP/slot.json"
-	has 'holds a string the long format cannot hold'
+	has 'the long format cannot hold a string with a newline'
 	[[ ! -e $TMP/s ]]
 	# a state that can hold it takes it
 	try 0 userprio-calc --state "$TMP/s" --state-format json --now $T0 --update "$TMP/slot.json"
 	try 0 userprio-calc --state "$TMP/s" -allusers -o json -long
+}
+
+@test "hostile: an ad a format cannot hold is refused with why, never dropped in silence" {
+	# the long format has no text for an ad without attributes
+	printf '[]\n[ a = 1 ]\n' >"$TMP/empty.new"
+	try 3 classad-eval -I new -w true "$TMP/empty.new"
+	has 'empty.new:1: the long format cannot hold an ad without attributes (-o new, json or xml can)'
+	[[ $output == 'a = 1' ]]
+	try 0 classad-eval -I new -w true -o json "$TMP/empty.new"
+	# JSON and XML cannot hold a name that is not UTF-8 (nor XML a control byte)
+	printf "[ 'caf\\351' = 1 ]\n[ b = 2 ]\n" >"$TMP/name.new"
+	try 3 classad-eval -I new -w true -o json "$TMP/name.new"
+	has 'name.new:1: JSON cannot hold an attribute name that is not UTF-8 (-o new can)'
+	has -o '"b": 2'
+	printf "[ 'x\\001' = 1 ]\n" >"$TMP/ctl.new"
+	try 3 classad-eval -I new -w true -o xml "$TMP/ctl.new"
+	has 'XML cannot hold an attribute name that is not UTF-8 or holds a control character'
+	try 0 classad-eval -I new -w true -o new "$TMP/name.new"
+	has -o "'caf\\351' = 1"
+	# classad-match leaves that match out and goes on with the others
+	printf '[ ClusterId = 1; ProcId = 0; Owner = "a\\nb"; Requirements = true ]\n' >"$TMP/j.new"
+	printf '[ ClusterId = 1; ProcId = 1; Owner = "c"; Requirements = true ]\n' >>"$TMP/j.new"
+	printf '[ Name = "slot1@x"; Requirements = true ]\n' >"$TMP/s.new"
+	try 3 classad-match -o long "$TMP/j.new" "$TMP/s.new"
+	has 'match of 1.0 and slot1@x: the long format cannot hold a string with a newline'
+	has -o 'JobId = "1.1"'
 }
 
 @test "hostile: a NUL byte is an error with its place, in every format and file" {
