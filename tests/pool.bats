@@ -400,3 +400,59 @@ state_parses() {
 	[[ ! -e $TMP/st/events/vacate.ads ]]
 	grep -q 'slot1@node1.example.org .*event Vacate' "$TMP/st/log/startd.log"
 }
+
+# man_examples PAGE: run every "$ command" of the literal blocks of PAGE's
+# EXAMPLES in the current directory, each compared with the output shown
+# under it; prints nothing and fails at the first difference, else sets
+# $examples to the number of commands run
+man_examples() {
+	awk '/^\.Sh EXAMPLES/ { ex = 1; next } ex && /^\.Sh / { ex = 0 }
+	    ex && /^\.Bd -literal/ { blk = 1; next }
+	    ex && /^\.Ed/ { blk = 0; print "@@end"; next }
+	    ex && blk { gsub(/\\e/, "\\"); gsub(/\\&/, ""); print }' \
+	    "$BATS_TEST_DIRNAME/../man/$1" >blocks
+	local cmd="" want="" line incmd=0
+	examples=0
+	flush() {
+		if [[ -n $cmd ]]; then
+			run -0 bash -c "$cmd"
+			[[ $output == "${want%$'\n'}" ]] || {
+				printf 'command: %s\nwant:\n%s\ngot:\n%s\n' "$cmd" "$want" "$output"
+				return 1
+			}
+			examples=$((examples + 1))
+		fi
+		cmd="" want=""
+	}
+	while IFS= read -r line; do
+		if [[ $line == "@@end" ]]; then
+			flush
+		elif [[ $line == '$ '* ]]; then
+			flush
+			cmd=${line#'$ '}
+			incmd=0
+			[[ $cmd == *'\' ]] && incmd=1
+		elif ((incmd)); then
+			cmd+=$'\n'$line
+			[[ $line == *'\' ]] || incmd=0
+		elif [[ -n $cmd ]]; then
+			want+=$line$'\n'
+		fi
+	done <blocks
+	flush
+}
+
+@test "pool-cycle and pool-run: the man pages' EXAMPLES run as written" {
+	# as the pages say: from the top of the source tree, share/ on PATH
+	unset POOL_SYNC
+	PATH=$SHARE:$PATH
+	mkdir "$TMP/cycle" "$TMP/run"
+	ln -s "$SHARE" "$TMP/cycle/share"
+	ln -s "$SHARE" "$TMP/run/share"
+	cd "$TMP/cycle"
+	man_examples pool-cycle.1
+	[[ $examples == 11 ]]
+	cd "$TMP/run"
+	man_examples pool-run.1
+	[[ $examples == 6 ]]
+}
