@@ -16,6 +16,15 @@ static struct {
 	uint32_t seed;
 } names;
 
+/* shapes of ads (see shape_of) */
+#define SHAPES_MAX 4096
+
+static struct {
+	uint64_t *key;		/* hash of the names; 0: empty */
+	uint32_t *id;
+	uint32_t cap, n;
+} shapes;
+
 static inline unsigned char
 fold(unsigned char c)
 {
@@ -106,6 +115,7 @@ ca_intern(const char *s, size_t len)
 	memcpy(spell, s, len);
 	spell[len] = '\0';
 	nm->spell = spell;
+	memset(nm->at, 0, sizeof nm->at);
 	names.slot[j] = nm;
 	if (++names.n * 2 > names.cap)
 		names_grow();
@@ -116,6 +126,9 @@ void
 ca_intern_cleanup(void)
 {
 	ca_str_shared_cleanup();
+	free(shapes.key);
+	free(shapes.id);
+	memset(&shapes, 0, sizeof shapes);
 	for (uint32_t i = 0; i < names.cap; i++)
 		free((void *)names.slot[i]);
 	free(names.slot);
@@ -201,19 +214,13 @@ index_build(ca_ad *ad)
 	}
 }
 
-/* Where name is in ad. LOOK_HINT: try the place the name was last found
- * (ads of one kind list their attributes in the same order, so it is
- * usually right) and remember the place found; LOOK_INDEX: the hash index
- * only, touching no memory but the index entries and the attribute. */
-enum { LOOK_HINT, LOOK_INDEX };
-
-static inline ca_attr *
-lookup(const ca_ad *ad, const ca_name *name, int how)
+/* Where name is in ad, by its hash index (or a look through a small ad),
+ * remembered in name->at for ads of this shape. */
+ca_attr *
+ca_ad_find_slow(const ca_ad *ad, const ca_name *name)
 {
-	uint32_t h = name->hint;
-	if (how == LOOK_HINT && h < ad->n && ad->attrs[h].name == name)
-		return &ad->attrs[h];
 	uint32_t k = 0;
+
 	if (ad->index) {
 		uint32_t mask = ad->icap - 1;
 		for (uint32_t j = name->hash & mask;; j = (j + 1) & mask) {
@@ -230,20 +237,64 @@ lookup(const ca_ad *ad, const ca_name *name, int how)
 	}
 	if (k == 0)
 		return NULL;
-	if (how == LOOK_HINT)
-		((ca_name *)name)->hint = k - 1;
+	ca_name *nm = (ca_name *)name;
+	nm->at[ad->shape % CA_NAME_AT].shape = ad->shape;
+	nm->at[ad->shape % CA_NAME_AT].pos = k - 1;
 	return &ad->attrs[k - 1];
 }
 
-ca_attr *
-ca_ad_find_slow(const ca_ad *ad, const ca_name *name)
+/* ---- shapes ----
+ * A shape is a sequence of attribute names; ads read from one stream (the
+ * slots of a pool, the jobs of a queue) mostly have a few. Each gets a
+ * small number, so that the places of names can be remembered per shape
+ * (ca_name.at). The table (with the names', the library's process-wide
+ * state) stops growing at SHAPES_MAX; later shapes are 0. */
+static uint32_t
+shape_of(const ca_ad *ad)
 {
-	return lookup(ad, name, LOOK_HINT);
+	uint64_t h = ad->n;
+
+	for (uint32_t i = 0; i < ad->n; i++)
+		h = ca_hash_mix(h, (uint64_t)(uintptr_t)ad->attrs[i].name);
+	h |= 1;
+	if (shapes.n * 2 >= shapes.cap) {
+		if (shapes.n >= SHAPES_MAX)
+			goto find;
+		uint32_t cap = shapes.cap ? shapes.cap * 2 : 64;
+		uint64_t *key = ca_xcalloc(cap, sizeof *key);
+		uint32_t *id = ca_xcalloc(cap, sizeof *id);
+		for (uint32_t i = 0; i < shapes.cap; i++) {
+			if (shapes.key[i] == 0)
+				continue;
+			uint32_t j = (uint32_t)shapes.key[i] & (cap - 1);
+			while (key[j])
+				j = (j + 1) & (cap - 1);
+			key[j] = shapes.key[i];
+			id[j] = shapes.id[i];
+		}
+		free(shapes.key);
+		free(shapes.id);
+		shapes.key = key;
+		shapes.id = id;
+		shapes.cap = cap;
+	}
+find:
+	for (uint32_t j = (uint32_t)h & (shapes.cap - 1);; j = (j + 1) & (shapes.cap - 1)) {
+		if (shapes.key[j] == h)
+			return shapes.id[j];
+		if (shapes.key[j] == 0) {
+			if (shapes.n >= SHAPES_MAX)
+				return 0;
+			shapes.key[j] = h;
+			return shapes.id[j] = ++shapes.n;
+		}
+	}
 }
 
 void
 ca_ad_trim(ca_ad *ad)
 {
+	ad->shape = shape_of(ad);
 	if (!ad->own_arena || ad->cap == ad->n || ad->n == 0)
 		return;
 	uint32_t *old = ad->index;
@@ -255,12 +306,6 @@ ca_ad_trim(ca_ad *ad)
 	memmove(ad->attrs + ad->n, old, ad->icap * sizeof *old);
 	ad->index = (uint32_t *)(ad->attrs + ad->n);
 	table_resize(ad, ad->n, ad->icap);
-}
-
-ca_attr *
-ca_ad_find_index(const ca_ad *ad, const ca_name *name)
-{
-	return ad->index ? lookup(ad, name, LOOK_INDEX) : lookup(ad, name, LOOK_HINT);
 }
 
 void
@@ -276,12 +321,15 @@ ca_ad_prefetch(const ca_ad *ad, const ca_name *const *which, size_t n, int stage
 				__builtin_prefetch((const char *)ad->attrs + off);
 		return;
 	}
-	uint32_t mask = ad->icap - 1;
+	uint32_t k = ad->shape % CA_NAME_AT, mask = ad->icap - 1;
 	for (size_t i = 0; i < n; i++) {
-		const uint32_t *slot = ad->index + (which[i]->hash & mask);
+		const ca_name *nm = which[i];
+		bool known = nm->at[k].shape == ad->shape && nm->at[k].pos < ad->n;
+		const uint32_t *slot = ad->index + (nm->hash & mask);
 		if (stage == 1)
-			__builtin_prefetch(slot);
-		else if (*slot != 0)
+			__builtin_prefetch(known ? (const void *)(ad->attrs + nm->at[k].pos) :
+			    (const void *)slot);
+		else if (!known && *slot != 0)
 			__builtin_prefetch(ad->attrs + *slot - 1);
 	}
 }
@@ -370,6 +418,7 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 	size_t i = (size_t)(at - ad->attrs);
 	memmove(at, at + 1, (ad->n - i - 1) * sizeof *at);
 	ad->n--;
+	ad->shape = 0;		/* the places after it moved */
 	if (ad->index)
 		index_build(ad);
 	return true;
@@ -391,6 +440,7 @@ ca_ad_copy_in(ca_arena *a, const ca_ad *src)
 	ca_ad *ad = ca_ad_new_in(a);
 
 	ca_ad_merge(ad, src);
+	ad->shape = src->shape;		/* the same names in the same order */
 	return ad;
 }
 
@@ -400,5 +450,6 @@ ca_ad_copy(const ca_ad *src)
 	ca_ad *ad = ca_ad_new();
 
 	ca_ad_merge(ad, src);
+	ad->shape = src->shape;
 	return ad;
 }

@@ -12,11 +12,14 @@
 
 /* An interned attribute name. Two names that differ only in ASCII case are
  * the same ca_name, so lookup compares pointers. `spell` is the spelling seen
- * first; `key` the lower-cased text. Names live until ca_intern_cleanup(). */
+ * first; `key` the lower-cased text. Names live until ca_intern_cleanup().
+ * `at` remembers where the name was last found in ads of a few shapes (see
+ * ca_ad): a cache, checked before it is believed. */
+#define CA_NAME_AT 8
 typedef struct ca_name {
 	uint32_t hash;
 	uint32_t len;
-	uint32_t hint;		/* where the name was last found in an ad: a cache */
+	struct { uint32_t shape, pos; } at[CA_NAME_AT];	/* by shape % CA_NAME_AT */
 	const char *spell;
 	char key[];
 } ca_name;
@@ -47,6 +50,8 @@ typedef struct ca_ad {
 	uint32_t n, cap;
 	uint32_t *index;		/* open addressing, attr index + 1; NULL while small */
 	uint32_t icap;			/* power of two, or 0 */
+	uint32_t shape;			/* its names in their order, as a number
+					 * (ca_ad_trim); 0: not known */
 	bool own_arena;			/* ca_ad_free frees the arena too; attrs and
 					 * index are then one malloc'd block */
 } ca_ad;
@@ -64,15 +69,15 @@ void ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, struct ca_expr
 /* Insert a deep copy of e (from any arena) under the name text s. */
 void ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const struct ca_expr *e);
 ca_attr *ca_ad_find_slow(const ca_ad *ad, const ca_name *name);
-/* The attribute name of ad, or NULL. Ads of one kind list their attributes
- * in the same order, so the place the name was last found (its hint) is
- * checked first, inline; the hash index is the slow path. */
+/* The attribute name of ad, or NULL. Ads of one shape list the same names
+ * in the same order, so the place the name was last found in an ad of
+ * this shape is checked first, inline; the hash index is the slow path. */
 static inline ca_attr *
 ca_ad_find(const ca_ad *ad, const ca_name *name)
 {
-	uint32_t h = name->hint;
+	uint32_t k = ad->shape % CA_NAME_AT, h = name->at[k].pos;
 
-	if (h < ad->n && ad->attrs[h].name == name)
+	if (name->at[k].shape == ad->shape && h < ad->n && ad->attrs[h].name == name)
 		return &ad->attrs[h];
 	return ca_ad_find_slow(ad, name);
 }
@@ -81,17 +86,17 @@ struct ca_expr *ca_ad_lookup(const ca_ad *ad, const char *name);	/* by C string 
 bool ca_ad_delete(ca_ad *ad, const ca_name *name);
 /* Copy every attribute of src into dst (deep copies; later wins). */
 void ca_ad_merge(ca_ad *dst, const ca_ad *src);
-/* Give back the unused room of ad's attribute table (once it is complete). */
+/* Once ad is complete: give back the unused room of its attribute table,
+ * and find its shape (ads read from one stream mostly share a few). */
 void ca_ad_trim(ca_ad *ad);
 /* For loops that look up the same names in many ads (an expression
  * evaluated against every slot of a pool): ca_ad_prefetch asks the
- * processor to fetch, in stages, what ca_ad_find_index will touch. Stage 0
- * fetches the ad, stage 1 the index entries of the names, stage 2 their
- * attributes; each stage needs the memory of the one before, so the loop
- * runs stage s some ads ahead of stage s + 1, and the lookups last. */
+ * processor to fetch, in stages, what ca_ad_find will touch. Stage 0
+ * fetches the ad; stage 1 the attributes where the names are in ads of
+ * its shape, or else their index entries; stage 2 the attributes those
+ * entries point to. Each stage needs the memory of the one before, so the
+ * loop runs stage s some ads ahead of stage s + 1, and the lookups last. */
 void ca_ad_prefetch(const ca_ad *ad, const ca_name *const *which, size_t n, int stage);
-/* ca_ad_find through the hash index only (no hint). */
-ca_attr *ca_ad_find_index(const ca_ad *ad, const ca_name *name);
 /* A deep copy with its own arena. */
 ca_ad *ca_ad_copy(const ca_ad *src);
 /* A deep copy allocated in arena a. */

@@ -917,7 +917,7 @@ ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
 			if (target == NULL)
 				*sp++ = ca_undef();
 			else {
-				ca_attr *at = ca_ad_find_index(target, i->u.node->u.attr.name);
+				ca_attr *at = ca_ad_find(target, i->u.node->u.attr.name);
 				if (at == NULL)
 					*sp++ = ca_undef();
 				else if (at->is_lit) {

@@ -56,8 +56,7 @@ ca_value ca_eval_attr(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const ch
 
 /* The flat form of an expression, for loops that evaluate one expression
  * against many ads (matchmaking): compiled once into arena a, it runs
- * operators, literals and attribute references without recursion (TARGET
- * attributes are found through the hash index, see ca_ad_prefetch) and
+ * operators, literals and attribute references without recursion and
  * gives the same values as ca_eval_expr(cx, e, my, target). e must
  * outlive it. */
 typedef struct ca_prog ca_prog;
