@@ -376,6 +376,11 @@ state_parses() {
 	sh -c 'echo $$' >"$TMP/st/lock.d/pid"
 	POOL_LOCK=mkdir sh "$SHARE/pool-cycle" --now $((t + 120)) "$TMP/st"
 	[[ $(cat "$TMP/st/current") == 6 ]]
+	# and one killed before it wrote its pid, once a minute has passed
+	mkdir "$TMP/st/lock.d"
+	touch -d '2 minutes ago' "$TMP/st/lock.d"
+	POOL_LOCK=mkdir timeout 20 sh "$SHARE/pool-cycle" --now $((t + 180)) "$TMP/st"
+	[[ $(cat "$TMP/st/current") == 7 && ! -e $TMP/st/lock.d ]]
 }
 
 @test "pool-cycle: submissions and events that are refused are set aside; the pool goes on" {
@@ -386,11 +391,11 @@ state_parses() {
 	printf 'Name = "elsewhere.example.org"\nEvent = "Drain"\n' >"$TMP/st/events/other.ads"
 	run --separate-stderr sh "$SHARE/pool-cycle" --now $((T0 + 120)) "$TMP/st"
 	((status == 0))
-	[[ $stderr == *"dup.ads: refused, moved to"* ]]
-	[[ $stderr == *"bad.ads: refused by startd-step, moved to"* ]]
-	[[ $stderr == *"an event for elsewhere.example.org, which is not in the pool"* ]]
+	[[ $stderr == *"dup.ads: refused (schedd-step: "*"), moved to $TMP/st/incoming/rejected/"* ]]
+	[[ $stderr == *"bad.ads: refused (startd-step: "*"), moved to $TMP/st/events/rejected/"* ]]
+	[[ $stderr == *"other.ads: refused (an event for elsewhere.example.org, which is not in the pool), moved to"* ]]
 	[[ -e $TMP/st/incoming/rejected/dup.ads && ! -e $TMP/st/incoming/ok.ads ]]
-	[[ -e $TMP/st/events/rejected/bad.ads ]]
+	[[ -e $TMP/st/events/rejected/bad.ads && -e $TMP/st/events/rejected/other.ads ]]
 	run classad-eval -p Owner "$TMP/st/gen.2/jobs.ads"
 	[[ $output == $'u1\nu1\nu1\nu4' ]]
 	# a good event: condor_vacate of one of u1's running jobs
@@ -399,6 +404,39 @@ state_parses() {
 	sh "$SHARE/pool-cycle" --now $((T0 + 180)) "$TMP/st"
 	[[ ! -e $TMP/st/events/vacate.ads ]]
 	grep -q 'slot1@node1.example.org .*event Vacate' "$TMP/st/log/startd.log"
+}
+
+@test "pool-cycle: one bad file sets aside only itself; clashing submissions keep the first; later events wait" {
+	small_pool
+	# two submissions fine alone that clash with each other, between two
+	# good ones: the first of the pair goes in, in the order of the files
+	printf 'ClusterId = 500\nOwner = "u2"\n' >"$TMP/st/incoming/b1.ads"
+	printf 'ClusterId = 500\nOwner = "u3"\n' >"$TMP/st/incoming/b2.ads"
+	printf 'Owner = "u4"\n' >"$TMP/st/incoming/b3.ads"
+	printf 'Owner = "u5"\n' >"$TMP/st/incoming/a0.ads"
+	# a good event, a bad one and one not due yet, in three files
+	printf 'Name = "slot1@node1.example.org"\nEvent = "Vacate"\nFast = true\n' >"$TMP/st/events/e1.ads"
+	printf 'Name = "slot7@node1.example.org"\nEvent = "Vacate"\n' >"$TMP/st/events/e2.ads"
+	printf 'Name = "slot2@node1.example.org"\nEvent = "Vacate"\nTime = %d\n' $((T0 + 250)) \
+	    >"$TMP/st/events/e3.ads"
+	printf 'this is not an ad\n' >"$TMP/st/events/e4.ads"
+	run --separate-stderr sh "$SHARE/pool-cycle" --now $((T0 + 120)) "$TMP/st"
+	((status == 0)) || { echo "$stderr"; false; }
+	[[ $stderr == *"b2.ads: refused (schedd-step: "* ]]
+	[[ $stderr == *"e2.ads: refused (startd-step: "* && $stderr == *"e4.ads: refused ("* ]]
+	[[ $stderr != *"b1.ads"* && $stderr != *"b3.ads"* && $stderr != *"e1.ads"* && $stderr != *"e3.ads"* ]]
+	[[ $(ls "$TMP/st/incoming/rejected") == b2.ads && $(ls "$TMP/st/events/rejected") == $'e2.ads\ne4.ads' ]]
+	run classad-eval -p Owner -p ClusterId -w 'Owner != "u1"' "$TMP/st/gen.2/jobs.ads"
+	[[ $output == $'u5\t2\nu2\t500\nu4\t501' ]] || { echo "$output"; false; }
+	grep -q 'slot1@node1.example.org .*event Vacate' "$TMP/st/log/startd.log"
+	! grep -q 'slot2@node1.example.org .*event Vacate' "$TMP/st/log/startd.log"
+	[[ -e $TMP/st/events/e3.ads && ! -e $TMP/st/events/e1.ads ]]
+	# the next cycles go on; the event that waited is applied once due
+	sh "$SHARE/pool-cycle" --now $((T0 + 180)) "$TMP/st"
+	[[ -e $TMP/st/events/e3.ads ]]
+	sh "$SHARE/pool-cycle" --now $((T0 + 300)) "$TMP/st"
+	[[ ! -e $TMP/st/events/e3.ads ]]
+	grep -q 'slot2@node1.example.org .*event Vacate' "$TMP/st/log/startd.log"
 }
 
 # man_examples PAGE: run every "$ command" of the literal blocks of PAGE's
