@@ -342,6 +342,29 @@ state_parses() {
 	[[ -z $(find "$TMP/st" -name '.*.??????') ]]
 }
 
+@test "pool-cycle: two --init at once make one state directory (flock, and the mkdir lock)" {
+	pool
+	machines node 3 2
+	local lock a b sa sb
+	for lock in flock mkdir; do
+		rm -rf "$TMP/st"
+		POOL_LOCK=$lock sh "$SHARE/pool-cycle" --init --now $T0 "$TMP/pool" "$TMP/st" 2>"$TMP/a.err" &
+		a=$!
+		POOL_LOCK=$lock sh "$SHARE/pool-cycle" --init --now $T0 "$TMP/pool" "$TMP/st" 2>"$TMP/b.err" &
+		b=$!
+		sa=0 sb=0
+		wait $a || sa=$?
+		wait $b || sb=$?
+		# one made it, the other found it made
+		[[ $((sa + sb)) == 4 ]] || { echo "$lock: $sa $sb"; cat "$TMP/a.err" "$TMP/b.err"; false; }
+		grep -q 'already a pool state directory' "$TMP/a.err" "$TMP/b.err"
+		[[ $(cat "$TMP/st/current") == 0 && $(wc -l <"$TMP/st/hosts.map") == 3 ]]
+		[[ ! -e $TMP/st/lock.d ]]
+		sh "$SHARE/pool-cycle" --now $((T0 + 60)) "$TMP/st"
+		[[ $(cat "$TMP/st/current") == 1 ]]
+	done
+}
+
 @test "pool-cycle: overlapping runs wait for each other (flock, and the mkdir lock)" {
 	small_pool
 	mkdir "$TMP/bin"
