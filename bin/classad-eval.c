@@ -792,7 +792,8 @@ main(int argc, char **argv)
 		cli_die(EX_SYSTEM, "out of memory");
 	ca_ctx_init(&cx);
 	/* '-' first: positional arguments come back as 1, in order */
-	while ((ch = getopt_long(argc, argv, "-f:t:x:qw:p:s:o:zI:ihV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "-:f:t:x:qw:p:s:o:zI:ihV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 1:
 		case 'f':
@@ -845,7 +846,7 @@ main(int argc, char **argv)
 		case 'V':
 			cli_version();
 		default:
-			cli_try_help();
+			cli_bad_option(ch, argv);
 		}
 	}
 	for (; optind < argc; optind++)		/* after "--" */

@@ -618,7 +618,8 @@ main(int argc, char **argv)
 
 	cli_init(argc, argv, "classad-match");
 	ca_ctx_init(&cx);
-	while ((ch = getopt_long(argc, argv, "bn:o:zraI:i:hV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":bn:o:zraI:i:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			limit = 1;
@@ -664,7 +665,7 @@ main(int argc, char **argv)
 		case 'V':
 			cli_version();
 		default:
-			cli_try_help();
+			cli_bad_option(ch, argv);
 		}
 	}
 	int npos = argc - optind;

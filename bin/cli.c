@@ -1,6 +1,7 @@
 /* cli.c - the helpers every program shares: diagnostics in the
  * "prog: file:line:col: message" form, exit statuses, option values. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,10 +122,18 @@ cli_help(const char *usage)
 }
 
 void
-cli_try_help(void)
+cli_bad_option(int ch, char *const *argv)
 {
-	fprintf(stderr, "Try '%s --help'.\n", progname);
-	exit(EX_USAGE);
+	const char *arg = argv[optind - 1];
+	char letter[3] = { '-', (char)optopt, '\0' };
+	/* a short option by its letter (it may sit in a cluster like -zq);
+	 * a long one (or an unknown getopt_long_only word) as written */
+	const char *name = optopt > 0 && optopt < 128 && !(arg[0] == '-' && arg[1] == '-') ?
+	    letter : arg;
+
+	if (ch == ':')
+		cli_usage_error("option '%s' needs a value", name);
+	cli_usage_error("unknown or ambiguous option '%s'", name);
 }
 
 ca_expr *

@@ -45,9 +45,10 @@ void cli_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 
 void cli_version(void) __attribute__((noreturn));	/* "prog (classad-tools) VERSION", exit 0 */
 /* -h/--help: the usage text on standard output, exit 0. */
 void cli_help(const char *usage) __attribute__((noreturn));
-/* After getopt_long has complained about an option: "Try 'prog --help'.",
- * exit 2. */
-void cli_try_help(void) __attribute__((noreturn));
+/* The default: of every program's getopt loop, run with opterr = 0 and
+ * ':' leading the option letters: an unknown option, or one without its
+ * value (ch ':'), is a usage error naming it as it was given. */
+void cli_bad_option(int ch, char *const *argv) __attribute__((noreturn));
 /* The expression an option gives (-w, --constraint, ...), parsed into a with
  * parser flags pflags; one that does not parse is reported as
  * "prog: <OPT>:line:col: message" and the program exits 3. */

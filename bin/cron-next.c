@@ -585,7 +585,8 @@ main(int argc, char **argv)
 
 	cli_init(argc, argv, "cron-next");
 	tzset();
-	while ((ch = getopt_long(argc, argv, "n:ji:I:o:zhV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":n:ji:I:o:zhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'n':
 			count = cli_int("-n", optarg, 0, 1000000);
@@ -636,7 +637,7 @@ main(int argc, char **argv)
 		case 'V':
 			cli_version();
 		default:
-			cli_try_help();
+			cli_bad_option(ch, argv);
 		}
 	}
 	if (!have_now)

@@ -254,10 +254,8 @@ main(int argc, char **argv)
 			cli_help(usage_text);
 		case 'V':
 			cli_version();
-		case ':':
-			cli_usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			cli_usage_error("unknown or ambiguous option '%s'", argv[optind - 1]);
+			cli_bad_option(ch, argv);
 		}
 	}
 	if (optind < argc)

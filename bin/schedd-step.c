@@ -1114,7 +1114,8 @@ main(int argc, char **argv)
 
 	cli_init(argc, argv, "schedd-step");
 	tzset();
-	while ((ch = getopt_long(argc, argv, "m:e:l:i:o:zhV", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":m:e:l:i:o:zhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_JOBS:
 			opt.jobs = optarg;
@@ -1162,7 +1163,7 @@ main(int argc, char **argv)
 		case 'V':
 			cli_version();
 		default:
-			cli_try_help();
+			cli_bad_option(ch, argv);
 		}
 	}
 	(void)out_set;

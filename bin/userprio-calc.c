@@ -795,7 +795,7 @@ main(int argc, char **argv)
 
 	cli_init(argc, argv, "userprio-calc");
 	nacts = take_actions(&argc, argv, acts);
-	opterr = 0;	/* the messages below name the program, not argv[0] */
+	opterr = 0;
 	while ((ch = getopt_long_only(argc, argv, ":c:i:o:zhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_STATE:
@@ -851,10 +851,8 @@ main(int argc, char **argv)
 			cli_help(usage_text);
 		case 'V':
 			cli_version();
-		case ':':
-			cli_usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			cli_usage_error("unknown or ambiguous option '%s'", argv[optind - 1]);
+			cli_bad_option(ch, argv);
 		}
 	}
 	opt.args = argv + optind;

@@ -72,7 +72,7 @@ ca_adval_frame(const ca_adval *av, const ca_frame *from, ca_frame *out)
 
 /* ---- attribute lookup ---- */
 
-static ca_value
+static inline __attribute__((always_inline)) ca_value
 eval_attr(ca_ctx *cx, ca_attr *at, const ca_frame *f)
 {
 	if (at->is_lit && cx->trace == NULL) {
@@ -88,7 +88,7 @@ eval_attr(ca_ctx *cx, ca_attr *at, const ca_frame *f)
 }
 
 /* name in the ad `side` as the root of its own side of the match. */
-static ca_value
+static inline __attribute__((always_inline)) ca_value
 in_side(ca_ctx *cx, const ca_name *name, const ca_ad *side, const ca_ad *other)
 {
 	ca_attr *at = ca_ad_find(side, name);
@@ -882,12 +882,6 @@ ca_prog_new(ca_arena *a, const ca_expr *e)
 	return p;
 }
 
-const ca_expr *
-ca_prog_expr(const ca_prog *p)
-{
-	return p->tree;
-}
-
 static const char *const logic_err[2] = {
 	"'||' of a value that is not a boolean", "'&&' of a value that is not a boolean"
 };
@@ -914,33 +908,14 @@ ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
 		case P_REF_TARGET:
 			cx->steps++;
 			cx->depth = i->depth + 1;
-			if (target == NULL)
-				*sp++ = ca_undef();
-			else {
-				ca_attr *at = ca_ad_find(target, i->u.node->u.attr.name);
-				if (at == NULL)
-					*sp++ = ca_undef();
-				else if (at->is_lit) {
-					cx->steps++;
-					*sp++ = at->lit;
-				} else {
-					ca_frame tf = { target, NULL, target, my };
-					*sp++ = eval_attr(cx, at, &tf);
-				}
-			}
+			*sp++ = target ? in_side(cx, i->u.node->u.attr.name, target, my) : ca_undef();
 			break;
 		case P_REF_SELF: {
 			/* MY's own attributes first, as ca_eval_name looks */
 			cx->steps++;
 			cx->depth = i->depth + 1;
 			ca_attr *at = ca_ad_find(my, i->u.node->u.attr.name);
-			if (at == NULL)
-				*sp++ = ca_eval_name(cx, i->u.node->u.attr.name, &f);
-			else if (at->is_lit) {
-				cx->steps++;
-				*sp++ = at->lit;
-			} else
-				*sp++ = eval_attr(cx, at, &f);
+			*sp++ = at ? eval_attr(cx, at, &f) : ca_eval_name(cx, i->u.node->u.attr.name, &f);
 			break;
 		}
 		case P_REF:

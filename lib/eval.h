@@ -62,7 +62,6 @@ ca_value ca_eval_attr(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const ch
 typedef struct ca_prog ca_prog;
 ca_prog *ca_prog_new(ca_arena *a, const ca_expr *e);
 ca_value ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target);
-const ca_expr *ca_prog_expr(const ca_prog *p);
 
 /* Within an evaluation (builtins use these): evaluate e in frame f. */
 ca_value ca_eval(ca_ctx *cx, const ca_expr *e, const ca_frame *f);

@@ -287,6 +287,21 @@ broken_long() {
 	try 0 userprio-calc --state "$TMP/s" -allusers -o json -long
 }
 
+@test "hostile: every program names a bad option and a missing value the same way (exit 2)" {
+	local p
+	for p in classad-eval classad-match cron-next schedd-step negotiate startd-step userprio-calc; do
+		try 2 $p --bogus
+		[[ $stderr == "$p: unknown or ambiguous option '--bogus'"$'\n'"Try '$p --help'." ]] ||
+		    { echo "$p: $stderr"; false; }
+		try 2 $p -o
+		[[ $stderr == "$p: option '-o' needs a value"* ]] || { echo "$p: $stderr"; false; }
+	done
+	try 2 classad-eval -zQ
+	has "classad-eval: unknown or ambiguous option '-Q'"
+	try 2 userprio-calc --now
+	has "userprio-calc: option '--now' needs a value"
+}
+
 @test "hostile: an ad a format cannot hold is refused with why, never dropped in silence" {
 	# the long format has no text for an ad without attributes
 	printf '[]\n[ a = 1 ]\n' >"$TMP/empty.new"
