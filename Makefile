@@ -1,5 +1,7 @@
-# classad-tools: the ClassAd library and its six filters.
-#   make            build lib/libclassad.a and the programs in bin/
+# classad-tools: the ClassAd library, its HTCondor layer and the programs.
+#   make            build libclassad.a (the core), libcondor.a and the programs
+#                   in bin/ (needs only the build dependencies)
+#   make core       the core alone, with its own unit tests
 #   make check      unit tests, bats suites, conformance, then all of it again
 #                   under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make demo       a simulated day of the example pool in share/pool/sim (under 30 s)
@@ -16,6 +18,7 @@ DATADIR    ?= $(PREFIX)/share/classad-tools
 
 CC       ?= cc
 CFLAGS   ?= -O2 -g
+VERSION   = 0.1.0
 WARN      = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-unused-parameter
 CPPFLAGS += -D_GNU_SOURCE
@@ -44,12 +47,22 @@ OUT     ?= bin
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(CPPFLAGS) $(ZLIB_CFLAGS) $(PCRE2_CFLAGS)
 LIBS       = $(ZLIB_LIBS) $(PCRE2_LIBS) -lm
 
-LIB_SRC  := $(sort $(wildcard lib/*.c))
-LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
-LIBA      = $(B)/libclassad.a
+# Two layers, two libraries: the ClassAd core (lib/classad/, libclassad.a)
+# builds with its own headers only; the HTCondor layer (lib/condor/,
+# libcondor.a) sees the core through classad.h. Programs link both.
+CORE_SRC   := $(sort $(wildcard lib/classad/*.c))
+CONDOR_SRC := $(sort $(wildcard lib/condor/*.c))
+CORE_A      = $(B)/libclassad.a
+CONDOR_A    = $(B)/libcondor.a
+LIBA        = $(CONDOR_A) $(CORE_A)
+CORE_INC    = -Ilib/classad
+ALL_INC     = -Ilib/classad -Ilib/condor -Ibin -Itests/unit
 PROG_SRC := $(sort $(filter-out bin/cli.c,$(wildcard bin/*.c)))
 PROGS    := $(PROG_SRC:bin/%.c=$(OUT)/%)
-UNIT      = $(B)/tests/unit/unit
+UNIT_CORE   = $(B)/tests/unit/unit-core
+UNIT_CONDOR = $(B)/tests/unit/unit-condor
+PUBLIC_H   := lib/classad/classad.h $(addprefix lib/classad/,$(shell sed -n 's/^\#include "\(.*\)"/\1/p' lib/classad/classad.h)) \
+              lib/condor/condor.h $(addprefix lib/condor/,$(filter-out classad.h,$(shell sed -n 's/^\#include "\(.*\)"/\1/p' lib/condor/condor.h)))
 
 V ?= 0
 ifeq ($(V),0)
@@ -60,20 +73,36 @@ endif
 
 .SECONDARY:
 .PHONY: all deps check check-release check-editors check-sanitize check-fuzz unit bats conformance demo bench \
-        install uninstall clean lint fuzz
-all: deps-ok $(PROGS)
+        install uninstall clean lint fuzz core deps-build deps-test
+all: deps-build-ok $(PROGS) $(B)/classad.pc
 
-deps-ok:
-	@sh tests/deps.sh
-.PHONY: deps-ok
+# Plain make only checks the build dependencies (and says how to install
+# them); make demo and make check install what is missing when run as root.
+deps-build-ok:
+	@READLINE=$(READLINE) sh tests/deps.sh build
+deps-build:
+	@READLINE=$(READLINE) sh tests/deps.sh build --install
+deps-test:
+	@READLINE=$(READLINE) sh tests/deps.sh test --install
+.PHONY: deps-build-ok
+
+$(B)/lib/classad/%.o: lib/classad/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(CORE_INC) -MMD -MP -c -o $@ $<
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $<"
-	$(Q)$(CC) $(ALL_CFLAGS) $(RL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_INC) $(RL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(LIBA): $(LIB_OBJ)
+$(CORE_A): $(CORE_SRC:%.c=$(B)/%.o)
 	$(Q)rm -f $@ && ar rcs $@ $^
+$(CONDOR_A): $(CONDOR_SRC:%.c=$(B)/%.o)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# the core alone: its library and its unit tests, nothing of lib/condor/
+core: $(CORE_A) $(UNIT_CORE)
 
 $(OUT)/%: $(B)/bin/%.o $(B)/bin/cli.o $(LIBA)
 	@mkdir -p $(dir $@)
@@ -81,13 +110,23 @@ $(OUT)/%: $(B)/bin/%.o $(B)/bin/cli.o $(LIBA)
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/bin/cli.o $(LIBA) $(LIBS) \
 	    $(if $(filter classad-eval,$(notdir $@)),$(RL_LIBS))
 
-UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
-$(UNIT): $(UNIT_SRC:%.c=$(B)/%.o) $(LIBA)
+UNIT_CORE_SRC   := tests/unit/unit.c $(sort $(wildcard tests/unit/core/*.c))
+UNIT_CONDOR_SRC := tests/unit/unit.c $(sort $(wildcard tests/unit/condor/*.c))
+$(UNIT_CORE): $(UNIT_CORE_SRC:%.c=$(B)/%.o) $(CORE_A)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(UNIT_CONDOR): $(UNIT_CONDOR_SRC:%.c=$(B)/%.o) $(LIBA)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-unit: $(UNIT)
-	$(UNIT)
+unit: $(UNIT_CORE) $(UNIT_CONDOR)
+	$(UNIT_CORE)
+	$(UNIT_CONDOR)
+
+$(B)/classad.pc: lib/classad.pc.in
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
+	    lib/classad.pc.in >$@
 
 VALCMP = $(B)/tests/valcmp
 $(VALCMP): tests/valcmp.c
@@ -103,7 +142,7 @@ conformance: $(PROGS) $(VALCMP)
 	CA_BIN=$(abspath $(OUT)) CA_VALCMP=$(abspath $(VALCMP)) TZ=UTC LC_ALL=C \
 	    sh tests/run-bats.sh conformance tests/conformance.bats
 
-check-release: all unit bats
+check-release: deps-test all unit bats
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
@@ -132,11 +171,12 @@ check: check-release check-editors check-sanitize check-fuzz lint
 
 lint:
 	@sh -n share/pool-cycle share/pool-run share/demo.sh
+	@sh tests/layers.sh
 	@if command -v mandoc >/dev/null 2>&1; then \
 	    mandoc -Tlint -Wwarning man/*.[157] && echo "  man pages: mandoc -Tlint clean"; \
 	else echo "  (mandoc not installed: man pages not linted)"; fi
 
-demo: all
+demo: deps-build all
 	@CA_BIN=$(abspath $(OUT)) sh share/demo.sh
 
 bench: all $(B)/tests/bench
@@ -151,15 +191,18 @@ install: all
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)
 	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
 	install -m 755 share/pool-cycle share/pool-run $(DESTDIR)$(BINDIR)/
-	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/
-	install -m 644 lib/*.h $(DESTDIR)$(INCLUDEDIR)/classad/
+	install -m 644 $(CORE_A) $(CONDOR_A) $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(PUBLIC_H) $(DESTDIR)$(INCLUDEDIR)/classad/
+	mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 644 $(B)/classad.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	for f in man/*.5 man/*.7; do [ -e "$$f" ] || continue; \
 	    install -m 644 $$f $(DESTDIR)$(MANDIR)/man$${f##*.}/; done
 	cp -R share/. $(DESTDIR)$(DATADIR)/
 
 uninstall:
-	rm -f $(PROGS:$(OUT)/%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(LIBDIR)/libclassad.a
+	rm -f $(PROGS:$(OUT)/%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(LIBDIR)/libclassad.a \
+	    $(DESTDIR)$(LIBDIR)/libcondor.a $(DESTDIR)$(LIBDIR)/pkgconfig/classad.pc
 	rm -f $(DESTDIR)$(BINDIR)/pool-cycle $(DESTDIR)$(BINDIR)/pool-run
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/classad $(DESTDIR)$(DATADIR)
 

@@ -30,14 +30,7 @@
 #endif
 
 #include "cli.h"
-#include "../lib/ad.h"
-#include "../lib/builtins.h"
-#include "../lib/eval.h"
-#include "../lib/explain.h"
-#include "../lib/parser.h"
-#include "../lib/print.h"
-#include "../lib/reader.h"
-#include "../lib/writer.h"
+#include "classad.h"
 
 static const char usage_text[] =
 "usage: classad-eval [-q] [--strict] [--now EPOCH] [-f FILE] [-t FILE]\n"
@@ -142,11 +135,11 @@ input_error(const char *where, int line, int col, const char *msg)
 }
 
 static void
-report_rerr(const ca_rerr *e)
+report_rerr(const ca_diag *e)
 {
 	if (in_repl) {
 		input_error(e->file, e->line, e->col, e->msg);
-		if (e->sys)
+		if ((e->status == CA_EX_SYSTEM))
 			cli_raise(EX_SYSTEM);
 	} else
 		cli_rerr(e);
@@ -164,7 +157,7 @@ set_clock(void)
 static ca_ad *
 pick_ad(const char *path, long index, const ca_expr *where)
 {
-	ca_rerr err;
+	ca_diag err;
 	ca_ad *ad = NULL;
 	ca_reader *r = ca_reader_open(path, in_format, &err);
 	long n = 0;
@@ -240,7 +233,7 @@ enum { IN_OK, IN_INCOMPLETE, IN_ERROR };
 static int
 process_input(const char *text, const char *where, bool allow_incomplete)
 {
-	ca_perr aerr, eerr;
+	ca_diag aerr, eerr;
 	size_t len = strlen(text);
 
 	set_clock();
@@ -251,7 +244,7 @@ process_input(const char *text, const char *where, bool allow_incomplete)
 	ca_arena a = { 0 };
 	ca_expr *e = ca_parse_expr(&a, text, len, pflags, &eerr);
 	if (e == NULL) {
-		const ca_perr *pe = aerr.pos > eerr.pos ? &aerr : &eerr;
+		const ca_diag *pe = aerr.pos > eerr.pos ? &aerr : &eerr;
 		ca_arena_free(&a);
 		if (allow_incomplete && pe->eof)
 			return IN_INCOMPLETE;
@@ -268,7 +261,7 @@ process_input(const char *text, const char *where, bool allow_incomplete)
 static int
 explain(const char *text, const char *where)
 {
-	ca_perr err;
+	ca_diag err;
 	ca_arena a = { 0 };
 	ca_expr *e = ca_parse_expr(&a, text, strlen(text), pflags, &err);
 
@@ -461,7 +454,7 @@ cmd_load(char *args, bool target)
 		return;
 	}
 	if (strncmp(rest, "where", 5) == 0 && (rest[5] == ' ' || rest[5] == '\t')) {
-		ca_perr err;
+		ca_diag err;
 		where = ca_parse_expr(&a, rest + 6, strlen(rest + 6), pflags, &err);
 		if (where == NULL) {
 			input_error("where", err.line, err.col, err.msg);
@@ -877,7 +870,7 @@ main(int argc, char **argv)
 		if (nset) {
 			o.set = ca_ad_new();
 			for (int i = 0; i < nset; i++) {
-				ca_perr err;
+				ca_diag err;
 				if (ca_parse_assignments(o.set, stext[i], strlen(stext[i]), pflags, &err) < 0) {
 					cli_errat("<-s>", err.line, err.col, "%s", err.msg);
 					exit(EX_INPUT);

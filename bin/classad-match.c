@@ -17,14 +17,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../lib/ad.h"
-#include "../lib/analyze.h"
-#include "../lib/eval.h"
-#include "../lib/match.h"
-#include "../lib/parser.h"
-#include "../lib/print.h"
-#include "../lib/reader.h"
-#include "../lib/writer.h"
+#include "classad.h"
+#include "condor.h"
 
 static const char usage_text[] =
 "usage: classad-match [-b] [-n N] [-o FORMAT] [-z] [-r] [--constraint EXPR]\n"

@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../lib/parser.h"
-#include "../lib/value.h"
+#include "classad.h"
 
 const char *progname = "classad-tools";
 int cli_status;
@@ -61,16 +60,16 @@ cli_errat(const char *file, int line, int col, const char *fmt, ...)
 }
 
 void
-cli_rerr(const ca_rerr *e)
+cli_rerr(const ca_diag *e)
 {
 	cli_errat(e->file, e->line, e->col, "%s", e->msg);
-	cli_raise(e->sys ? EX_SYSTEM : EX_INPUT);
+	cli_raise((e->status == CA_EX_SYSTEM) ? EX_SYSTEM : EX_INPUT);
 }
 
 ca_reader *
 cli_open(const char *path, ca_format fmt)
 {
-	ca_rerr err;
+	ca_diag err;
 	ca_reader *r = ca_reader_open(path, fmt, &err);
 
 	if (r == NULL)
@@ -81,14 +80,14 @@ cli_open(const char *path, ca_format fmt)
 int
 cli_next_ad(ca_reader *r, ca_ad **ad, bool *bad)
 {
-	ca_rerr err;
+	ca_diag err;
 	int rc;
 
 	while ((rc = ca_reader_next(r, ad, &err)) < 0) {
 		cli_rerr(&err);
 		if (bad != NULL)
 			*bad = true;
-		if (err.sys)
+		if ((err.status == CA_EX_SYSTEM))
 			return 0;
 	}
 	return rc;
@@ -139,7 +138,7 @@ cli_bad_option(int ch, char *const *argv)
 ca_expr *
 cli_expr(ca_arena *a, const char *opt, const char *text, int pflags)
 {
-	ca_perr err;
+	ca_diag err;
 	ca_expr *e = ca_parse_expr(a, text, strlen(text), pflags, &err);
 
 	if (e == NULL) {

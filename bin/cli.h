@@ -7,8 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../lib/expr.h"
-#include "../lib/reader.h"
+#include "classad.h"
 
 #define CA_VERSION "0.1.0"
 
@@ -31,7 +30,7 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_errat(const char *file, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Report a reader error and raise cli_status to 3 or 4. */
-void cli_rerr(const ca_rerr *e);
+void cli_rerr(const ca_diag *e);
 /* Reading every ad of a file the same way in every program: cli_open opens
  * path ("-": standard input) or reports why not (NULL); cli_next_ad gives
  * the next ad (1) or says the input is over (0). A bad ad is reported with

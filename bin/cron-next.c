@@ -20,14 +20,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "../lib/ad.h"
-#include "../lib/crontab.h"
-#include "../lib/eval.h"
-#include "../lib/expr.h"
-#include "../lib/reader.h"
-#include "../lib/strbuf.h"
-#include "../lib/value.h"
-#include "../lib/writer.h"
+#include "classad.h"
+#include "condor.h"
 
 static const char usage_text[] =
 "usage: cron-next [--now EPOCH] [-n COUNT] [--explain] 'MIN HOUR DOM MONTH DOW'\n"

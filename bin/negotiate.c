@@ -28,12 +28,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "../lib/accountant.h"
-#include "../lib/config.h"
-#include "../lib/negotiator.h"
-#include "../lib/reader.h"
-#include "../lib/strbuf.h"
-#include "../lib/writer.h"
+#include "condor.h"
+#include "classad.h"
 
 static const char usage_text[] =
 "usage: negotiate [-c CONFIG] [--now EPOCH] --slots FILE --jobs FILE\n"
@@ -95,7 +91,7 @@ static struct {
 static int
 read_ads(ca_neg *neg, const char *path, bool slots)
 {
-	ca_rerr err;
+	ca_diag err;
 	ca_reader *r = ca_reader_open(path, opt.in, &err);
 	ca_ad *ad;
 	int rc, bad = 0;
@@ -108,7 +104,7 @@ read_ads(ca_neg *neg, const char *path, bool slots)
 		if (rc < 0) {
 			cli_rerr(&err);
 			bad = -1;
-			if (err.sys)
+			if ((err.status == CA_EX_SYSTEM))
 				break;
 			continue;
 		}
@@ -136,7 +132,7 @@ static int
 configure(ca_neg *neg, ca_acct *acct)
 {
 	ca_config *cfg = ca_config_new();
-	ca_rerr err;
+	ca_diag err;
 	int rc = 0;
 
 	ca_config_set_subsys(cfg, "NEGOTIATOR");
@@ -285,7 +281,7 @@ main(int argc, char **argv)
 	if (configure(neg, &acct) < 0)
 		goto done;
 	if (opt.accounting != NULL) {
-		ca_rerr err;
+		ca_diag err;
 		int rc = ca_acct_read(&acct, opt.accounting, &cx, opt.now, NULL, NULL, &err);
 		if (rc < 0) {
 			cli_rerr(&err);

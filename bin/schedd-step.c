@@ -22,16 +22,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "../lib/accountant.h"
-#include "../lib/ad.h"
-#include "../lib/eval.h"
-#include "../lib/expr.h"
-#include "../lib/parser.h"
-#include "../lib/reader.h"
-#include "../lib/statefile.h"
-#include "../lib/strbuf.h"
-#include "../lib/value.h"
-#include "../lib/writer.h"
+#include "condor.h"
+#include "classad.h"
 
 static const char usage_text[] =
 "usage: schedd-step [--now EPOCH] [-m MATCHES]... [-e EXITS]... [--submit JOBS]...\n"
@@ -485,7 +477,7 @@ exits_mode(char **files, int nfiles)
 	for (int i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
 		const char *path = nfiles > 0 ? files[i] : "-";
 		const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-		ca_rerr err;
+		ca_diag err;
 		ca_reader *r = ca_reader_open(path, opt.in, &err);
 		ca_ad *ad;
 		int rc;
@@ -497,7 +489,7 @@ exits_mode(char **files, int nfiles)
 		while ((rc = ca_reader_next(r, &ad, &err)) != 0) {
 			if (rc < 0) {
 				cli_rerr(&err);
-				if (err.sys)
+				if ((err.status == CA_EX_SYSTEM))
 					break;
 				continue;
 			}
@@ -884,7 +876,7 @@ static const char default_requirements[] =
 static void
 set_expr(ca_ad *ad, const char *name, const char *text)
 {
-	ca_perr err;
+	ca_diag err;
 	ca_expr *e = ca_parse_expr(ad->arena, text, strlen(text), 0, &err);
 
 	if (e != NULL)
@@ -1024,7 +1016,7 @@ queue_mode(char **files, int nfiles)
 	struct adv queue = { 0 }, slots = { 0 }, exits = { 0 }, matches = { 0 };
 	bool ok = true;
 	int lockfd = -1;
-	ca_rerr err;
+	ca_diag err;
 
 	if (opt.state != NULL) {
 		if ((lockfd = ca_statefile_lock(opt.state, &err)) < 0) {

@@ -27,13 +27,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "../lib/statefile.h"
-#include "../lib/accountant.h"
-#include "../lib/config.h"
-#include "../lib/reader.h"
-#include "../lib/startd.h"
-#include "../lib/strbuf.h"
-#include "../lib/writer.h"
+#include "condor.h"
+#include "classad.h"
 
 static const char usage_text[] =
 "usage: startd-step [-c CONFIG]... [--now EPOCH] [-e EVENTS]... [-a] [-l LOG | -v]\n"
@@ -185,7 +180,7 @@ flush_lines(void)
 }
 
 static void
-diag_cb(void *arg, const ca_rerr *err)
+diag_cb(void *arg, const ca_diag *err)
 {
 	(void)arg;
 	cli_rerr(err);
@@ -250,7 +245,7 @@ read_events(void)
 	size_t cap = 0;
 
 	for (size_t f = 0; f < opt.nevents; f++) {
-		ca_rerr err;
+		ca_diag err;
 		ca_reader *r = ca_reader_open(opt.events[f], opt.in, &err);
 		if (r == NULL) {
 			cli_rerr(&err);
@@ -377,7 +372,7 @@ static bool slot_unwritable;	/* a slot could not be written as it is */
 static void
 out_open(ca_format fmt)
 {
-	ca_rerr err;
+	ca_diag err;
 
 	if (opt.state == NULL)
 		outfp = stdout;
@@ -416,7 +411,7 @@ out_put(const ca_ad *ad)
 static void
 out_close(bool commit)
 {
-	ca_rerr err;
+	ca_diag err;
 
 	if (writer == NULL)
 		return;
@@ -485,7 +480,7 @@ read_slots(char **files, int nfiles, machine_fn fn, ca_format *fmt)
 
 	for (int f = 0; f < (nfiles ? nfiles : 1); f++) {
 		const char *path = nfiles ? files[f] : "-";
-		ca_rerr err;
+		ca_diag err;
 		ca_reader *r = ca_reader_open(path, opt.in, &err);
 		if (r == NULL) {
 			cli_rerr(&err);
@@ -533,7 +528,7 @@ init_machines(char **files, int nfiles)
 {
 	for (int f = 0; f < (nfiles ? nfiles : 1); f++) {
 		const char *path = nfiles ? files[f] : "-";
-		ca_rerr err;
+		ca_diag err;
 		ca_reader *r = ca_reader_open(path, opt.in, &err);
 		if (r == NULL) {
 			cli_rerr(&err);
@@ -549,7 +544,7 @@ init_machines(char **files, int nfiles)
 				continue;
 			}
 			ca_smachine *m = ca_smachine_new(sd);
-			ca_rerr cerr;
+			ca_diag cerr;
 			int line = ca_reader_ad_line(r);
 			if (ca_smachine_create(m, ad, opt.now, &cerr) < 0) {
 				if (strcmp(cerr.file, "<machine>") == 0) {
@@ -625,7 +620,7 @@ timeline(void)
 static void
 load_config(void)
 {
-	ca_rerr err;
+	ca_diag err;
 
 	cfg = ca_config_new();
 	ca_config_set_subsys(cfg, "STARTD");
@@ -753,7 +748,7 @@ main(int argc, char **argv)
 	char **files = opt.args;
 	int nfiles = opt.nargs;
 	if (opt.state != NULL) {
-		ca_rerr err;
+		ca_diag err;
 		if ((lock = ca_statefile_lock(opt.state, &err)) < 0) {
 			cli_rerr(&err);
 			goto done;
@@ -801,7 +796,7 @@ main(int argc, char **argv)
 		ca_format fmt = opt.out;
 		if (opt.state != NULL && !opt.out_set) {
 			/* keep the state file's format: peek at it */
-			ca_rerr err;
+			ca_diag err;
 			ca_reader *r = ca_reader_open(opt.state, opt.in, &err);
 			ca_ad *ad;
 			if (r != NULL && ca_reader_next(r, &ad, &err) == 1) {

@@ -25,13 +25,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "../lib/statefile.h"
-#include "../lib/accountant.h"
-#include "../lib/config.h"
-#include "../lib/print.h"
-#include "../lib/reader.h"
-#include "../lib/strbuf.h"
-#include "../lib/writer.h"
+#include "condor.h"
+#include "classad.h"
 
 static const char usage_text[] =
 "usage: userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-i FORMAT] --update [SLOTS...]\n"
@@ -289,7 +284,7 @@ read_slots(void)
 
 	for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
 		const char *path = nfiles ? opt.args[i] : "-";
-		ca_rerr err;
+		ca_diag err;
 		ca_reader *r = ca_reader_open(path, opt.in, &err);
 		if (r == NULL) {
 			cli_rerr(&err);
@@ -772,7 +767,7 @@ static void
 load_config(void)
 {
 	ca_config *cfg = ca_config_new();
-	ca_rerr err;
+	ca_diag err;
 
 	/* the accountant lives in the negotiator: NEGOTIATOR.X overrides X */
 	ca_config_set_subsys(cfg, "NEGOTIATOR");
@@ -878,7 +873,7 @@ main(int argc, char **argv)
 	if (opt.config != NULL)
 		load_config();
 
-	ca_rerr err;
+	ca_diag err;
 	int lock = -1;
 	if (modify && (lock = ca_statefile_lock(opt.state, &err)) < 0) {
 		cli_rerr(&err);

@@ -22,13 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../lib/ad.h"
-#include "../lib/arena.h"
-#include "../lib/eval.h"
-#include "../lib/match.h"
-#include "../lib/reader.h"
-#include "../lib/strbuf.h"
-#include "../lib/value.h"
+#include "classad.h"
+#include "condor.h"
 
 #define NSLOTS		20000
 #define NOW		INT64_C(1700000000)
@@ -276,7 +271,7 @@ static long
 read_all(const char *text, size_t len, ca_ad **ads, long max)
 {
 	ca_reader *r;
-	ca_rerr err;
+	ca_diag err;
 	ca_ad *ad;
 	long n = 0;
 	int rc;

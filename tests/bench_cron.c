@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../lib/crontab.h"
+#include "condor.h"
 
 void bench_cron(void);
 

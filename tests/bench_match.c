@@ -15,11 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../lib/ad.h"
-#include "../lib/eval.h"
-#include "../lib/match.h"
-#include "../lib/reader.h"
-#include "../lib/strbuf.h"
+#include "classad.h"
+#include "condor.h"
 
 #define NOW		INT64_C(1700000000)
 #define TARGET_PAIRS	1.5e6	/* pairs/s, 200 x 2,000 */
@@ -129,7 +126,7 @@ add_job(strbuf *sb, uint32_t t, uint32_t n)
 static ca_ad **
 parse_all(const strbuf *text, uint32_t n)
 {
-	ca_rerr err;
+	ca_diag err;
 	ca_reader *r = ca_reader_open_mem("<bench>", text->buf, text->len, CA_FMT_LONG, &err);
 	ca_ad **ads = ca_xcalloc(n, sizeof *ads);
 	uint32_t got = 0;

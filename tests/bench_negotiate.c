@@ -29,12 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/accountant.h"
-#include "../lib/ad.h"
-#include "../lib/eval.h"
-#include "../lib/negotiator.h"
-#include "../lib/reader.h"
-#include "../lib/strbuf.h"
+#include "condor.h"
+#include "classad.h"
 
 void bench_negotiate(void);
 
@@ -182,7 +178,7 @@ add_job(strbuf *sb, uint32_t t, uint32_t n)
 static long
 feed(ca_neg *neg, const strbuf *text, bool slots, double *tp)
 {
-	ca_rerr err;
+	ca_diag err;
 	ca_reader *r = ca_reader_open_mem("<bench>", text->buf, text->len, CA_FMT_LONG, &err);
 	ca_ad *ad;
 	long n = 0;
@@ -216,7 +212,7 @@ run(void)
 	strbuf text = STRBUF_INIT;
 	ca_acct acct;
 	ca_ctx cx;
-	ca_rerr err;
+	ca_diag err;
 	double base, t;
 
 	reset_peak();

@@ -19,13 +19,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../lib/ad.h"
-#include "../lib/config.h"
-#include "../lib/parser.h"
-#include "../lib/reader.h"
-#include "../lib/startd.h"
-#include "../lib/strbuf.h"
-#include "../lib/writer.h"
+#include "classad.h"
+#include "condor.h"
 
 void bench_startd(void);
 
@@ -76,7 +71,7 @@ now_seconds(void)
 static ca_ad *
 parse(const char *text)
 {
-	ca_perr perr;
+	ca_diag perr;
 	size_t used;
 
 	return ca_parse_ad(text, strlen(text), &used, 0, &perr);
@@ -88,7 +83,7 @@ make_pool(ca_startd *sd)
 {
 	ca_ad **ads = calloc(NSLOTS, sizeof *ads);
 	char buf[512];
-	ca_rerr err;
+	ca_diag err;
 	size_t k = 0;
 
 	if (ads == NULL)
@@ -170,7 +165,7 @@ step_pool(ca_startd *sd, ca_ad **ads, ca_smachine **ms)
 static double
 filter_pool(ca_startd *sd, const strbuf *text, size_t *out_len)
 {
-	ca_rerr err;
+	ca_diag err;
 	ca_reader *r = ca_reader_open_mem("<pool>", text->buf, text->len, CA_FMT_LONG, &err);
 	char *buf = NULL;
 	size_t len = 0;
@@ -212,7 +207,7 @@ void
 bench_startd(void)
 {
 	ca_config *cfg = ca_config_new();
-	ca_rerr err;
+	ca_diag err;
 	ca_startd *sd;
 	ca_ad **ads;
 	ca_smachine **ms;

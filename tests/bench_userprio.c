@@ -23,11 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/accountant.h"
-#include "../lib/ad.h"
-#include "../lib/eval.h"
-#include "../lib/reader.h"
-#include "../lib/strbuf.h"
+#include "condor.h"
+#include "classad.h"
 
 void bench_userprio(void);
 
@@ -117,7 +114,7 @@ run_once(const strbuf *state, const strbuf *slots, const char *path, size_t *nre
 {
 	ca_acct a;
 	ca_ctx cx;
-	ca_rerr err;
+	ca_diag err;
 	ca_reader *r;
 	ca_ad *ad;
 	char why[200];

@@ -6,11 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/ad.h"
-#include "../../lib/arena.h"
-#include "../../lib/config.h"
-#include "../../lib/parser.h"
-#include "../../lib/strbuf.h"
+#include "classad.h"
+#include "condor.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -47,7 +44,7 @@ names_special_file(const uint8_t *data, size_t size)
 static void
 lookups(ca_config *cfg, const char *name)
 {
-	ca_rerr err;
+	ca_diag err;
 	strbuf sb = STRBUF_INIT;
 	int64_t i;
 	double r;
@@ -74,7 +71,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (names_special_file(data, size))
 		return -1;
 	ca_config *cfg = ca_config_new();
-	ca_rerr err;
+	ca_diag err;
 
 	ca_config_add_template(cfg, "POLICY", "Desktop",
 	    "IS_OWNER = (START =?= FALSE)\nSTART = $(UWCS_START)\n");

@@ -7,14 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/ad.h"
-#include "../../lib/arena.h"
-#include "../../lib/eval.h"
-#include "../../lib/explain.h"
-#include "../../lib/parser.h"
-#include "../../lib/print.h"
-#include "../../lib/strbuf.h"
-#include "../../lib/value.h"
+#include "classad.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -57,7 +50,7 @@ static ca_ad *
 fixed_ad(const char *text)
 {
 	size_t used;
-	ca_perr err;
+	ca_diag err;
 	ca_ad *ad = ca_parse_ad(text, strlen(text), &used, 0, &err);
 
 	if (ad == NULL) {
@@ -82,7 +75,7 @@ run(const char *src, size_t len, bool strict, ca_ad *job, ca_ad *machine)
 {
 	ca_ctx cx;
 	ca_arena a = { 0 };
-	ca_perr err;
+	ca_diag err;
 	strbuf sb = STRBUF_INIT;
 
 	ca_ctx_init(&cx);

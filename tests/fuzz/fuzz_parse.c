@@ -6,12 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/ad.h"
-#include "../../lib/arena.h"
-#include "../../lib/parser.h"
-#include "../../lib/print.h"
-#include "../../lib/strbuf.h"
-#include "../../lib/writer.h"
+#include "classad.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -27,7 +22,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /* A parse error must say what and where, inside the input (or at its end). */
 static void
-check_err(const ca_perr *err, size_t len)
+check_err(const ca_diag *err, size_t len)
 {
 	if (err->msg[0] == '\0' || err->line < 1 || err->col < 1 || err->pos > len)
 		abort();
@@ -60,7 +55,7 @@ old_writable(const ca_expr *e)
 static ca_expr *
 reparse(ca_arena *a, const ca_expr *e, int flags, strbuf *out)
 {
-	ca_perr err;
+	ca_diag err;
 	ca_expr *again;
 
 	strbuf_reset(out);
@@ -106,7 +101,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < sizeof flagsets / sizeof flagsets[0]; i++) {
 		int flags = flagsets[i];
 		ca_arena a = { 0 };
-		ca_perr err;
+		ca_diag err;
 
 		memset(&err, 0, sizeof err);
 		ca_expr *e = ca_parse_expr(&a, src, size, flags, &err);

@@ -7,11 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "../../lib/ad.h"
-#include "../../lib/print.h"
-#include "../../lib/reader.h"
-#include "../../lib/strbuf.h"
-#include "../../lib/writer.h"
+#include "classad.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -85,7 +81,7 @@ static void
 read_back(const ca_ad *ad, ca_format fmt)
 {
 	strbuf want = STRBUF_INIT, got = STRBUF_INIT;
-	ca_rerr err;
+	ca_diag err;
 	ca_ad *again, *more;
 	char *text = NULL;
 	size_t len = 0;
@@ -142,7 +138,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		text = (const char *)z;
 		len = zlen;
 	}
-	ca_rerr err;
+	ca_diag err;
 	memset(&err, 0, sizeof err);
 	ca_reader *r = ca_reader_open_mem("<fuzz>", text, len, fmt, &err);
 	if (r == NULL)

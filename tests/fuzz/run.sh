@@ -29,7 +29,7 @@ fi
 # The library, instrumented for coverage, through the Makefile's own rules.
 echo "fuzz: building the library (clang, ASan + UBSan, coverage)"
 ${MAKE:-make} --no-print-directory VARIANT=fuzz CC="$CLANG" \
-    CFLAGS="-O1 -g $SAN -fsanitize=fuzzer-no-link" build/fuzz/libclassad.a || exit 4
+    CFLAGS="-O1 -g $SAN -fsanitize=fuzzer-no-link" build/fuzz/libcondor.a build/fuzz/libclassad.a || exit 4
 libs="$(pkg-config --libs zlib 2>/dev/null || echo -lz) $(pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8) -lm"
 
 if [ $# -eq 0 ]; then
@@ -39,8 +39,8 @@ for name in "$@"; do
 	src=tests/fuzz/fuzz_$name.c
 	[ -f "$src" ] || { echo "fuzz: no harness $src" >&2; exit 2; }
 	"$CLANG" -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-	    -O1 -g $SAN -fsanitize=fuzzer -D_GNU_SOURCE -o "$out/fuzz_$name" "$src" \
-	    "$out/libclassad.a" $libs || exit 4
+	    -O1 -g $SAN -fsanitize=fuzzer -D_GNU_SOURCE -Ilib/classad -Ilib/condor \
+	    -o "$out/fuzz_$name" "$src" "$out/libcondor.a" "$out/libclassad.a" $libs || exit 4
 done
 
 status=0

@@ -5,21 +5,20 @@
 #include <string.h>
 
 #include "unit.h"
-#include "../../lib/ad.h"
+#include "classad.h"
 
 int unit_failed, unit_passed;
 
-static struct { const char *name; unit_fn fn; } suites[128];
-static int nsuites;
+struct suite { const char *name; unit_fn fn; };
+static ca_vec(struct suite) suites = CA_VEC_INIT;
 
 void
 unit_register(const char *name, unit_fn fn)
 {
-	if (nsuites < (int)(sizeof suites / sizeof suites[0])) {
-		suites[nsuites].name = name;
-		suites[nsuites].fn = fn;
-		nsuites++;
-	}
+	struct suite *s = ca_vec_push(&suites);
+
+	s->name = name;
+	s->fn = fn;
 }
 
 void
@@ -42,14 +41,16 @@ cmp_suite(const void *a, const void *b)
 int
 main(int argc, char **argv)
 {
-	qsort(suites, nsuites, sizeof suites[0], cmp_suite);
-	for (int i = 0; i < nsuites; i++) {
-		if (argc > 1 && strstr(suites[i].name, argv[1]) == NULL)
+	if (suites.n > 0)
+		qsort(suites.at, suites.n, sizeof suites.at[0], cmp_suite);
+	for (size_t i = 0; i < suites.n; i++) {
+		if (argc > 1 && strstr(suites.at[i].name, argv[1]) == NULL)
 			continue;
 		int before = unit_failed;
-		suites[i].fn();
-		printf("%-28s %s\n", suites[i].name, unit_failed == before ? "ok" : "FAILED");
+		suites.at[i].fn();
+		printf("%-28s %s\n", suites.at[i].name, unit_failed == before ? "ok" : "FAILED");
 	}
+	ca_vec_free(&suites);
 	ca_intern_cleanup();
 	printf("unit: %d passed, %d failed\n", unit_passed, unit_failed);
 	return unit_failed ? 1 : 0;

@@ -1,0 +1,120 @@
+/* dict.c - the one hash table (dict.h) and the one growable array's growth
+ * (vec.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "dict.h"
+#include "vec.h"
+
+void *
+ca_vec_grow_(void *p, size_t *cap, size_t need, size_t sz)
+{
+	size_t c = *cap ? *cap : 8;
+
+	while (c < need)
+		c = c > SIZE_MAX / 2 ? need : c * 2;
+	p = ca_xreallocarray(p, c, sz);
+	*cap = c;
+	return p;
+}
+
+void *
+ca_vec_shrink_(void *p, size_t *cap, size_t n, size_t sz)
+{
+	if (n == 0) {
+		free(p);
+		*cap = 0;
+		return NULL;
+	}
+	p = ca_xreallocarray(p, n, sz);
+	*cap = n;
+	return p;
+}
+
+static void
+put(ca_dict_ent *ent, uint32_t mask, uint32_t hash, uint32_t idx)
+{
+	uint32_t i = hash & mask;
+
+	while (ent[i].idx != CA_DICT_NONE)
+		i = (i + 1) & mask;
+	ent[i].hash = hash;
+	ent[i].idx = idx;
+}
+
+static void
+resize(ca_dict *d, uint32_t cap)
+{
+	ca_dict_ent *ent = ca_xreallocarray(NULL, cap, sizeof *ent);
+
+	memset(ent, 0xff, (size_t)cap * sizeof *ent);
+	if (d->ent != NULL)
+		for (uint32_t i = 0; i <= d->mask; i++)
+			if (d->ent[i].idx != CA_DICT_NONE)
+				put(ent, cap - 1, d->ent[i].hash, d->ent[i].idx);
+	free(d->ent);
+	d->ent = ent;
+	d->mask = cap - 1;
+}
+
+void
+ca_dict_add(ca_dict *d, uint64_t h, uint32_t idx)
+{
+	if (d->ent == NULL)
+		resize(d, 16);
+	else if ((d->n + 1) * 2 > d->mask + 1) {
+		if (d->mask >= UINT32_MAX / 2)
+			ca_xmalloc(SIZE_MAX);	/* cannot grow: out of memory */
+		resize(d, (d->mask + 1) * 2);
+	}
+	put(d->ent, d->mask, (uint32_t)h, idx);
+	d->n++;
+}
+
+bool
+ca_dict_remove(ca_dict *d, uint64_t h, uint32_t idx)
+{
+	uint32_t i, j, k;
+
+	if (d->ent == NULL)
+		return false;
+	for (i = (uint32_t)h & d->mask; d->ent[i].idx != idx; i = (i + 1) & d->mask)
+		if (d->ent[i].idx == CA_DICT_NONE)
+			return false;
+	/* backward shift: move up every later entry of the run that may
+	 * now sit nearer its home */
+	for (j = i;;) {
+		d->ent[i].idx = CA_DICT_NONE;
+		for (;;) {
+			j = (j + 1) & d->mask;
+			if (d->ent[j].idx == CA_DICT_NONE) {
+				d->n--;
+				return true;
+			}
+			k = d->ent[j].hash & d->mask;
+			/* k cyclically in (i, j]: the entry stays */
+			if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+				continue;
+			break;
+		}
+		d->ent[i] = d->ent[j];
+		i = j;
+	}
+}
+
+void
+ca_dict_clear(ca_dict *d)
+{
+	if (d->ent != NULL)
+		memset(d->ent, 0xff, ((size_t)d->mask + 1) * sizeof *d->ent);
+	d->n = 0;
+}
+
+void
+ca_dict_free(ca_dict *d)
+{
+	free(d->ent);
+	d->ent = NULL;
+	d->mask = d->n = 0;
+}

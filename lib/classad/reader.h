@@ -1,0 +1,50 @@
+/* reader.h - streaming ad input: the long (condor_status -long), new, JSON
+ * and XML formats, detected automatically, gzip-compressed or not. */
+#ifndef CA_READER_H
+#define CA_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ad.h"
+#include "diag.h"
+
+typedef enum ca_format {
+	CA_FMT_AUTO,
+	CA_FMT_LONG,
+	CA_FMT_NEW,
+	CA_FMT_JSON,
+	CA_FMT_XML
+} ca_format;
+
+/* "long", "new", "json", "xml", "auto" -> format; -1 if unknown. */
+int ca_format_parse(const char *name);
+const char *ca_format_name(ca_format f);
+
+typedef struct ca_reader ca_reader;
+
+/* Open path ("-" or NULL: standard input). gzip input is detected by its
+ * magic bytes and read through zlib. NULL with err set on failure. Nothing
+ * is read before the first ca_reader_next. err->file points at path (or at
+ * "<stdin>"), so path must outlive the reader. */
+ca_reader *ca_reader_open(const char *path, ca_format fmt, ca_diag *err);
+/* Read from a memory buffer (not copied; must outlive the reader; may be
+ * gzip data). name (NULL: "<memory>") is used in messages. */
+ca_reader *ca_reader_open_mem(const char *name, const char *buf, size_t len,
+    ca_format fmt, ca_diag *err);
+/* The next ad: 1 and *out set (caller frees it with ca_ad_free), 0 at the
+ * end of input, -1 on error with err set. After a malformed ad the reader
+ * stays usable: the next call goes on with the following ad where the
+ * format allows it, else returns 0. Long: after the next blank line. JSON and
+ * XML: after an error inside a well-formed ad (integer out of range, \u0000,
+ * a bad \/Expr()\/ or <e>) the ad is dropped and reading goes on; a syntax
+ * error ends the stream. New: a syntax error ends the stream. I/O and gzip
+ * errors end the stream. Memory holds one ad plus the read buffer. */
+int ca_reader_next(ca_reader *r, ca_ad **out, ca_diag *err);
+/* The format in use (after detection, known once the first ad is read). */
+ca_format ca_reader_format(const ca_reader *r);
+/* 1-based line where the last ad returned starts. */
+int ca_reader_ad_line(const ca_reader *r);
+void ca_reader_close(ca_reader *r);
+
+#endif

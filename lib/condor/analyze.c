@@ -1,0 +1,873 @@
+/* analyze.c - the better-analyze clone: clause decomposition of a
+ * Requirements tree, per-clause match counts, and what to relax.
+ *
+ * The clauses are kept in preorder, so a pass from the last to the first
+ * sees every clause's operands before the clause: leaves are evaluated, the
+ * value of an && or || chain is folded from its operands with the language's
+ * three-valued tables (the same result as evaluating the chain). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "classad.h"
+#include "match.h"
+
+#define MAX_EXPAND	64	/* attribute references looked through, in all */
+#define MAX_SHOWN	8	/* distinct values of the other side listed */
+#define WRAP_WIDTH	76	/* the Requirements text is wrapped to this */
+
+enum { CL_LEAF, CL_AND, CL_OR };
+
+struct clause {
+	const ca_expr *e;	/* parentheses stripped */
+	int kind;
+	int parent;		/* -1 for the root */
+	int depth;		/* 0 for the root */
+	uint32_t *child, nchild;
+	char label[48];
+
+	bool fixed;		/* reaches nothing of the other side */
+	ca_value fval;		/* fixed: the value, in the analysis arena */
+	uint64_t matched;	/* weight of the other ads it is true for */
+	ca_value cur;		/* during ca_analysis_add */
+
+	/* a comparison of something of the other side (oside) with something
+	 * fixed (fside), turned so that oside is on the left of op */
+	const ca_expr *oside, *fside;
+	int op;
+	ca_value fv;
+	bool any_num, all_int;
+	double min, max;
+	uint64_t undef;		/* weight of the ads where oside is undefined */
+	const char *vals[MAX_SHOWN];
+	uint32_t nvals;
+	bool more;
+};
+
+struct ca_analysis {
+	ca_ctx *cx;
+	const ca_ad *self;
+	const ca_expr *req;
+	int rflags;
+	ca_arena arena;
+	struct clause *cl;
+	uint32_t ncl, cap;
+	int nexpand;
+	uint64_t *without;	/* root &&: weight where only operand k fails */
+	ca_analysis_counts n;
+	strbuf tmp;
+};
+
+/* ---- building the clause tree ---- */
+
+/* e without its parentheses, and through references to attributes of self
+ * whose definition is an && or || chain. */
+static const ca_expr *
+strip(ca_analysis *an, const ca_expr *e)
+{
+	for (;;) {
+		if (e->node == CA_N_PAREN) {
+			e = e->u.k.a;
+			continue;
+		}
+		if (e->node == CA_N_ATTR && (e->op == CA_SC_NONE || e->op == CA_SC_MY) &&
+		    an->nexpand < MAX_EXPAND) {
+			ca_attr *at = ca_ad_find(an->self, e->u.attr.name);
+			const ca_expr *d = at ? at->expr : NULL;
+			while (d && d->node == CA_N_PAREN)
+				d = d->u.k.a;
+			if (d && d->node == CA_N_BINARY && (d->op == CA_T_AND || d->op == CA_T_OR)) {
+				an->nexpand++;
+				e = d;
+				continue;
+			}
+		}
+		return e;
+	}
+}
+
+struct oplist {
+	const ca_expr **v;
+	uint32_t n, cap;
+};
+
+static void
+flatten(ca_analysis *an, const ca_expr *e, int op, struct oplist *l)
+{
+	e = strip(an, e);
+	if (e->node == CA_N_BINARY && e->op == op) {
+		flatten(an, e->u.k.a, op, l);
+		flatten(an, e->u.k.b, op, l);
+		return;
+	}
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 8;
+		l->v = ca_xreallocarray(l->v, l->cap, sizeof *l->v);
+	}
+	l->v[l->n++] = e;
+}
+
+static uint32_t
+build(ca_analysis *an, const ca_expr *e, int parent, int depth)
+{
+	uint32_t idx;
+	struct clause *c;
+
+	e = strip(an, e);
+	if (an->ncl == an->cap) {
+		an->cap = an->cap ? an->cap * 2 : 16;
+		an->cl = ca_xreallocarray(an->cl, an->cap, sizeof *an->cl);
+	}
+	idx = an->ncl++;
+	c = &an->cl[idx];
+	memset(c, 0, sizeof *c);
+	c->e = e;
+	c->parent = parent;
+	c->depth = depth;
+	c->kind = CL_LEAF;
+	if (e->node != CA_N_BINARY || (e->op != CA_T_AND && e->op != CA_T_OR))
+		return idx;
+
+	struct oplist ops = { NULL, 0, 0 };
+	int op = e->op;
+	flatten(an, e->u.k.a, op, &ops);
+	flatten(an, e->u.k.b, op, &ops);
+	uint32_t *child = ca_arena_array(&an->arena, ops.n, sizeof *child);
+	for (uint32_t i = 0; i < ops.n; i++)
+		child[i] = build(an, ops.v[i], (int)idx, depth + 1);
+	free(ops.v);
+	c = &an->cl[idx];	/* the array may have moved */
+	c->kind = op == CA_T_AND ? CL_AND : CL_OR;
+	c->child = child;
+	c->nchild = ops.n;
+	return idx;
+}
+
+static void
+other_ref(void *arg, const ca_name *nm, int side)
+{
+	bool *found = arg;
+
+	(void)nm;
+	if (side == CA_REF_OTHER)
+		*found = true;
+}
+
+/* e reaches nothing of the other side (and nothing unknowable). */
+static bool
+is_fixed(const ca_analysis *an, const ca_expr *e)
+{
+	bool other = false;
+
+	if (ca_expr_refs(e, an->self, CA_REFS_DEEP | an->rflags, other_ref, &other))
+		return false;
+	return !other;
+}
+
+/* The value of a fixed expression: against self alone (an empty TARGET, so
+ * that MY works under either rule), kept in the analysis arena. */
+static ca_value
+fixed_value(ca_analysis *an, const ca_expr *e)
+{
+	ca_value v = ca_eval_expr(an->cx, e, an->self, an->cx->empty);
+
+	v = ca_value_copy_into(&an->arena, v);
+	ca_arena_reset(&an->cx->scratch);
+	return v;
+}
+
+static bool
+is_comparison(int op)
+{
+	switch (op) {
+	case CA_T_LT: case CA_T_LE: case CA_T_GT: case CA_T_GE:
+	case CA_T_EQ: case CA_T_NE: case CA_T_META_EQ: case CA_T_META_NE:
+	case CA_T_IS: case CA_T_ISNT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* x op y as y op' x. */
+static int
+mirror(int op)
+{
+	switch (op) {
+	case CA_T_LT: return CA_T_GT;
+	case CA_T_LE: return CA_T_GE;
+	case CA_T_GT: return CA_T_LT;
+	case CA_T_GE: return CA_T_LE;
+	default: return op;
+	}
+}
+
+static void
+classify(ca_analysis *an, struct clause *c)
+{
+	const ca_expr *e = c->e, *a, *b;
+
+	c->fixed = is_fixed(an, e);
+	if (c->fixed) {
+		c->fval = fixed_value(an, e);
+		return;
+	}
+	if (c->kind != CL_LEAF)
+		return;
+	if (e->node != CA_N_BINARY || !is_comparison(e->op)) {
+		/* a test of its own (TARGET.HasFileTransfer): its values */
+		c->oside = e;
+		c->op = 0;
+		c->all_int = true;
+		return;
+	}
+	a = e->u.k.a;
+	b = e->u.k.b;
+	bool fa = is_fixed(an, a), fb = is_fixed(an, b);
+	if (fa == fb)
+		return;
+	c->oside = fa ? b : a;
+	c->fside = fa ? a : b;
+	c->op = fa ? mirror(e->op) : e->op;
+	c->fv = fixed_value(an, c->fside);
+	c->all_int = true;
+}
+
+static void
+label(ca_analysis *an)
+{
+	struct clause *root = &an->cl[0];
+
+	if (root->kind == CL_LEAF) {
+		strcpy(root->label, "1");
+		return;
+	}
+	/* preorder: a parent is labelled before its operands */
+	for (uint32_t i = 0; i < an->ncl; i++) {
+		struct clause *c = &an->cl[i];
+		for (uint32_t k = 0; k < c->nchild; k++) {
+			struct clause *d = &an->cl[c->child[k]];
+			if (i == 0)
+				snprintf(d->label, sizeof d->label, "%u", k + 1);
+			else
+				snprintf(d->label, sizeof d->label, "%.36s.%u", c->label, k + 1);
+		}
+	}
+}
+
+ca_analysis *
+ca_analysis_new(ca_ctx *cx, const ca_ad *self, int flags)
+{
+	ca_analysis *an = ca_xcalloc(1, sizeof *an);
+	ca_mad m;
+
+	an->cx = cx;
+	an->self = self;
+	an->rflags = (flags & CA_AN_STRICT) ? CA_REFS_STRICT : 0;
+	an->tmp = (strbuf)STRBUF_INIT;
+	ca_mad_prepare(&m, self);
+	an->req = m.req;
+	if (an->req == NULL)
+		return an;
+	build(an, an->req, -1, 0);
+	for (uint32_t i = 0; i < an->ncl; i++)
+		classify(an, &an->cl[i]);
+	label(an);
+	if (an->cl[0].kind == CL_AND)
+		an->without = ca_xcalloc(an->cl[0].nchild, sizeof *an->without);
+	return an;
+}
+
+void
+ca_analysis_free(ca_analysis *an)
+{
+	if (an == NULL)
+		return;
+	free(an->cl);
+	free(an->without);
+	strbuf_release(&an->tmp);
+	ca_arena_free(&an->arena);
+	free(an);
+}
+
+/* ---- counting ---- */
+
+/* l && r or l || r on values, with the language's tables. */
+static ca_value
+logic(bool and, ca_value l, ca_value r)
+{
+	int lt, rt;
+
+	if (l.kind == CA_ERROR)
+		return l;
+	if (l.kind == CA_UNDEFINED)
+		lt = -2;
+	else if ((lt = ca_value_truth(l)) < 0)
+		return ca_error(NULL);
+	if (and && lt == 0)
+		return ca_bool(false);
+	if (!and && lt == 1)
+		return ca_bool(true);
+	if (r.kind == CA_ERROR)
+		return r;
+	if (r.kind == CA_UNDEFINED)
+		return ca_undef();
+	if ((rt = ca_value_truth(r)) < 0)
+		return ca_error(NULL);
+	if (lt == -2)
+		return and ? (rt ? ca_undef() : ca_bool(false)) : (rt ? ca_bool(true) : ca_undef());
+	return ca_bool(rt);
+}
+
+static void
+track(ca_analysis *an, struct clause *c, ca_value v, uint64_t w)
+{
+	if (v.kind == CA_UNDEFINED) {
+		c->undef += w;
+		return;
+	}
+	if (v.kind == CA_INT || v.kind == CA_REAL) {
+		double x = v.kind == CA_INT ? (double)v.u.i : v.u.r;
+		if (!c->any_num || x < c->min)
+			c->min = x;
+		if (!c->any_num || x > c->max)
+			c->max = x;
+		c->any_num = true;
+		if (v.kind != CA_INT)
+			c->all_int = false;
+	}
+	if (c->op != 0 && c->op != CA_T_EQ && c->op != CA_T_NE && c->op != CA_T_META_EQ &&
+	    c->op != CA_T_META_NE && c->op != CA_T_IS && c->op != CA_T_ISNT)
+		return;
+	if (c->more)
+		return;
+	strbuf_reset(&an->tmp);
+	ca_print_value(&an->tmp, v, 0);
+	for (uint32_t i = 0; i < c->nvals; i++)
+		if (strcmp(c->vals[i], an->tmp.buf) == 0)
+			return;
+	if (c->nvals == MAX_SHOWN) {
+		c->more = true;
+		return;
+	}
+	c->vals[c->nvals++] = ca_arena_strndup(&an->arena, an->tmp.buf, an->tmp.len);
+}
+
+void
+ca_analysis_add(ca_analysis *an, const ca_ad *other, uint64_t weight)
+{
+	ca_ctx *cx = an->cx;
+	ca_mad o;
+
+	ca_mad_prepare(&o, other);
+	an->n.total += weight;
+	if (!ca_match_req(cx, an->req, an->self, other))
+		an->n.rejected += weight;
+	else if (!ca_match_req(cx, o.req, other, an->self))
+		an->n.rejecting += weight;
+	else
+		an->n.willing += weight;
+	for (uint32_t i = an->ncl; i-- > 0;) {
+		struct clause *c = &an->cl[i];
+		if (c->fixed)
+			c->cur = c->fval;
+		else if (c->kind == CL_LEAF)
+			c->cur = ca_eval_expr(cx, c->e, an->self, other);
+		else {
+			ca_value v = an->cl[c->child[0]].cur;
+			for (uint32_t k = 1; k < c->nchild; k++)
+				v = logic(c->kind == CL_AND, v, an->cl[c->child[k]].cur);
+			c->cur = v;
+		}
+		if (ca_value_truth(c->cur) == 1)
+			c->matched += weight;
+		else if (c->oside && c->matched == 0)
+			track(an, c, ca_eval_expr(cx, c->oside, an->self, other), weight);
+	}
+	if (an->without) {
+		const struct clause *root = &an->cl[0];
+		uint32_t fails = 0, which = 0;
+		for (uint32_t k = 0; k < root->nchild; k++)
+			if (ca_value_truth(an->cl[root->child[k]].cur) != 1) {
+				fails++;
+				which = k;
+			}
+		if (fails == 1)
+			an->without[which] += weight;
+	}
+	ca_arena_reset(&cx->scratch);
+}
+
+void
+ca_analysis_inherit(ca_analysis *dst, const ca_analysis *src)
+{
+	dst->n = src->n;
+	if (dst->ncl != src->ncl)
+		return;		/* cannot happen for ads of one autocluster */
+	for (uint32_t i = 0; i < src->ncl; i++) {
+		struct clause *d = &dst->cl[i];
+		const struct clause *s = &src->cl[i];
+		d->matched = s->matched;
+		d->any_num = s->any_num;
+		d->all_int = s->all_int;
+		d->min = s->min;
+		d->max = s->max;
+		d->undef = s->undef;
+		d->more = s->more;
+		d->nvals = s->nvals;
+		for (uint32_t k = 0; k < s->nvals; k++)
+			d->vals[k] = ca_arena_strndup(&dst->arena, s->vals[k], strlen(s->vals[k]));
+	}
+	if (dst->without && src->without)
+		memcpy(dst->without, src->without, dst->cl[0].nchild * sizeof *dst->without);
+}
+
+void
+ca_analysis_counts_get(const ca_analysis *an, ca_analysis_counts *c)
+{
+	*c = an->n;
+}
+
+/* ---- the report ---- */
+
+/* text, indented, broken after "&& " and "|| " (outside string literals)
+ * where a line would pass the width. */
+static void
+wrap(strbuf *sb, const char *s, size_t len, int indent, size_t width)
+{
+	size_t ls = 0, last = 0;
+	bool instr = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (instr) {
+			if (s[i] == '\\' && i + 1 < len)
+				i++;
+			else if (s[i] == '"')
+				instr = false;
+			continue;
+		}
+		if (s[i] == '"') {
+			instr = true;
+			continue;
+		}
+		if (i + 2 < len && s[i + 2] == ' ' &&
+		    ((s[i] == '&' && s[i + 1] == '&') || (s[i] == '|' && s[i + 1] == '|'))) {
+			size_t cand = i + 3;
+			if (cand - ls > width && last > ls) {
+				strbuf_addf(sb, "%*s", indent, "");
+				strbuf_add(sb, s + ls, last - 1 - ls);
+				strbuf_addc(sb, '\n');
+				ls = last;
+			}
+			last = cand;
+		}
+	}
+	if (len - ls > width && last > ls) {
+		strbuf_addf(sb, "%*s", indent, "");
+		strbuf_add(sb, s + ls, last - 1 - ls);
+		strbuf_addc(sb, '\n');
+		ls = last;
+	}
+	strbuf_addf(sb, "%*s", indent, "");
+	strbuf_add(sb, s + ls, len - ls);
+	strbuf_addc(sb, '\n');
+}
+
+/* A paragraph p, broken at spaces before WRAP_WIDTH columns. */
+static void
+fill(strbuf *sb, const strbuf *p)
+{
+	size_t ls = 0, sp = 0;
+
+	for (size_t i = 0; i <= p->len; i++) {
+		if (i < p->len && p->buf[i] != ' ')
+			continue;
+		if (i - ls > WRAP_WIDTH && sp > ls) {
+			strbuf_add(sb, p->buf + ls, sp - ls);
+			strbuf_addc(sb, '\n');
+			ls = sp + 1;
+		}
+		sp = i;
+	}
+	strbuf_add(sb, p->buf + ls, p->len - ls);
+	strbuf_addc(sb, '\n');
+}
+
+/* Whether e refers to an attribute at all (a value worth showing). */
+static bool
+has_ref(const ca_expr *e)
+{
+	if (e == NULL)
+		return false;
+	switch (e->node) {
+	case CA_N_LIT:
+		return false;
+	case CA_N_ATTR:
+	case CA_N_SELECT:
+	case CA_N_AD:
+		return true;
+	case CA_N_CALL:
+		for (uint32_t i = 0; i < e->u.call.n; i++)
+			if (has_ref(e->u.call.args[i]))
+				return true;
+		return false;
+	case CA_N_LIST:
+		for (uint32_t i = 0; i < e->u.list.n; i++)
+			if (has_ref(e->u.list.items[i]))
+				return true;
+		return false;
+	default:
+		return has_ref(e->u.k.a) || has_ref(e->u.k.b) || has_ref(e->u.k.c);
+	}
+}
+
+/* " (x is 15)" for the operands of a fixed comparison that are not
+ * literals: what the ad itself says. */
+static void
+fixed_operands(const ca_analysis *an, strbuf *sb, const ca_expr *e)
+{
+	const ca_expr *side[2];
+	bool open = false;
+
+	if (e->node != CA_N_BINARY || !is_comparison(e->op))
+		return;
+	side[0] = e->u.k.a;
+	side[1] = e->u.k.b;
+	for (int i = 0; i < 2; i++) {
+		const ca_expr *x = side[i];
+		while (x->node == CA_N_PAREN)
+			x = x->u.k.a;
+		if (!has_ref(x))
+			continue;
+		strbuf_adds(sb, open ? ", " : " (");
+		open = true;
+		ca_print_expr(sb, x, 0);
+		strbuf_adds(sb, " is ");
+		ca_print_value(sb, ca_eval_expr(an->cx, x, an->self, an->cx->empty), 0);
+		ca_arena_reset(&an->cx->scratch);
+	}
+	if (open)
+		strbuf_addc(sb, ')');
+}
+
+struct namelist {
+	const ca_name *v[256];
+	uint32_t n;
+	const ca_ad *self;
+};
+
+static void
+self_ref(void *arg, const ca_name *nm, int side)
+{
+	struct namelist *l = arg;
+
+	if (side != CA_REF_SELF || ca_ad_find(l->self, nm) == NULL)
+		return;
+	for (uint32_t i = 0; i < l->n; i++)
+		if (l->v[i] == nm)
+			return;
+	if (l->n < sizeof l->v / sizeof l->v[0])
+		l->v[l->n++] = nm;
+}
+
+static void
+print_number(strbuf *sb, double x, bool integral)
+{
+	if (integral && x >= -9.2e18 && x <= 9.2e18)
+		strbuf_addf(sb, "%lld", (long long)x);
+	else
+		ca_print_real(sb, x);
+}
+
+static bool
+number_of(ca_value v, double *x)
+{
+	switch (v.kind) {
+	case CA_INT: *x = (double)v.u.i; return true;
+	case CA_REAL: *x = v.u.r; return true;
+	case CA_BOOL: *x = v.u.b; return true;
+	default: return false;
+	}
+}
+
+/* ": why" after a clause that no ad of the other side satisfies. */
+static void
+suggest(const ca_analysis *an, strbuf *sb, const struct clause *c, const char *self,
+    const char *other)
+{
+	double f = 0;
+
+	if (c->fixed) {
+		strbuf_adds(sb, ": it is ");
+		ca_print_value(sb, c->fval, 0);
+		strbuf_addf(sb, " for the %s itself", self);
+		fixed_operands(an, sb, c->e);
+		return;
+	}
+	if (c->oside == NULL) {
+		strbuf_addf(sb, ": no %s satisfies it", other);
+		return;
+	}
+	bool said = true;
+	bool num = c->fside && number_of(c->fv, &f);
+	if (c->undef == an->n.total) {
+		strbuf_adds(sb, ": ");
+		ca_print_expr(sb, c->oside, 0);
+		strbuf_addf(sb, " is undefined in every %s", other);
+	} else if ((c->op == CA_T_GT || c->op == CA_T_GE) && c->any_num && num &&
+	    (c->op == CA_T_GE ? c->max < f : c->max <= f)) {
+		strbuf_addf(sb, ": no %s has more than ", other);
+		print_number(sb, c->max, c->all_int);
+	} else if ((c->op == CA_T_LT || c->op == CA_T_LE) && c->any_num && num &&
+	    (c->op == CA_T_LE ? c->min > f : c->min >= f)) {
+		strbuf_addf(sb, ": no %s has less than ", other);
+		print_number(sb, c->min, c->all_int);
+	} else if ((c->op == CA_T_EQ || c->op == CA_T_META_EQ || c->op == CA_T_IS) &&
+	    c->nvals > 0) {
+		strbuf_addf(sb, ": no %s has ", other);
+		ca_print_value(sb, c->fv, 0);
+		strbuf_addf(sb, "; %ss have ", other);
+		for (uint32_t i = 0; i < c->nvals; i++) {
+			if (i)
+				strbuf_adds(sb, ", ");
+			strbuf_adds(sb, c->vals[i]);
+		}
+		if (c->more)
+			strbuf_adds(sb, ", ...");
+		if (c->undef)
+			strbuf_adds(sb, " or none");
+	} else if ((c->op == CA_T_NE || c->op == CA_T_META_NE || c->op == CA_T_ISNT) &&
+	    c->nvals == 1 && !c->more && c->undef == 0) {
+		strbuf_addf(sb, ": every %s has %s", other, c->vals[0]);
+	} else if (c->op == 0 && c->nvals > 0) {
+		strbuf_addf(sb, ": %ss have ", other);
+		for (uint32_t i = 0; i < c->nvals; i++) {
+			if (i)
+				strbuf_adds(sb, ", ");
+			strbuf_adds(sb, c->vals[i]);
+		}
+		if (c->more)
+			strbuf_adds(sb, ", ...");
+		if (c->undef)
+			strbuf_adds(sb, " or none");
+	} else {
+		strbuf_addf(sb, ": no %s satisfies it", other);
+		said = false;
+	}
+	if (said && c->fside && c->fside->node != CA_N_LIT) {
+		strbuf_adds(sb, " (");
+		ca_print_expr(sb, c->fside, 0);
+		strbuf_adds(sb, " is ");
+		ca_print_value(sb, c->fv, 0);
+		strbuf_addc(sb, ')');
+	}
+}
+
+/* A clause that must change for a match: nothing satisfies it, nor any
+ * chain it belongs to below the root. */
+static bool
+blocking(const ca_analysis *an, uint32_t i)
+{
+	const struct clause *c = &an->cl[i];
+
+	if (c->kind != CL_LEAF)
+		return false;
+	for (int k = (int)i; k > 0; k = an->cl[k].parent)
+		if (an->cl[k].fixed ? ca_value_truth(an->cl[k].fval) == 1 : an->cl[k].matched > 0)
+			return false;
+	if (i == 0)
+		return c->fixed ? ca_value_truth(c->fval) != 1 : c->matched == 0;
+	return true;
+}
+
+static void
+clause_text(strbuf *sb, const struct clause *c)
+{
+	ca_print_expr(sb, c->e, 0);
+}
+
+/* "    [k] clause: why", with why on a line of its own when the whole
+ * would pass 79 columns. */
+static void
+item(strbuf *sb, const struct clause *c, const char *why)
+{
+	size_t start = sb->len;
+
+	strbuf_addf(sb, "    [%s] ", c->label);
+	clause_text(sb, c);
+	if (sb->len - start + 2 + strlen(why) <= 79)
+		strbuf_addf(sb, ": %s\n", why);
+	else
+		strbuf_addf(sb, ":\n        %s\n", why);
+}
+
+static void
+report_table(const ca_analysis *an, strbuf *sb, const char *others)
+{
+	int w = 5;
+	uint32_t first = an->cl[0].kind == CL_LEAF ? 0 : 1;
+
+	for (uint32_t i = first; i < an->ncl; i++) {
+		int l = (int)strlen(an->cl[i].label) + 2;
+		if (l > w)
+			w = l;
+	}
+	strbuf_addf(sb, "%*s\n", w + 10, others);
+	strbuf_addf(sb, "%-*s  %8s  %s\n", w, "Step", "Matched", "Condition");
+	strbuf_addf(sb, "%-*s  %8s  %s\n", w, "-----", "--------", "---------");
+	for (uint32_t i = first; i < an->ncl; i++) {
+		const struct clause *c = &an->cl[i];
+		char step[64], count[32];
+		snprintf(step, sizeof step, "[%s]", c->label);
+		if (c->fixed)
+			snprintf(count, sizeof count, "%s",
+			    ca_value_truth(c->fval) == 1 ? "always" : "never");
+		else
+			snprintf(count, sizeof count, "%llu", (unsigned long long)c->matched);
+		int indent = c->depth > 1 ? 2 * (c->depth - 1) : 0;
+		strbuf_addf(sb, "%-*s  %8s  %*s", w, step, count, indent, "");
+		clause_text(sb, c);
+		strbuf_addc(sb, '\n');
+	}
+}
+
+static void
+report_relax(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w,
+    const char *self, const char *other)
+{
+	uint32_t nblock = 0;
+
+	if (an->n.total == 0) {
+		strbuf_addf(sb, "There are no %ss to match %s %s with.\n", other, self, w->id);
+		return;
+	}
+	for (uint32_t i = 0; i < an->ncl; i++)
+		if (blocking(an, i))
+			nblock++;
+	if (nblock > 0) {
+		strbuf_addf(sb, "No %s matches %s %s. %s to relax:\n", other, self, w->id,
+		    nblock > 1 ? "Conditions" : "Condition");
+		strbuf why = STRBUF_INIT;
+		for (uint32_t i = 0; i < an->ncl; i++) {
+			if (!blocking(an, i))
+				continue;
+			strbuf_reset(&why);
+			suggest(an, &why, &an->cl[i], self, other);
+			item(sb, &an->cl[i], why.buf + 2);
+		}
+		strbuf_release(&why);
+		return;
+	}
+	if (an->n.rejected == an->n.total) {
+		uint64_t best = 0;
+		strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "No %s matches %s %s: each condition holds on some %s, "
+		    "but no %s meets all of them.", other, self, w->id, other, other);
+		fill(sb, &p);
+		strbuf_release(&p);
+		if (an->without == NULL)
+			return;
+		for (uint32_t k = 0; k < an->cl[0].nchild; k++)
+			if (an->without[k] > best)
+				best = an->without[k];
+		if (best == 0)
+			return;
+		strbuf_addf(sb, "Relaxing one condition would make these %ss match it:\n", other);
+		for (uint32_t k = 0; k < an->cl[0].nchild; k++) {
+			if (an->without[k] != best)
+				continue;
+			const struct clause *c = &an->cl[an->cl[0].child[k]];
+			char why[128];
+			snprintf(why, sizeof why, "%llu %s%s meet%s all the other conditions",
+			    (unsigned long long)best, other, best == 1 ? "" : "s",
+			    best == 1 ? "s" : "");
+			item(sb, c, why);
+		}
+		return;
+	}
+	strbuf p = STRBUF_INIT;
+	if (an->n.rejecting == 1)
+		strbuf_addf(&p, "No %s matches %s %s: its Requirements accept 1 %s, but that "
+		    "%s rejects the %s by its own Requirements (see %s).", other, self, w->id,
+		    other, other, self, w->reverse ? "--analyze" : "--analyze --reverse");
+	else
+		strbuf_addf(&p, "No %s matches %s %s: its Requirements accept %llu %ss, but they "
+		    "all reject the %s by their own Requirements (see %s).", other, self, w->id,
+		    (unsigned long long)an->n.rejecting, other, self,
+		    w->reverse ? "--analyze" : "--analyze --reverse");
+	fill(sb, &p);
+	strbuf_release(&p);
+}
+
+void
+ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w)
+{
+	const char *self = w->reverse ? "slot" : "job";
+	const char *Self = w->reverse ? "Slot" : "Job";
+	const char *other = w->reverse ? "job" : "slot";
+	const char *others = w->reverse ? "Jobs" : "Slots";
+
+	if (an->req == NULL) {
+		strbuf_addf(sb, "%s %s has no Requirements expression, so it matches no %s.\n\n",
+		    Self, w->id, other);
+	} else {
+		strbuf b = STRBUF_INIT;
+		struct namelist names;
+
+		strbuf_addf(sb, "The Requirements expression for %s %s is\n\n", self, w->id);
+		ca_print_expr(&b, an->req, 0);
+		wrap(sb, b.buf, b.len, 4, WRAP_WIDTH);
+		strbuf_release(&b);
+		strbuf_addc(sb, '\n');
+
+		names.n = 0;
+		names.self = an->self;
+		ca_expr_refs(an->req, an->self, CA_REFS_DEEP | an->rflags, self_ref, &names);
+		if (names.n > 0) {
+			strbuf_addf(sb, "%s %s defines the following attributes:\n\n", Self, w->id);
+			for (uint32_t i = 0; i < names.n; i++) {
+				ca_attr *at = ca_ad_find(an->self, names.v[i]);
+				strbuf_addf(sb, "    ");
+				ca_print_name(sb, at->spell, strlen(at->spell));
+				strbuf_adds(sb, " = ");
+				ca_print_expr(sb, at->expr, 0);
+				strbuf_addc(sb, '\n');
+			}
+			strbuf_addc(sb, '\n');
+		}
+		strbuf_addf(sb, "The Requirements expression for %s %s reduces to these "
+		    "conditions:\n\n", self, w->id);
+		report_table(an, sb, others);
+		strbuf_addc(sb, '\n');
+	}
+	if (w->reverse)
+		strbuf_addf(sb, "%s:  Run analysis summary.  Of %llu jobs,\n", w->id,
+		    (unsigned long long)an->n.total);
+	else if (w->machines >= 0)
+		strbuf_addf(sb, "%s:  Run analysis summary ignoring user priority.  "
+		    "Of %llu slots on %ld machines,\n", w->id, (unsigned long long)an->n.total,
+		    w->machines);
+	else
+		strbuf_addf(sb, "%s:  Run analysis summary ignoring user priority.  "
+		    "Of %llu slots,\n", w->id, (unsigned long long)an->n.total);
+	if (w->reverse) {
+		strbuf_addf(sb, "%7llu jobs are rejected by the slot's requirements\n",
+		    (unsigned long long)an->n.rejected);
+		strbuf_addf(sb, "%7llu jobs reject the slot because of their own requirements\n",
+		    (unsigned long long)an->n.rejecting);
+		strbuf_addf(sb, "%7llu jobs are willing to run on the slot\n",
+		    (unsigned long long)an->n.willing);
+	} else {
+		strbuf_addf(sb, "%7llu slots are rejected by your job's requirements\n",
+		    (unsigned long long)an->n.rejected);
+		strbuf_addf(sb, "%7llu slots reject your job because of their own requirements\n",
+		    (unsigned long long)an->n.rejecting);
+		strbuf_addf(sb, "%7llu slots are willing to run your job\n",
+		    (unsigned long long)an->n.willing);
+	}
+	if (an->n.willing == 0 && an->req != NULL) {
+		strbuf_addc(sb, '\n');
+		report_relax(an, sb, w, self, other);
+	}
+}

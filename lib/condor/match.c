@@ -1,0 +1,1190 @@
+/* match.c - matchmaking of jobs and slots: both Requirements, both Ranks,
+ * and the autoclusters that let equal jobs be matched once per slot.
+ *
+ * Autoclusters. A job's match with a slot can only depend on the job
+ * attributes that some evaluation reaches: the names the jobs' Requirements
+ * and Rank reach in the job itself, and the names the slots' expressions
+ * reach in the job (TARGET.x, or an unscoped x the slot does not define).
+ * Those names are found by walking the trees (ca_expr_refs), closed over
+ * both sides: a job name's definition may point back at the slot, whose
+ * definition may point at the job again. Jobs whose definitions of all these
+ * names are equal trees form one cluster, evaluated once through its first
+ * job. Slots stream: when a slot reaches a job name no earlier ad reached,
+ * the clusters split on it, and every part keeps the hits its parent had,
+ * which stay right because no earlier evaluation could reach that name.
+ *
+ * Prepared expressions. A cluster's Requirements is cut into its && operands
+ * (true exactly when all of them are), and in each operand and in the Rank
+ * every subtree that reaches nothing of the slot is replaced by its value,
+ * once. What is left of an operand often no longer refers to the job at all
+ * (TARGET.Memory >= 2048): such trees are shared by all clusters and
+ * evaluated at most once per slot. A slot whose own attributes reach back
+ * into the job, and references that cannot be known, take the plain path:
+ * the whole Requirements and Rank of the cluster's first job. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "classad.h"
+#include "match.h"
+
+/* ---- single pairs ---- */
+
+void
+ca_mad_prepare(ca_mad *m, const ca_ad *ad)
+{
+	static const char req[] = "Requirements", rank[] = "Rank";
+	ca_attr *at;
+
+	m->ad = ad;
+	at = ca_ad_findn(ad, req, sizeof req - 1);
+	m->req = at ? at->expr : NULL;
+	at = ca_ad_findn(ad, rank, sizeof rank - 1);
+	m->rank = at ? at->expr : NULL;
+}
+
+bool
+ca_match_req(ca_ctx *cx, const ca_expr *req, const ca_ad *my, const ca_ad *target)
+{
+	if (req == NULL)
+		return false;
+	return ca_value_truth(ca_eval_expr(cx, req, my, target)) == 1;
+}
+
+double
+ca_rank_number(ca_value v)
+{
+	switch (v.kind) {
+	case CA_BOOL:
+		return v.u.b ? 1.0 : 0.0;
+	case CA_INT:
+		return (double)v.u.i;
+	case CA_REAL:
+		/* NaN orders nothing; it counts as "not a number" */
+		return isnan(v.u.r) ? 0.0 : v.u.r;
+	default:
+		return 0.0;
+	}
+}
+
+double
+ca_match_rank(ca_ctx *cx, const ca_expr *rank, const ca_ad *my, const ca_ad *target)
+{
+	if (rank == NULL)
+		return 0.0;
+	return ca_rank_number(ca_eval_expr(cx, rank, my, target));
+}
+
+bool
+ca_match_symmetric(ca_ctx *cx, const ca_mad *job, const ca_mad *slot)
+{
+	return ca_match_req(cx, job->req, job->ad, slot->ad) &&
+	    ca_match_req(cx, slot->req, slot->ad, job->ad);
+}
+
+/* ---- a set of pointers (names, mostly) ---- */
+
+typedef struct pset {
+	const void **slot;
+	uint32_t cap, n;	/* cap: 0 or a power of two */
+} pset;
+
+static inline uint32_t
+ptr_hash(const void *p)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+
+	x ^= x >> 29;
+	x *= UINT64_C(0xbf58476d1ce4e5b9);
+	return (uint32_t)(x >> 32);
+}
+
+static void
+pset_grow(pset *s)
+{
+	uint32_t cap = s->cap ? s->cap * 2 : 64;
+	const void **slot = ca_xcalloc(cap, sizeof *slot);
+
+	for (uint32_t i = 0; i < s->cap; i++) {
+		if (s->slot[i] == NULL)
+			continue;
+		uint32_t j = ptr_hash(s->slot[i]) & (cap - 1);
+		while (slot[j])
+			j = (j + 1) & (cap - 1);
+		slot[j] = s->slot[i];
+	}
+	free(s->slot);
+	s->slot = slot;
+	s->cap = cap;
+}
+
+/* Add p; true when it was not there. */
+static bool
+pset_add(pset *s, const void *p)
+{
+	if ((s->n + 1) * 2 > s->cap)
+		pset_grow(s);
+	uint32_t j = ptr_hash(p) & (s->cap - 1);
+	for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
+		if (s->slot[j] == p)
+			return false;
+	s->slot[j] = p;
+	s->n++;
+	return true;
+}
+
+static void
+pset_clear(pset *s)
+{
+	if (s->n)
+		memset(s->slot, 0, s->cap * sizeof *s->slot);
+	s->n = 0;
+}
+
+static void
+pset_free(pset *s)
+{
+	free(s->slot);
+	memset(s, 0, sizeof *s);
+}
+
+/* An ordered set of names. */
+typedef struct nlist {
+	const ca_name **v;
+	uint32_t n, cap;
+	pset set;
+} nlist;
+
+static bool
+nlist_add(nlist *l, const ca_name *nm)
+{
+	if (!pset_add(&l->set, nm))
+		return false;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->v = ca_xreallocarray(l->v, l->cap, sizeof *l->v);
+	}
+	l->v[l->n++] = nm;
+	return true;
+}
+
+static void
+nlist_clear(nlist *l)
+{
+	pset_clear(&l->set);
+	l->n = 0;
+}
+
+static void
+nlist_free(nlist *l)
+{
+	pset_free(&l->set);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* ---- references of an expression ---- */
+
+#define MAX_NEST 64	/* nested ad literals looked through; deeper is dynamic */
+
+struct walk {
+	const ca_ad *self;
+	int flags;
+	ca_ref_fn fn;
+	void *arg;
+	int dynamic;
+	const ca_ad *nest[MAX_NEST];	/* ad literals being walked, innermost last */
+	int nnest;
+	int each;			/* inside evalInEachContext's expression */
+	nlist follow;			/* DEEP: SELF names whose definitions to walk */
+};
+
+/* Names that mean an ad, not an attribute, when no ad defines them. */
+static bool
+special_ad_name(const ca_name *nm)
+{
+	static const char *const names[] = {
+		"my", "target", "other", "self", "parent", "toplevel", "root"
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(nm->key, names[i]) == 0)
+			return true;
+	return false;
+}
+
+static void
+report(struct walk *w, const ca_name *nm, int side)
+{
+	w->fn(w->arg, nm, side);
+	if (side == CA_REF_SELF && (w->flags & CA_REFS_DEEP) && w->self &&
+	    ca_ad_find(w->self, nm) != NULL)
+		nlist_add(&w->follow, nm);
+}
+
+static void walk_expr(struct walk *w, const ca_expr *e);
+
+static void
+walk_name(struct walk *w, const ca_expr *e)
+{
+	const ca_name *nm = e->u.attr.name;
+
+	switch (e->op) {
+	case CA_SC_TARGET:
+	case CA_SC_OTHER:
+		report(w, nm, CA_REF_OTHER);
+		return;
+	case CA_SC_MY:
+		report(w, nm, CA_REF_SELF);
+		return;
+	case CA_SC_ROOT:
+		if (w->nnest == 0)
+			report(w, nm, CA_REF_SELF);
+		else
+			w->dynamic = 1;	/* .x inside an ad literal: rare, not worth it */
+		return;
+	default:
+		break;
+	}
+	for (int i = w->nnest - 1; i >= 0; i--)
+		if (ca_ad_find(w->nest[i], nm) != NULL)
+			return;	/* defined in an ad literal: walked with it */
+	if (w->each && !special_ad_name(nm)) {
+		/* evaluated in records of a list: the name may come from the
+		 * record, the slot's side or the job's, whatever self defines */
+		report(w, nm, CA_REF_SELF);
+		if (!(w->flags & CA_REFS_STRICT))
+			report(w, nm, CA_REF_OTHER);
+		return;
+	}
+	if (w->self && ca_ad_find(w->self, nm) != NULL) {
+		report(w, nm, CA_REF_SELF);
+		return;
+	}
+	if (special_ad_name(nm)) {
+		w->dynamic = 1;
+		return;
+	}
+	if (strcmp(nm->key, "currenttime") == 0)
+		return;		/* the clock: the same for every pair */
+	if (!(w->flags & CA_REFS_STRICT))
+		report(w, nm, CA_REF_OTHER);	/* the daemons' fallback */
+	if (w->self == NULL)
+		report(w, nm, CA_REF_SELF);
+}
+
+static void
+walk_expr(struct walk *w, const ca_expr *e)
+{
+	if (e == NULL)
+		return;
+	switch (e->node) {
+	case CA_N_LIT:
+		return;
+	case CA_N_ATTR:
+		walk_name(w, e);
+		return;
+	case CA_N_SELECT:
+		/* base.x where base is computed: x is looked up wherever base
+		 * leads, which only evaluation knows */
+		walk_expr(w, e->u.sel.base);
+		w->dynamic = 1;
+		return;
+	case CA_N_INDEX:
+	case CA_N_UNARY:
+	case CA_N_BINARY:
+	case CA_N_COND:
+	case CA_N_ELVIS:
+	case CA_N_PAREN:
+		walk_expr(w, e->u.k.a);
+		walk_expr(w, e->u.k.b);
+		walk_expr(w, e->u.k.c);
+		return;
+	case CA_N_CALL: {
+		const char *name = e->u.call.fn ? e->u.call.fn->name : e->u.call.spell;
+		/* eval() parses and evaluates a string: any attribute at all;
+		 * unresolved() depends on which names the ads define */
+		if (name && (strcasecmp(name, "eval") == 0 || strcasecmp(name, "unresolved") == 0))
+			w->dynamic = 1;
+		bool each = name && e->u.call.n > 0 && (strcasecmp(name, "evalInEachContext") == 0 ||
+		    strcasecmp(name, "countMatches") == 0);
+		for (uint32_t i = 0; i < e->u.call.n; i++) {
+			if (i > 0 || !each) {
+				walk_expr(w, e->u.call.args[i]);
+				continue;
+			}
+			/* the expression, or the one of the attribute named, is
+			 * evaluated in each record of the list */
+			const ca_expr *a = e->u.call.args[0];
+			if (w->each >= 8) {
+				w->dynamic = 1;
+				continue;
+			}
+			walk_expr(w, a);
+			w->each++;
+			walk_expr(w, a);
+			if (a->node == CA_N_ATTR && (a->op == CA_SC_NONE || a->op == CA_SC_MY) &&
+			    w->self) {
+				ca_attr *at = ca_ad_find(w->self, a->u.attr.name);
+				if (at)
+					walk_expr(w, at->expr);
+			} else if (a->node == CA_N_ATTR || a->node == CA_N_SELECT)
+				w->dynamic = 1;	/* another ad's expression */
+			w->each--;
+		}
+		return;
+	}
+	case CA_N_LIST:
+		for (uint32_t i = 0; i < e->u.list.n; i++)
+			walk_expr(w, e->u.list.items[i]);
+		return;
+	case CA_N_AD:
+		if (w->nnest == MAX_NEST) {
+			w->dynamic = 1;
+			return;
+		}
+		w->nest[w->nnest++] = e->u.ad;
+		for (uint32_t i = 0; i < e->u.ad->n; i++)
+			walk_expr(w, e->u.ad->attrs[i].expr);
+		w->nnest--;
+		return;
+	}
+}
+
+int
+ca_expr_refs(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn, void *arg)
+{
+	struct walk w;
+
+	memset(&w, 0, sizeof w);
+	w.self = self;
+	w.flags = flags;
+	w.fn = fn;
+	w.arg = arg;
+	walk_expr(&w, e);
+	for (uint32_t i = 0; i < w.follow.n; i++) {
+		ca_attr *at = ca_ad_find(self, w.follow.v[i]);
+		if (at)
+			walk_expr(&w, at->expr);
+	}
+	nlist_free(&w.follow);
+	return w.dynamic;
+}
+
+/* ---- the matcher ---- */
+
+struct cluster {
+	uint32_t rep;		/* first job */
+	uint32_t parent;	/* while splitting: the cluster it came from */
+	ca_hit *hits;
+	uint32_t nhits, cap;
+	bool sorted;
+
+	/* the prepared Requirements and Rank of the rep (see prepare_cluster) */
+	bool prepared;
+	bool fast;		/* the shared form below can be used */
+	bool dead;		/* an operand that needs no slot is not true */
+	uint32_t *conj, nconj;	/* shared operands, by id */
+	ca_prog **own;		/* operands evaluated with the rep as MY */
+	uint32_t nown;
+	int32_t rank_id;	/* shared Rank, or -1 */
+	const ca_expr *rank;	/* else the folded Rank (NULL: 0.0) */
+	ca_prog *rankp;		/* its flat form (when not a literal) */
+};
+
+/* Expressions shared by clusters: folded operands of job Requirements, or
+ * folded job Ranks, that refer to nothing of the job; each is evaluated at
+ * most once per slot. */
+struct shared {
+	const ca_expr **tree;
+	ca_prog **prog;		/* their flat forms, in the matcher's prep arena */
+	uint64_t *hash;
+	double *val;		/* operand: 1 true, 0 not; Rank: its number */
+	uint32_t *stamp;	/* the slot the value is for */
+	uint32_t n, cap;
+	uint32_t *index;	/* open addressing: id + 1 */
+	uint32_t icap;
+};
+
+struct ca_matcher {
+	ca_ctx *cx;
+	unsigned flags;
+	uint32_t limit;
+	int rflags;		/* ca_expr_refs flags for the context's rules */
+
+	ca_mad *jobs;
+	uint32_t njobs, capjobs;
+	uint32_t *job_cl;
+
+	nlist J;		/* job-side names that matter, in discovery order */
+	nlist M;		/* slot-side names the jobs reach */
+	uint32_t jwalked;	/* J[0, jwalked) walked in every job */
+	uint32_t jsplit;	/* J[0, jsplit) decide the current clusters */
+	bool dynamic;		/* references unknowable: one cluster per job */
+	bool nocluster;		/* CA_M_NOCLUSTER: one cluster per job */
+	bool prepared;
+	uint32_t generation;	/* splits so far */
+
+	struct cluster *cl;
+	uint32_t ncl;
+
+	uint32_t *mem_start, *mem;	/* members of each cluster, built on demand */
+	bool mem_dirty;
+
+	ca_slot_hit *shits;	/* hits of the last slot */
+	uint32_t capshits;
+
+	nlist follow;		/* per slot: its own names to walk */
+	bool slot_other;	/* per walk: an OTHER reference was seen */
+	bool slot_pure;		/* the slot's definitions the jobs reach do not
+				 * reach back into the job */
+	bool policy_seen;	/* some job refers to the slot's Requirements/Rank */
+
+	ca_arena prep;		/* folded trees of the clusters */
+	struct shared sconj, srank;
+	uint32_t stamp;		/* slots matched so far, for the shared values */
+};
+
+/* ---- prepared Requirements and Rank ---- */
+
+static void
+shared_free(struct shared *t)
+{
+	free(t->tree);
+	free(t->prog);
+	free(t->hash);
+	free(t->val);
+	free(t->stamp);
+	free(t->index);
+	memset(t, 0, sizeof *t);
+}
+
+/* The id of tree e in t, added when new. */
+static uint32_t
+shared_id(struct shared *t, ca_arena *prep, const ca_expr *e)
+{
+	uint64_t h = ca_expr_hash(0, e, 0);
+
+	if ((t->n + 1) * 2 > t->icap) {
+		uint32_t icap = t->icap ? t->icap * 2 : 64;
+		uint32_t *index = ca_xcalloc(icap, sizeof *index);
+		for (uint32_t i = 0; i < t->n; i++) {
+			uint32_t k = (uint32_t)t->hash[i] & (icap - 1);
+			while (index[k])
+				k = (k + 1) & (icap - 1);
+			index[k] = i + 1;
+		}
+		free(t->index);
+		t->index = index;
+		t->icap = icap;
+	}
+	uint32_t k = (uint32_t)h & (t->icap - 1);
+	for (; t->index[k]; k = (k + 1) & (t->icap - 1)) {
+		uint32_t id = t->index[k] - 1;
+		if (t->hash[id] == h && ca_expr_same(t->tree[id], e, 0))
+			return id;
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->tree = ca_xreallocarray(t->tree, t->cap, sizeof *t->tree);
+		t->prog = ca_xreallocarray(t->prog, t->cap, sizeof *t->prog);
+		t->hash = ca_xreallocarray(t->hash, t->cap, sizeof *t->hash);
+		t->val = ca_xreallocarray(t->val, t->cap, sizeof *t->val);
+		t->stamp = ca_xreallocarray(t->stamp, t->cap, sizeof *t->stamp);
+	}
+	t->tree[t->n] = e;
+	t->prog[t->n] = ca_prog_new(prep, e);
+	t->hash[t->n] = h;
+	t->stamp[t->n] = 0;
+	t->index[k] = t->n + 1;
+	return t->n++;
+}
+
+struct reach {
+	bool self, other;
+};
+
+static void
+reach_ref(void *arg, const ca_name *nm, int side)
+{
+	struct reach *r = arg;
+
+	(void)nm;
+	if (side == CA_REF_SELF)
+		r->self = true;
+	else
+		r->other = true;
+}
+
+/* Whether e calls random(): such a value is not the same twice. */
+static bool
+calls_random(const ca_expr *e)
+{
+	if (e == NULL)
+		return false;
+	switch (e->node) {
+	case CA_N_LIT:
+	case CA_N_ATTR:
+		return false;
+	case CA_N_SELECT:
+		return calls_random(e->u.sel.base);
+	case CA_N_CALL:
+		if (e->u.call.fn && strcasecmp(e->u.call.fn->name, "random") == 0)
+			return true;
+		for (uint32_t i = 0; i < e->u.call.n; i++)
+			if (calls_random(e->u.call.args[i]))
+				return true;
+		return false;
+	case CA_N_LIST:
+		for (uint32_t i = 0; i < e->u.list.n; i++)
+			if (calls_random(e->u.list.items[i]))
+				return true;
+		return false;
+	case CA_N_AD:
+		for (uint32_t i = 0; i < e->u.ad->n; i++)
+			if (calls_random(e->u.ad->attrs[i].expr))
+				return true;
+		return false;
+	default:
+		return calls_random(e->u.k.a) || calls_random(e->u.k.b) || calls_random(e->u.k.c);
+	}
+}
+
+/* e, an expression of job, with every subtree that reaches nothing of the
+ * slot replaced by its value (partial evaluation: the result evaluates like
+ * e for this job against any slot). *self_left is set when the copy still
+ * refers to the job. New nodes go to the prep arena; untouched subtrees are
+ * shared with the job's ad, which outlives the matcher's use of them. */
+static const ca_expr *
+fold(ca_matcher *m, const ca_expr *e, const ca_ad *job, bool *self_left)
+{
+	struct reach r = { false, false };
+	ca_expr *c;
+
+	if (e == NULL || e->node == CA_N_LIT)
+		return e;
+	if (ca_expr_refs(e, job, CA_REFS_DEEP | m->rflags, reach_ref, &r)) {
+		*self_left = true;	/* cannot be known: keep it whole */
+		return e;
+	}
+	if (!r.other) {
+		ca_value v = ca_eval_expr(m->cx, e, job, m->cx->empty);
+		if (v.kind != CA_LIST && v.kind != CA_AD && v.kind != CA_ERROR) {
+			c = ca_expr_lit(&m->prep, v);
+			c->pos = e->pos;
+			ca_arena_reset(&m->cx->scratch);
+			return c;
+		}
+		ca_arena_reset(&m->cx->scratch);
+		*self_left |= r.self;
+		return e;
+	}
+	if (!r.self)
+		return e;	/* only the slot: nothing to fold */
+	switch (e->node) {
+	case CA_N_INDEX:
+	case CA_N_UNARY:
+	case CA_N_BINARY:
+	case CA_N_COND:
+	case CA_N_ELVIS:
+	case CA_N_PAREN:
+		c = ca_arena_alloc(&m->prep, sizeof *c);
+		*c = *e;
+		c->u.k.a = (ca_expr *)fold(m, e->u.k.a, job, self_left);
+		c->u.k.b = (ca_expr *)fold(m, e->u.k.b, job, self_left);
+		c->u.k.c = (ca_expr *)fold(m, e->u.k.c, job, self_left);
+		return c;
+	case CA_N_CALL:
+		c = ca_arena_alloc(&m->prep, sizeof *c);
+		*c = *e;
+		c->u.call.args = ca_arena_array(&m->prep, e->u.call.n, sizeof *c->u.call.args);
+		for (uint32_t i = 0; i < e->u.call.n; i++)
+			c->u.call.args[i] = (ca_expr *)fold(m, e->u.call.args[i], job, self_left);
+		return c;
+	case CA_N_LIST:
+		c = ca_arena_alloc(&m->prep, sizeof *c);
+		*c = *e;
+		c->u.list.items = ca_arena_array(&m->prep, e->u.list.n, sizeof *c->u.list.items);
+		for (uint32_t i = 0; i < e->u.list.n; i++)
+			c->u.list.items[i] = (ca_expr *)fold(m, e->u.list.items[i], job, self_left);
+		return c;
+	default:
+		/* a reference of the job that reaches the slot (MY.x whose
+		 * definition looks at TARGET), a selection, an ad literal */
+		*self_left = true;
+		return e;
+	}
+}
+
+static void
+add_own(ca_matcher *m, struct cluster *c, const ca_expr *e, uint32_t max)
+{
+	if (c->own == NULL)
+		c->own = ca_arena_array(&m->prep, max, sizeof *c->own);
+	c->own[c->nown++] = ca_prog_new(&m->prep, e);
+}
+
+/* Operands of a top-level && chain (parentheses are transparent). A
+ * Requirements is true exactly when every operand is true, whatever the
+ * order, so the operands can be taken one by one. */
+static void
+operands(const ca_expr *e, const ca_expr ***v, uint32_t *n, uint32_t *cap)
+{
+	while (e->node == CA_N_PAREN)
+		e = e->u.k.a;
+	if (e->node == CA_N_BINARY && e->op == CA_T_AND) {
+		operands(e->u.k.a, v, n, cap);
+		operands(e->u.k.b, v, n, cap);
+		return;
+	}
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = ca_xreallocarray(*v, *cap, sizeof **v);
+	}
+	(*v)[(*n)++] = e;
+}
+
+/* Prepare cluster c: its rep's Requirements as shared and own operands,
+ * its Rank as a shared or own folded tree. Without it (dynamic references,
+ * random()), the cluster evaluates the rep's expressions whole. */
+static void
+prepare_cluster(ca_matcher *m, struct cluster *c)
+{
+	const ca_mad *job = &m->jobs[c->rep];
+	const ca_expr **ops = NULL;
+	uint32_t nops = 0, capops = 0;
+
+	c->prepared = true;
+	c->fast = false;
+	c->rank_id = -1;
+	if (m->dynamic || job->req == NULL || calls_random(job->req) ||
+	    (job->rank && calls_random(job->rank)))
+		return;
+	operands(job->req, &ops, &nops, &capops);
+	c->conj = ca_arena_array(&m->prep, nops, sizeof *c->conj);
+	for (uint32_t i = 0; i < nops && !c->dead; i++) {
+		bool self_left = false;
+		const ca_expr *f = fold(m, ops[i], job->ad, &self_left);
+		if (f->node == CA_N_LIT) {
+			if (ca_value_truth(f->u.lit) != 1)
+				c->dead = true;
+		} else if (self_left)
+			add_own(m, c, f, nops);
+		else
+			c->conj[c->nconj++] = shared_id(&m->sconj, &m->prep, f);
+	}
+	free(ops);
+	if (job->rank) {
+		bool self_left = false;
+		c->rank = fold(m, job->rank, job->ad, &self_left);
+		if (!self_left && c->rank->node != CA_N_LIT)
+			c->rank_id = (int32_t)shared_id(&m->srank, &m->prep, c->rank);
+		else if (c->rank->node != CA_N_LIT)
+			c->rankp = ca_prog_new(&m->prep, c->rank);
+	}
+	c->fast = true;
+}
+
+static inline bool
+prog_true(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
+{
+	return ca_value_truth(ca_prog_eval(cx, p, my, target)) == 1;
+}
+
+/* The job side of the match for the cluster c and the slot: Requirements
+ * true, and then the job's Rank in *jr. */
+static bool
+job_side(ca_matcher *m, struct cluster *c, const ca_ad *slot, bool fast, double *jr)
+{
+	ca_ctx *cx = m->cx;
+	const ca_mad *job = &m->jobs[c->rep];
+
+	if (!c->prepared)
+		prepare_cluster(m, c);
+	if (!fast || !c->fast) {
+		if (!ca_match_req(cx, job->req, job->ad, slot))
+			return false;
+		*jr = ca_match_rank(cx, job->rank, job->ad, slot);
+		return true;
+	}
+	if (c->dead)
+		return false;
+	struct shared *t = &m->sconj;
+	for (uint32_t k = 0; k < c->nconj; k++) {
+		uint32_t id = c->conj[k];
+		if (t->stamp[id] != m->stamp) {
+			/* no reference to the job is left: MY is an empty ad, so
+			 * that unscoped names fall back to the slot as they did */
+			t->val[id] = prog_true(cx, t->prog[id], cx->empty, slot);
+			t->stamp[id] = m->stamp;
+		}
+		if (t->val[id] == 0)
+			return false;
+	}
+	for (uint32_t k = 0; k < c->nown; k++)
+		if (!prog_true(cx, c->own[k], job->ad, slot))
+			return false;
+	if (c->rank_id >= 0) {
+		uint32_t id = (uint32_t)c->rank_id;
+		t = &m->srank;
+		if (t->stamp[id] != m->stamp) {
+			t->val[id] = ca_rank_number(ca_prog_eval(cx, t->prog[id], cx->empty, slot));
+			t->stamp[id] = m->stamp;
+		}
+		*jr = t->val[id];
+	} else if (c->rank && c->rank->node == CA_N_LIT)
+		*jr = ca_rank_number(c->rank->u.lit);
+	else if (c->rankp)
+		*jr = ca_rank_number(ca_prog_eval(cx, c->rankp, job->ad, slot));
+	else
+		*jr = 0.0;	/* no Rank */
+	return true;
+}
+
+ca_matcher *
+ca_matcher_new(ca_ctx *cx, unsigned flags, uint32_t limit)
+{
+	ca_matcher *m = ca_xcalloc(1, sizeof *m);
+
+	m->cx = cx;
+	m->flags = flags;
+	m->limit = limit;
+	m->rflags = (flags & CA_M_STRICT) ? CA_REFS_STRICT : 0;
+	m->nocluster = (flags & CA_M_NOCLUSTER) != 0;
+	return m;
+}
+
+void
+ca_matcher_free(ca_matcher *m)
+{
+	if (m == NULL)
+		return;
+	for (uint32_t c = 0; c < m->ncl; c++)
+		free(m->cl[c].hits);
+	free(m->cl);
+	free(m->jobs);
+	free(m->job_cl);
+	free(m->mem_start);
+	free(m->mem);
+	free(m->shits);
+	nlist_free(&m->J);
+	nlist_free(&m->M);
+	nlist_free(&m->follow);
+	shared_free(&m->sconj);
+	shared_free(&m->srank);
+	ca_arena_free(&m->prep);
+	free(m);
+}
+
+uint32_t
+ca_matcher_add_job(ca_matcher *m, const ca_ad *job)
+{
+	if (m->prepared)
+		return UINT32_MAX;	/* too late: the clusters are made */
+	if (m->njobs == m->capjobs) {
+		m->capjobs = m->capjobs ? m->capjobs * 2 : 64;
+		m->jobs = ca_xreallocarray(m->jobs, m->capjobs, sizeof *m->jobs);
+	}
+	ca_mad_prepare(&m->jobs[m->njobs], job);
+	return m->njobs++;
+}
+
+uint32_t
+ca_matcher_njobs(const ca_matcher *m)
+{
+	return m->njobs;
+}
+
+const ca_ad *
+ca_matcher_job(const ca_matcher *m, uint32_t job)
+{
+	return m->jobs[job].ad;
+}
+
+static void
+job_ref(void *arg, const ca_name *nm, int side)
+{
+	ca_matcher *m = arg;
+
+	nlist_add(side == CA_REF_SELF ? &m->J : &m->M, nm);
+	if (side == CA_REF_OTHER && (nm == m->M.v[0] || nm == m->M.v[1]))
+		m->policy_seen = true;
+}
+
+/* Walk the definitions of the job names not yet walked, in every job,
+ * until no new name appears. */
+static void
+walk_jobs(ca_matcher *m)
+{
+	for (; m->jwalked < m->J.n; m->jwalked++) {
+		const ca_name *nm = m->J.v[m->jwalked];
+		for (uint32_t j = 0; j < m->njobs; j++) {
+			ca_attr *at = ca_ad_find(m->jobs[j].ad, nm);
+			if (at && ca_expr_refs(at->expr, m->jobs[j].ad, m->rflags, job_ref, m))
+				m->dynamic = true;
+		}
+	}
+}
+
+/* Hash of job j's definitions of J[from, J.n) and of its parent cluster. */
+static uint64_t
+sig_hash(const ca_matcher *m, uint32_t j, uint32_t from)
+{
+	uint64_t h = ca_hash_mix(0, m->job_cl ? m->job_cl[j] : 0);
+
+	for (uint32_t i = from; i < m->J.n; i++) {
+		ca_attr *at = ca_ad_find(m->jobs[j].ad, m->J.v[i]);
+		h = at ? ca_expr_hash(ca_hash_mix(h, 1), at->expr, 0) : ca_hash_mix(h, 2);
+	}
+	return h;
+}
+
+static bool
+sig_same(const ca_matcher *m, uint32_t a, uint32_t b, uint32_t from)
+{
+	for (uint32_t i = from; i < m->J.n; i++) {
+		ca_attr *x = ca_ad_find(m->jobs[a].ad, m->J.v[i]);
+		ca_attr *y = ca_ad_find(m->jobs[b].ad, m->J.v[i]);
+		if ((x == NULL) != (y == NULL))
+			return false;
+		if (x && !ca_expr_same(x->expr, y->expr, 0))
+			return false;
+	}
+	return true;
+}
+
+/* Split every cluster by the job names J[jsplit, J.n) (or into single jobs
+ * once references are dynamic). New clusters are numbered in the order of
+ * their first job and start with their parent's hits. */
+static void
+split(ca_matcher *m)
+{
+	uint32_t from = m->jsplit, n = m->njobs;
+	uint32_t tcap = 16;
+	struct slot { uint64_t h; uint32_t c; } *table;
+	struct cluster *ncl;
+	uint32_t nn = 0;
+
+	bool single = m->dynamic || m->nocluster;
+
+	if (m->prepared && !single && from == m->J.n)
+		return;
+	if (m->prepared && single && m->ncl == n)
+		return;		/* already one job per cluster */
+	while (tcap < 2 * n)
+		tcap *= 2;
+	table = ca_xcalloc(tcap, sizeof *table);
+	ncl = ca_xcalloc(n ? n : 1, sizeof *ncl);
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t parent = m->prepared ? m->job_cl[j] : UINT32_MAX;
+		uint32_t c = UINT32_MAX;
+		if (!single) {
+			uint64_t h = sig_hash(m, j, from) | 1;
+			uint32_t k = (uint32_t)(h >> 7) & (tcap - 1);
+			for (; table[k].h; k = (k + 1) & (tcap - 1)) {
+				uint32_t t = table[k].c;
+				if (table[k].h == h && ncl[t].parent == parent &&
+				    sig_same(m, ncl[t].rep, j, from)) {
+					c = t;
+					break;
+				}
+			}
+			if (c == UINT32_MAX) {
+				table[k].h = h;
+				table[k].c = nn;
+			}
+		}
+		if (c == UINT32_MAX) {
+			c = nn++;
+			ncl[c].rep = j;
+			ncl[c].parent = parent;
+			if (parent != UINT32_MAX) {
+				const struct cluster *p = &m->cl[parent];
+				if (p->nhits) {
+					ncl[c].hits = ca_xreallocarray(NULL, p->nhits, sizeof *p->hits);
+					memcpy(ncl[c].hits, p->hits, p->nhits * sizeof *p->hits);
+				}
+				ncl[c].nhits = ncl[c].cap = p->nhits;
+				ncl[c].sorted = p->sorted;
+			}
+		}
+		if (m->job_cl)
+			m->job_cl[j] = c;
+	}
+	free(table);
+	for (uint32_t c = 0; c < m->ncl; c++)
+		free(m->cl[c].hits);
+	free(m->cl);
+	m->cl = ncl;
+	m->ncl = nn;
+	m->jsplit = m->J.n;
+	m->mem_dirty = true;
+	m->generation++;
+}
+
+void
+ca_matcher_prepare(ca_matcher *m)
+{
+	if (m->prepared)
+		return;
+	nlist_add(&m->J, ca_intern("Requirements", 12));
+	nlist_add(&m->J, ca_intern("Rank", 4));
+	nlist_add(&m->M, ca_intern("Requirements", 12));
+	nlist_add(&m->M, ca_intern("Rank", 4));
+	walk_jobs(m);
+	m->job_cl = ca_xcalloc(m->njobs ? m->njobs : 1, sizeof *m->job_cl);
+	/* the first split of "all jobs": job_cl is all zero, parent unset */
+	split(m);
+	m->prepared = true;
+}
+
+static void
+slot_ref(void *arg, const ca_name *nm, int side)
+{
+	ca_matcher *m = arg;
+
+	if (side == CA_REF_OTHER) {
+		nlist_add(&m->J, nm);
+		m->slot_other = true;
+	} else
+		nlist_add(&m->follow, nm);
+}
+
+/* Walk what the slot's Requirements and Rank reach, and the slot's
+ * definitions of the names the jobs reach; the job names found join J.
+ * Sets *req_other / *rank_other when Requirements / Rank reach the job. */
+static void
+walk_slot(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
+{
+	const ca_expr *roots[2] = { s->req, s->rank };
+	bool *flag[2] = { req_other, rank_other };
+
+	for (int r = 0; r < 2; r++) {
+		nlist_clear(&m->follow);
+		m->slot_other = false;
+		if (ca_expr_refs(roots[r], s->ad, m->rflags, slot_ref, m))
+			m->dynamic = true;
+		for (uint32_t i = 0; i < m->follow.n; i++) {
+			ca_attr *at = ca_ad_find(s->ad, m->follow.v[i]);
+			if (at && ca_expr_refs(at->expr, s->ad, m->rflags, slot_ref, m))
+				m->dynamic = true;
+		}
+		*flag[r] = m->slot_other;
+	}
+	/* M[0] and M[1] are Requirements and Rank, walked above */
+	nlist_clear(&m->follow);
+	m->slot_other = false;
+	for (uint32_t i = 2; i < m->M.n; i++)
+		nlist_add(&m->follow, m->M.v[i]);
+	for (uint32_t i = 0; i < m->follow.n; i++) {
+		ca_attr *at = ca_ad_find(s->ad, m->follow.v[i]);
+		if (at && ca_expr_refs(at->expr, s->ad, m->rflags, slot_ref, m))
+			m->dynamic = true;
+	}
+	m->slot_pure = !m->slot_other && !(m->policy_seen && (*req_other || *rank_other));
+}
+
+static int
+hit_cmp(const void *pa, const void *pb)
+{
+	const ca_hit *a = pa, *b = pb;
+
+	if (a->jrank != b->jrank)
+		return a->jrank > b->jrank ? -1 : 1;
+	return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+static void
+sort_hits(struct cluster *c, uint32_t limit)
+{
+	if (!c->sorted && c->nhits > 1)
+		qsort(c->hits, c->nhits, sizeof *c->hits, hit_cmp);
+	c->sorted = true;
+	if (limit && c->nhits > limit)
+		c->nhits = limit;
+}
+
+static void
+add_hit(struct cluster *c, uint32_t limit, uint32_t slot, double jr, double sr)
+{
+	if (c->nhits == c->cap) {
+		/* with a limit, only the best `limit` can ever be shown: the
+		 * order is total and later slots lose ties */
+		if (limit && c->nhits >= 2 * limit) {
+			sort_hits(c, limit);
+		}
+		if (c->nhits == c->cap) {
+			c->cap = c->cap ? c->cap * 2 : 8;
+			c->hits = ca_xreallocarray(c->hits, c->cap, sizeof *c->hits);
+		}
+	}
+	c->hits[c->nhits].jrank = jr;
+	c->hits[c->nhits].srank = sr;
+	c->hits[c->nhits].slot = slot;
+	c->nhits++;
+	c->sorted = false;
+}
+
+/* Close the names over the slot and the jobs; split if needed. */
+static void
+close_over(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
+{
+	for (;;) {
+		uint32_t mn = m->M.n;
+		walk_slot(m, s, req_other, rank_other);
+		walk_jobs(m);
+		if (m->M.n == mn)
+			break;
+	}
+	split(m);
+}
+
+void
+ca_matcher_observe(ca_matcher *m, const ca_ad *slot)
+{
+	ca_mad s;
+	bool req_other, rank_other;
+
+	if (!m->prepared)
+		ca_matcher_prepare(m);
+	ca_mad_prepare(&s, slot);
+	close_over(m, &s, &req_other, &rank_other);
+}
+
+uint32_t
+ca_matcher_generation(const ca_matcher *m)
+{
+	return m->generation;
+}
+
+uint32_t
+ca_matcher_parent(const ca_matcher *m, uint32_t cluster)
+{
+	return m->cl[cluster].parent;
+}
+
+uint32_t
+ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
+    const ca_slot_hit **hits)
+{
+	ca_ctx *cx = m->cx;
+	ca_mad s;
+	bool req_other, rank_other;
+	uint32_t nh = 0;
+
+	if (!m->prepared)
+		ca_matcher_prepare(m);
+	if (hits)
+		*hits = m->shits;
+	ca_mad_prepare(&s, slot);
+	if (s.req == NULL || m->ncl == 0)
+		return 0;
+	close_over(m, &s, &req_other, &rank_other);
+	if (m->dynamic)
+		req_other = rank_other = true;
+
+	const ca_ad *any = m->jobs[m->cl[0].rep].ad;
+	bool req_fixed = !req_other;
+	double srank = 0.0;
+	if (req_fixed && !ca_match_req(cx, s.req, slot, any))
+		goto out;
+	if (!rank_other)
+		srank = ca_match_rank(cx, s.rank, slot, any);
+	if (m->capshits < m->ncl) {
+		m->capshits = m->ncl;
+		free(m->shits);
+		m->shits = ca_xreallocarray(NULL, m->capshits, sizeof *m->shits);
+	}
+	bool fast = m->slot_pure && !m->dynamic;
+	if (++m->stamp == 0) {
+		/* after 2^32 slots: forget every shared value */
+		memset(m->sconj.stamp, 0, m->sconj.n * sizeof *m->sconj.stamp);
+		memset(m->srank.stamp, 0, m->srank.n * sizeof *m->srank.stamp);
+		m->stamp = 1;
+	}
+	for (uint32_t c = 0; c < m->ncl; c++) {
+		const ca_mad *job = &m->jobs[m->cl[c].rep];
+		double jr;
+		if ((c & 255) == 255)
+			ca_arena_reset(&cx->scratch);
+		if (!job_side(m, &m->cl[c], slot, fast, &jr))
+			continue;
+		if (!req_fixed && !ca_match_req(cx, s.req, slot, job->ad))
+			continue;
+		double sr = rank_other ? ca_match_rank(cx, s.rank, slot, job->ad) : srank;
+		m->shits[nh].jrank = jr;
+		m->shits[nh].srank = sr;
+		m->shits[nh].cluster = c;
+		nh++;
+		if (record)
+			add_hit(&m->cl[c], m->limit, slot_no, jr, sr);
+	}
+out:
+	ca_arena_reset(&cx->scratch);
+	if (hits)
+		*hits = m->shits;
+	return nh;
+}
+
+uint32_t
+ca_matcher_nclusters(const ca_matcher *m)
+{
+	return m->ncl;
+}
+
+uint32_t
+ca_matcher_cluster_of(const ca_matcher *m, uint32_t job)
+{
+	return m->job_cl ? m->job_cl[job] : 0;
+}
+
+const uint32_t *
+ca_matcher_members(ca_matcher *m, uint32_t cluster, uint32_t *n)
+{
+	if (!m->prepared)
+		ca_matcher_prepare(m);
+	if (m->mem_dirty || m->mem_start == NULL) {
+		free(m->mem_start);
+		free(m->mem);
+		m->mem_start = ca_xcalloc((size_t)m->ncl + 1, sizeof *m->mem_start);
+		m->mem = ca_xcalloc(m->njobs ? m->njobs : 1, sizeof *m->mem);
+		for (uint32_t j = 0; j < m->njobs; j++)
+			m->mem_start[m->job_cl[j] + 1]++;
+		for (uint32_t c = 0; c < m->ncl; c++)
+			m->mem_start[c + 1] += m->mem_start[c];
+		uint32_t *fill = ca_xcalloc(m->ncl ? m->ncl : 1, sizeof *fill);
+		for (uint32_t j = 0; j < m->njobs; j++) {
+			uint32_t c = m->job_cl[j];
+			m->mem[m->mem_start[c] + fill[c]++] = j;
+		}
+		free(fill);
+		m->mem_dirty = false;
+	}
+	*n = m->mem_start[cluster + 1] - m->mem_start[cluster];
+	return m->mem + m->mem_start[cluster];
+}
+
+const ca_name *const *
+ca_matcher_sigattrs(const ca_matcher *m, uint32_t *n, bool *dynamic)
+{
+	*n = m->J.n;
+	if (dynamic)
+		*dynamic = m->dynamic;
+	return m->J.v;
+}
+
+const ca_hit *
+ca_matcher_hits(ca_matcher *m, uint32_t cluster, uint32_t *n)
+{
+	if (!m->prepared)
+		ca_matcher_prepare(m);
+	if (cluster >= m->ncl) {
+		*n = 0;
+		return NULL;
+	}
+	struct cluster *c = &m->cl[cluster];
+	sort_hits(c, m->limit);
+	*n = c->nhits;
+	return c->hits;
+}

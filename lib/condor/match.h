@@ -1,0 +1,134 @@
+/* match.h - matchmaking: the symmetric match of a job and a slot, HTCondor's
+ * Rank rule, and a matcher that groups jobs into autoclusters and streams slots.
+ *
+ * A job and a slot match when the job's Requirements is true with the slot as
+ * TARGET and the slot's Requirements is true with the job as TARGET; a
+ * missing, UNDEFINED or ERROR Requirements is no match. Ranks are numbers:
+ * bool, int and real convert, anything else (and a missing Rank) is 0.0.
+ *
+ * The matcher keeps pointers to the job ads it is given (the caller owns and
+ * frees them after ca_matcher_free) and looks at each slot only during the
+ * call that passes it, so slots can stream through. Jobs whose match-relevant
+ * attributes are equal form one autocluster and are matched once. */
+#ifndef CA_MATCH_H
+#define CA_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classad.h"
+
+/* An ad ready for matching: its Requirements and Rank looked up once. */
+typedef struct ca_mad {
+	const ca_ad *ad;
+	const ca_expr *req;	/* NULL: no Requirements, never matches */
+	const ca_expr *rank;	/* NULL: no Rank, ranks 0.0 */
+} ca_mad;
+
+void ca_mad_prepare(ca_mad *m, const ca_ad *ad);
+
+/* true when req (of my) is boolean-equivalent true against target. */
+bool ca_match_req(ca_ctx *cx, const ca_expr *req, const ca_ad *my, const ca_ad *target);
+/* A Rank value as HTCondor's negotiator takes it: bool/int/real as a
+ * number, anything else 0.0. */
+double ca_rank_number(ca_value v);
+/* rank (of my) against target; NULL rank is 0.0. */
+double ca_match_rank(ca_ctx *cx, const ca_expr *rank, const ca_ad *my, const ca_ad *target);
+/* Both Requirements true. Resets nothing: the caller resets cx->scratch. */
+bool ca_match_symmetric(ca_ctx *cx, const ca_mad *job, const ca_mad *slot);
+
+/* ---- what an expression needs from each side of a match ---- */
+
+enum ca_ref_side {
+	CA_REF_SELF,		/* an attribute of the ad the expression belongs to */
+	CA_REF_OTHER		/* an attribute of the other ad of the match */
+};
+
+/* Called for every attribute reference found; may be called twice for the
+ * same name. */
+typedef void (*ca_ref_fn)(void *arg, const ca_name *name, int side);
+
+/* Flags of ca_expr_refs. */
+#define CA_REFS_DEEP	0x1	/* follow SELF names into self's own definitions */
+#define CA_REFS_STRICT	0x2	/* new ClassAd rules: no fallback to the other ad */
+
+/* Walk e, an expression of ad self (NULL: an expression of no ad), and report
+ * its attribute references: TARGET.x and OTHER.x are the other side, MY.x and
+ * .x this side, an unscoped x this side when self defines it and (under the
+ * daemons' rules) the other side when it does not. With CA_REFS_DEEP the
+ * definitions in self of the SELF names are walked too, each once.
+ * Returns 1 when the references cannot be known statically (eval(), bare
+ * MY/TARGET as values, selections from computed ads), else 0. */
+int ca_expr_refs(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn, void *arg);
+
+/* ---- the matcher ---- */
+
+/* Flags of ca_matcher_new. */
+#define CA_M_NOCLUSTER	0x1	/* one cluster per job (for measuring, testing) */
+#define CA_M_STRICT	0x2	/* the context uses new ClassAd rules (cx->strict) */
+
+/* One match as recorded for a cluster: the slot's number (given by the
+ * caller) and the two ranks. */
+typedef struct ca_hit {
+	double jrank;		/* the job's Rank of the slot */
+	double srank;		/* the slot's Rank of the job */
+	uint32_t slot;
+} ca_hit;
+
+/* One cluster that matched the slot of the last ca_matcher_slot call. */
+typedef struct ca_slot_hit {
+	double jrank, srank;
+	uint32_t cluster;
+} ca_slot_hit;
+
+typedef struct ca_matcher ca_matcher;
+
+/* A matcher evaluating with cx (its scratch arena is reset by the matcher
+ * between slots). limit > 0 keeps at most limit hits per cluster, the best
+ * ones; 0 keeps all. */
+ca_matcher *ca_matcher_new(ca_ctx *cx, unsigned flags, uint32_t limit);
+void ca_matcher_free(ca_matcher *m);
+
+/* Add a job; returns its 0-based number, or UINT32_MAX once the clusters
+ * are made (ca_matcher_prepare or the first slot). */
+uint32_t ca_matcher_add_job(ca_matcher *m, const ca_ad *job);
+uint32_t ca_matcher_njobs(const ca_matcher *m);
+const ca_ad *ca_matcher_job(const ca_matcher *m, uint32_t job);
+
+/* Group the jobs into autoclusters (done by the first ca_matcher_slot call
+ * when not called before). Clusters may split later, when a slot refers to
+ * a job attribute no earlier ad did. */
+void ca_matcher_prepare(ca_matcher *m);
+
+/* Match one slot against every cluster. With record, each matching cluster
+ * keeps a hit (slot_no, ranks). Returns the number of matching clusters;
+ * *hits (if not NULL) gets them in cluster order, valid until the next call.
+ * The slot ad is not kept. */
+uint32_t ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
+    const ca_slot_hit **hits);
+
+/* Close the significant names over this slot and split the clusters if
+ * it reaches job attributes no earlier ad did (ca_matcher_slot does this
+ * itself). Callers that keep per-cluster state across slots (the analysis)
+ * call it first and compare the generation: after a split, cluster c
+ * continues cluster ca_matcher_parent(m, c) of the previous generation. */
+void ca_matcher_observe(ca_matcher *m, const ca_ad *slot);
+uint32_t ca_matcher_generation(const ca_matcher *m);
+uint32_t ca_matcher_parent(const ca_matcher *m, uint32_t cluster);
+
+/* Clusters: their number, each job's cluster, a cluster's member jobs in
+ * input order, and a cluster's representative (first) job. Cluster numbers
+ * follow the input order of their first job. */
+uint32_t ca_matcher_nclusters(const ca_matcher *m);
+uint32_t ca_matcher_cluster_of(const ca_matcher *m, uint32_t job);
+const uint32_t *ca_matcher_members(ca_matcher *m, uint32_t cluster, uint32_t *n);
+/* The job attributes that decide the clusters (NULL-free array), and
+ * whether clustering was given up (references that cannot be known). */
+const ca_name *const *ca_matcher_sigattrs(const ca_matcher *m, uint32_t *n, bool *dynamic);
+
+/* A cluster's recorded hits, best first: job Rank descending, then slot
+ * number ascending (at most limit of them). */
+const ca_hit *ca_matcher_hits(ca_matcher *m, uint32_t cluster, uint32_t *n);
+
+#endif

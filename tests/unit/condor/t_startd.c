@@ -1,0 +1,426 @@
+/* t_startd.c - unit tests of lib/startd.c: slot layouts, transitions through
+ * the API, events, timers, partitionable slots and the --why report. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "classad.h"
+#include "condor.h"
+
+#define T0 INT64_C(1700000000)
+
+/* ---- helpers ---- */
+
+struct world {
+	ca_config *cfg;
+	ca_startd *sd;
+	ca_smachine *m;
+	strbuf log;		/* "N " per transition, "note " per note */
+	strbuf text;		/* every cause, one per line */
+	int diags;
+	ca_ad *evads[32];
+	ca_sevent evs[32];
+	ca_sevent *evp[32];
+	size_t nev, next;
+};
+
+static void
+log_cb(void *arg, const ca_slog *r)
+{
+	struct world *w = arg;
+
+	if (r->num > 0)
+		strbuf_addf(&w->log, "%d ", r->num);
+	else
+		strbuf_adds(&w->log, "note ");
+	strbuf_addf(&w->text, "%s %s/%s -> %s/%s: %s\n", r->slot, ca_sstate_name[r->from_state],
+	    ca_sact_name[r->from_act], ca_sstate_name[r->to_state], ca_sact_name[r->to_act],
+	    r->cause);
+}
+
+static void
+diag_cb(void *arg, const ca_diag *e)
+{
+	struct world *w = arg;
+
+	(void)e;
+	w->diags++;
+}
+
+static ca_ad *
+ad_of(const char *text)
+{
+	ca_diag perr;
+	size_t used;
+	ca_ad *ad = ca_parse_ad(text, strlen(text), &used, 0, &perr);
+
+	if (ad == NULL)
+		fprintf(stderr, "t_startd: %s: %s\n", text, perr.msg);
+	return ad;
+}
+
+/* A world with policy text and the machine desc, created at T0. */
+static bool
+world_init(struct world *w, const char *policy, const char *desc)
+{
+	ca_diag err;
+
+	memset(w, 0, sizeof *w);
+	w->log = (strbuf)STRBUF_INIT;
+	w->text = (strbuf)STRBUF_INIT;
+	w->cfg = ca_config_new();
+	ca_startd_config_prepare(w->cfg);
+	if (ca_config_load_mem(w->cfg, "t.cfg", policy, strlen(policy), &err) < 0 ||
+	    (w->sd = ca_startd_new(w->cfg, &err)) == NULL) {
+		fprintf(stderr, "t_startd: %s:%d:%d: %s\n", err.file, err.line, err.col, err.msg);
+		return false;
+	}
+	ca_startd_set_log(w->sd, log_cb, w);
+	ca_startd_set_diag(w->sd, diag_cb, w);
+	w->m = ca_smachine_new(w->sd);
+	ca_ad *d = ad_of(desc);
+	if (d == NULL)
+		return false;
+	int rc = ca_smachine_create(w->m, d, T0, &err);
+	ca_ad_free(d);
+	if (rc < 0)
+		fprintf(stderr, "t_startd: create: %s\n", err.msg);
+	return rc == 0;
+}
+
+static void
+world_free(struct world *w)
+{
+	for (size_t i = 0; i < w->nev; i++)
+		ca_ad_free(w->evads[i]);
+	ca_smachine_free(w->m);
+	ca_startd_free(w->sd);
+	ca_config_free(w->cfg);
+	strbuf_release(&w->log);
+	strbuf_release(&w->text);
+}
+
+/* Add an event given as a new-syntax ad. */
+static void
+event(struct world *w, const char *text)
+{
+	char why[200];
+	ca_ad *ad = ad_of(text);
+
+	if (ad == NULL || w->nev == 32)
+		return;
+	if (ca_sevent_init(&w->evs[w->nev], ad, T0, why, sizeof why) < 0) {
+		fprintf(stderr, "t_startd: event: %s\n", why);
+		ca_ad_free(ad);
+		return;
+	}
+	w->evs[w->nev].seq = (uint32_t)w->nev;
+	w->evads[w->nev] = ad;
+	w->evp[w->nev] = &w->evs[w->nev];
+	w->nev++;
+}
+
+static void
+run_to(struct world *w, int64_t t)
+{
+	ca_sevent_sort(w->evp + w->next, w->nev - w->next);
+	ca_startd_advance(w->sd, w->m, w->evp, w->nev, &w->next, t);
+}
+
+/* The literal text of attribute a of slot i, in buf. */
+static const char *
+attr(struct world *w, size_t i, const char *a, char *buf, size_t len)
+{
+	const ca_ad *ad = ca_smachine_slot(w->m, i);
+	ca_expr *e = ad ? ca_ad_lookup(ad, a) : NULL;
+	strbuf sb = STRBUF_INIT;
+
+	if (e == NULL)
+		snprintf(buf, len, "(none)");
+	else {
+		ca_print_expr(&sb, e, 0);
+		snprintf(buf, len, "%s", sb.buf);
+	}
+	strbuf_release(&sb);
+	return buf;
+}
+
+static bool
+is(struct world *w, size_t i, const char *state, const char *act)
+{
+	char s[64], a[64], want_s[64], want_a[64];
+
+	snprintf(want_s, sizeof want_s, "\"%s\"", state);
+	snprintf(want_a, sizeof want_a, "\"%s\"", act);
+	attr(w, i, "State", s, sizeof s);
+	attr(w, i, "Activity", a, sizeof a);
+	if (strcmp(s, want_s) != 0 || strcmp(a, want_a) != 0) {
+		fprintf(stderr, "t_startd: slot %zu is %s/%s, not %s/%s\n", i, s, a, state, act);
+		return false;
+	}
+	return true;
+}
+
+#define DESK "[ Name = \"desk\"; Cpus = 1; Memory = 2048; Disk = 100000; KeyboardIdle = 3600; " \
+	"LoadAvg = 0.0 ]"
+#define JOB(c, o) "Job = [ ClusterId = " #c "; ProcId = 0; Owner = \"" o "\"; RequestCpus = 1; " \
+	"RequestMemory = 100; RequestDisk = 100; JobUniverse = 5 ]"
+
+/* ---- suites ---- */
+
+UNIT_SUITE(startd_layout)
+{
+	struct world w;
+	char b[64];
+
+	CHECK(world_init(&w, "", "[ Name = \"n\"; Cpus = 4; Memory = 4000; Disk = 400 ]"));
+	CHECK(ca_smachine_count(w.m) == 1);
+	CHECK(strcmp(attr(&w, 0, "SlotType", b, sizeof b), "\"Partitionable\"") == 0);
+	CHECK(strcmp(attr(&w, 0, "Name", b, sizeof b), "\"slot1@n\"") == 0);
+	world_free(&w);
+
+	CHECK(world_init(&w, "NUM_SLOTS = 3\n",
+	    "[ Machine = \"n\"; Cpus = 4; Memory = 4000; Disk = 400 ]"));
+	CHECK(ca_smachine_count(w.m) == 3);
+	CHECK(strcmp(attr(&w, 0, "Cpus", b, sizeof b), "2") == 0);	/* 4 = 2 + 1 + 1 */
+	CHECK(strcmp(attr(&w, 2, "Cpus", b, sizeof b), "1") == 0);
+	CHECK(strcmp(attr(&w, 0, "Memory", b, sizeof b), "1334") == 0);
+	CHECK(strcmp(attr(&w, 2, "Disk", b, sizeof b), "133") == 0);
+	CHECK(strcmp(attr(&w, 1, "Name", b, sizeof b), "\"slot2@n\"") == 0);
+	CHECK(is(&w, 1, "Owner", "Idle"));
+	world_free(&w);
+
+	CHECK(world_init(&w, "SLOT_TYPE_1 = 1/2\nNUM_SLOTS_TYPE_1 = 1\n"
+	    "SLOT_TYPE_2 = c=1, m=25%, d=auto\nNUM_SLOTS_TYPE_2 = 2\n",
+	    "[ Name = \"n\"; Cpus = 4; Memory = 4000; Disk = 400 ]"));
+	CHECK(ca_smachine_count(w.m) == 3);
+	CHECK(strcmp(attr(&w, 0, "Cpus", b, sizeof b), "2") == 0);
+	CHECK(strcmp(attr(&w, 1, "Memory", b, sizeof b), "1000") == 0);
+	CHECK(strcmp(attr(&w, 2, "Disk", b, sizeof b), "100") == 0);	/* (400-200)/2 */
+	CHECK(strcmp(attr(&w, 2, "SlotTypeID", b, sizeof b), "2") == 0);
+	world_free(&w);
+
+	/* impossible layouts are errors, not crashes */
+	ca_diag err;
+	const char *bad[] = {
+		"SLOT_TYPE_1 = cpus=5\nNUM_SLOTS_TYPE_1 = 1\n",
+		"SLOT_TYPE_1 = 3/0\nNUM_SLOTS_TYPE_1 = 1\n",
+		"SLOT_TYPE_1 = widgets=2\nNUM_SLOTS_TYPE_1 = 1\n",
+		"NUM_SLOTS = 5\n",
+		"NUM_SLOTS_TYPE_1 = -1\n",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ca_config *c = ca_config_new();
+		ca_startd_config_prepare(c);
+		CHECK(ca_config_load_mem(c, "b.cfg", bad[i], strlen(bad[i]), &err) == 0);
+		ca_startd *sd = ca_startd_new(c, &err);
+		CHECK(sd != NULL);
+		ca_smachine *m = ca_smachine_new(sd);
+		ca_ad *d = ad_of("[ Name = \"n\"; Cpus = 4; Memory = 4000; Disk = 400 ]");
+		CHECK(ca_smachine_create(m, d, T0, &err) < 0);
+		CHECK(err.msg[0] != '\0');
+		ca_ad_free(d);
+		ca_smachine_free(m);
+		ca_startd_free(sd);
+		ca_config_free(c);
+	}
+}
+
+UNIT_SUITE(startd_claim_cycle)
+{
+	struct world w;
+	char b[256];
+
+	CHECK(world_init(&w, "NUM_SLOTS = 1\n", DESK));
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"Match\"; Time = 1700000010; " JOB(5, "ann")
+	    "; Submitter = \"ann@x\"; RemoteUserPrio = 2.5 ]");
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"Claim\"; Time = 1700000011 ]");
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"Activate\"; Time = 1700000012 ]");
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"JobExit\"; Time = 1700000100 ]");
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"Release\"; Time = 1700000101 ]");
+	run_to(&w, T0 + 50);
+	CHECK(strcmp(w.log.buf, "1 6 9 11 ") == 0);
+	CHECK(is(&w, 0, "Claimed", "Busy"));
+	CHECK(strcmp(attr(&w, 0, "RemoteUser", b, sizeof b), "\"ann@x\"") == 0);
+	CHECK(strcmp(attr(&w, 0, "RemoteUserPrio", b, sizeof b), "2.5") == 0);
+	CHECK(strcmp(attr(&w, 0, "JobStart", b, sizeof b), "1700000012") == 0);
+	CHECK(strcmp(attr(&w, 0, "TotalJobRunTime", b, sizeof b), "38") == 0);
+	CHECK(strcmp(attr(&w, 0, "Requirements", b, sizeof b),
+	    "START && WithinResourceLimits") == 0);
+	CHECK(strncmp(attr(&w, 0, "Job", b, sizeof b), "[ ClusterId = 5;", 16) == 0);
+	run_to(&w, T0 + 200);
+	CHECK(strcmp(w.log.buf, "1 6 9 11 12 10 22 1 ") == 0);
+	CHECK(is(&w, 0, "Unclaimed", "Idle"));
+	CHECK(strcmp(attr(&w, 0, "Job", b, sizeof b), "(none)") == 0);
+	CHECK(strcmp(attr(&w, 0, "TotalTimeClaimedBusy", b, sizeof b), "88") == 0);
+	CHECK(strcmp(attr(&w, 0, "MyCurrentTime", b, sizeof b), "1700000200") == 0);
+	CHECK(w.next == w.nev);
+	for (size_t i = 0; i < w.nev; i++)
+		CHECK(w.evs[i].used);
+	world_free(&w);
+}
+
+UNIT_SUITE(startd_suspend_preempt)
+{
+	struct world w;
+
+	/* the Desktop template: suspend on the keyboard, preempt after
+	 * MaxSuspendTime, kill after MaxVacateTime */
+	CHECK(world_init(&w, "use POLICY : Desktop\nNUM_SLOTS = 1\n", DESK));
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"Claim\"; Time = 1700000010; "
+	    JOB(5, "ann") " ]");
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"Activate\"; Time = 1700000010 ]");
+	event(&w, "[ Name = \"desk\"; Event = \"MachineUpdate\"; Time = 1700000100; "
+	    "KeyboardIdle = 0 ]");
+	run_to(&w, T0 + 100);
+	CHECK(strcmp(w.log.buf, "1 5 11 note 14 ") == 0);
+	CHECK(is(&w, 0, "Claimed", "Suspended"));
+	for (int64_t t = T0 + 160; t <= T0 + 2000; t += 60) {
+		/* the owner keeps typing */
+		w.evp[w.nev] = NULL;
+		run_to(&w, t);
+		ca_ad *u = ad_of("[ Name = \"desk\"; Event = \"MachineUpdate\"; "
+		    "KeyboardIdle = 0 ]");
+		ca_sevent ev;
+		char why[100];
+		CHECK(ca_sevent_init(&ev, u, t, why, sizeof why) == 0);
+		ca_sevent *p = &ev;
+		size_t k = 0;
+		ca_startd_advance(w.sd, w.m, &p, 1, &k, t);
+		ca_ad_free(u);
+	}
+	/* suspended 10 minutes: PREEMPT (16), no retirement (18), vacating
+	 * (a vanilla job), 10 minutes later KILL (21), KILLING_TIMEOUT (25) */
+	CHECK(strstr(w.log.buf,
+	    "14 note note note note note note note note note note 16 18 ") != NULL);
+	CHECK(strstr(w.log.buf, " 21 ") != NULL);
+	CHECK(strstr(w.log.buf, " 25 ") != NULL);
+	CHECK(strstr(w.text.buf, "-> Claimed/Retiring: PREEMPT = true") != NULL);
+	CHECK(strstr(w.text.buf, "-> Preempting/Killing: the vacate time") != NULL);
+	CHECK(is(&w, 0, "Owner", "Idle"));
+	world_free(&w);
+}
+
+UNIT_SUITE(startd_events)
+{
+	char why[200];
+	ca_sevent ev;
+	ca_ad *ad;
+
+	ad = ad_of("[ Name = \"s\"; Event = \"match\"; Job = [ ClusterId = 1 ] ]");
+	CHECK(ca_sevent_init(&ev, ad, 77, why, sizeof why) == 0);
+	CHECK(ev.kind == CA_EV_MATCH && ev.time == 77 && strcmp(ev.name, "s") == 0);
+	ca_ad_free(ad);
+	ad = ad_of("[ Name = \"s\"; Event = \"Shutdown\"; Time = 12.9 ]");
+	CHECK(ca_sevent_init(&ev, ad, 77, why, sizeof why) == 0 && ev.time == 12);
+	ca_ad_free(ad);
+	const char *bad[] = {
+		"[ Name = \"s\" ]", "[ Name = \"s\"; Event = 3 ]",
+		"[ Name = \"s\"; Event = \"Boom\" ]",
+		"[ Event = \"Match\" ]", "[ Name = \"\"; Event = \"Match\" ]",
+		"[ Name = \"s\"; Event = \"Match\"; Time = \"now\" ]",
+		"[ Name = \"s\"; Event = \"Match\"; Time = 1e300 ]",
+		"[ Name = \"s\"; Event = \"Match\"; Job = 3 ]",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ad = ad_of(bad[i]);
+		why[0] = '\0';
+		CHECK(ca_sevent_init(&ev, ad, 0, why, sizeof why) < 0 && why[0] != '\0');
+		ca_ad_free(ad);
+	}
+	/* sorting keeps the input order of equal times */
+	ca_sevent e[4];
+	ca_sevent *p[4];
+	int64_t times[4] = { 5, 3, 5, 3 };
+	for (int i = 0; i < 4; i++) {
+		memset(&e[i], 0, sizeof e[i]);
+		e[i].time = times[i];
+		e[i].seq = (uint32_t)i;
+		p[i] = &e[i];
+	}
+	ca_sevent_sort(p, 4);
+	CHECK(p[0] == &e[1] && p[1] == &e[3] && p[2] == &e[0] && p[3] == &e[2]);
+	/* the machine an event is for */
+	strbuf tmp = STRBUF_INIT;
+	ev.name = "slot1_2@host.x";
+	CHECK(strcmp(ca_sevent_machine(&ev, &tmp), "host.x") == 0);
+	ev.name = "host.y";
+	CHECK(strcmp(ca_sevent_machine(&ev, &tmp), "host.y") == 0);
+	strbuf_release(&tmp);
+}
+
+UNIT_SUITE(startd_pslot)
+{
+	struct world w;
+	char b[64];
+
+	CHECK(world_init(&w, "", "[ Name = \"n\"; Cpus = 10; Memory = 10240; Disk = 1000000 ]"));
+	event(&w, "[ Name = \"slot1@n\"; Event = \"Claim\"; Time = 1700000010; Job = [ "
+	    "ClusterId = 1; ProcId = 0; Owner = \"a\"; RequestCpus = 3; RequestMemory = 1024; "
+	    "RequestDisk = 10240 ] ]");
+	event(&w, "[ Name = \"slot1@n\"; Event = \"Claim\"; Time = 1700000010; Job = [ "
+	    "ClusterId = 2; ProcId = 0; Owner = \"a\"; RequestCpus = 8; RequestMemory = 1024; "
+	    "RequestDisk = 10240 ] ]");
+	event(&w, "[ Name = \"slot1@n\"; Event = \"Vacate\"; Time = 1700000020; "
+	    "JobId = \"1.0\" ]");
+	run_to(&w, T0 + 15);
+	CHECK(ca_smachine_count(w.m) == 2);
+	CHECK(strcmp(attr(&w, 1, "Name", b, sizeof b), "\"slot1_1@n\"") == 0);
+	CHECK(strcmp(attr(&w, 0, "Cpus", b, sizeof b), "7") == 0);
+	CHECK(strcmp(attr(&w, 0, "Memory", b, sizeof b), "9216") == 0);
+	CHECK(strcmp(attr(&w, 1, "DSlotId", b, sizeof b), "1") == 0);
+	CHECK(is(&w, 1, "Claimed", "Idle"));
+	CHECK(strstr(w.text.buf, "no dynamic slot: WithinResourceLimits = false") != NULL);
+	run_to(&w, T0 + 30);
+	CHECK(ca_smachine_slot(w.m, 1) == NULL);	/* deleted */
+	CHECK(strcmp(attr(&w, 0, "Cpus", b, sizeof b), "10") == 0);
+	CHECK(strcmp(attr(&w, 0, "Disk", b, sizeof b), "1000000") == 0);
+	world_free(&w);
+}
+
+UNIT_SUITE(startd_why_and_status)
+{
+	struct world w;
+	strbuf sb = STRBUF_INIT;
+
+	CHECK(world_init(&w, "use POLICY : Desktop\nNUM_SLOTS = 1\n", DESK));
+	run_to(&w, T0);
+	CHECK(ca_startd_why(w.sd, w.m, "slot1@DESK", &sb) == 0);	/* any case */
+	CHECK(strstr(sb.buf, "slot1@desk is Unclaimed/Idle") != NULL);
+	CHECK(strstr(sb.buf, "  IS_OWNER = false\n") != NULL);
+	CHECK(strstr(sb.buf, "START =?= false  =>  false") != NULL);
+	strbuf_reset(&sb);
+	CHECK(ca_startd_why(w.sd, w.m, "slot2@desk", &sb) < 0);
+	ca_startd_status(w.sd, w.m, 0, &sb);
+	CHECK(strstr(sb.buf, "slot1@desk is Unclaimed/Idle KeyboardIdle=3600 LoadAvg=0.0: START = "
+	    "true, IS_OWNER = false") != NULL);
+	/* a dry run changes nothing: the log is still the one transition */
+	CHECK(strcmp(w.log.buf, "1 ") == 0);
+	strbuf_release(&sb);
+	world_free(&w);
+}
+
+UNIT_SUITE(startd_bad_policy)
+{
+	ca_config *c = ca_config_new();
+	ca_diag err;
+	const char *text = "PREEMPT = (KeyboardIdle <\n";
+
+	ca_startd_config_prepare(c);
+	CHECK(ca_config_load_mem(c, "p.cfg", text, strlen(text), &err) == 0);
+	CHECK(ca_startd_new(c, &err) == NULL);
+	CHECK(err.line == 1 && strstr(err.msg, "PREEMPT") != NULL);
+	ca_config_free(c);
+
+	/* a STARTD_ATTRS value that does not parse is reported, not published */
+	struct world w;
+	CHECK(world_init(&w, "STARTD_ATTRS = Good Bad\nGood = 1\nBad = (2\n", DESK));
+	char b[64];
+	CHECK(w.diags == 1);
+	CHECK(strcmp(attr(&w, 0, "Good", b, sizeof b), "1") == 0);
+	CHECK(strcmp(attr(&w, 0, "Bad", b, sizeof b), "(none)") == 0);
+	world_free(&w);
+}

@@ -1,0 +1,332 @@
+/* t_core.c - unit tests of the language core: names and ads, lexer,
+ * parser (precedence, errors with positions, depth limits), evaluator
+ * (logic tables, arithmetic, scoping, cycles, work bounds) and printer. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "classad.h"
+#include "lexer.h"
+
+/* Parse src, print it back in new syntax. */
+static char *
+reprint(const char *src)
+{
+	ca_arena a = { 0 };
+	ca_diag err;
+	strbuf sb = STRBUF_INIT;
+	ca_expr *e = ca_parse_expr(&a, src, strlen(src), 0, &err);
+
+	if (e == NULL)
+		strbuf_addf(&sb, "ERR %d:%d %s", err.line, err.col, err.msg);
+	else
+		ca_print_expr(&sb, e, 0);
+	ca_arena_free(&a);
+	return strbuf_detach(&sb, NULL);
+}
+
+static int
+reprints(const char *src, const char *want)
+{
+	char *got = reprint(src);
+	int ok = strcmp(got, want) == 0;
+
+	if (!ok)
+		fprintf(stderr, "  reprint(%s) = %s, want %s\n", src, got, want);
+	free(got);
+	return ok;
+}
+
+/* Evaluate src in ad text my (or none) against target (or none) and print. */
+static char *
+evalp(const char *mysrc, const char *tsrc, const char *src, bool strict)
+{
+	ca_ctx cx;
+	ca_arena a = { 0 };
+	ca_diag err;
+	strbuf sb = STRBUF_INIT;
+	ca_ad *my = NULL, *target = NULL;
+
+	ca_ctx_init(&cx);
+	cx.now = 1700000000;
+	cx.strict = strict;
+	if (mysrc)
+		my = ca_parse_ad(mysrc, strlen(mysrc), NULL, 0, &err);
+	if (tsrc)
+		target = ca_parse_ad(tsrc, strlen(tsrc), NULL, 0, &err);
+	ca_expr *e = ca_parse_expr(&a, src, strlen(src), 0, &err);
+	if (e == NULL)
+		strbuf_addf(&sb, "ERR %s", err.msg);
+	else
+		ca_print_value(&sb, ca_eval_expr(&cx, e, my, target), 0);
+	ca_ad_free(my);
+	ca_ad_free(target);
+	ca_arena_free(&a);
+	ca_ctx_free(&cx);
+	return strbuf_detach(&sb, NULL);
+}
+
+static int
+evals_to(const char *my, const char *target, const char *src, const char *want)
+{
+	char *got = evalp(my, target, src, false);
+	int ok = strcmp(got, want) == 0;
+
+	if (!ok)
+		fprintf(stderr, "  eval(%s) = %s, want %s\n", src, got, want);
+	free(got);
+	return ok;
+}
+
+#define EV(src, want) CHECK(evals_to(NULL, NULL, src, want))
+
+UNIT_SUITE(core_names_and_ads)
+{
+	const ca_name *a = ca_intern("Memory", 6), *b = ca_intern("MEMORY", 6);
+	CHECK(a == b);
+	CHECK(strcmp(a->spell, "Memory") == 0);
+	CHECK(strcmp(a->key, "memory") == 0);
+	CHECK(ca_intern_find("memorY", 6) == a);
+	CHECK(ca_intern_find("NoSuchNameEver", 14) == NULL);
+
+	/* more than the index threshold, replace keeps position, delete */
+	ca_ad *ad = ca_ad_new();
+	char name[16];
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof name, "Attr%d", i);
+		ca_ad_set(ad, ca_intern(name, strlen(name)), NULL,
+		    ca_expr_lit(ad->arena, ca_int(i)));
+	}
+	CHECK(ad->n == 40);
+	CHECK(ca_ad_findn(ad, "attr39", 6) != NULL);
+	CHECK(ca_ad_findn(ad, "ATTR0", 5) == &ad->attrs[0]);
+	ca_ad_set(ad, ca_intern("ATTR5", 5), NULL, ca_expr_lit(ad->arena, ca_int(55)));
+	CHECK(ad->n == 40 && ad->attrs[5].expr->u.lit.u.i == 55);
+	CHECK(strcmp(ad->attrs[5].spell, "Attr5") == 0);
+	CHECK(ca_ad_delete(ad, ca_intern("attr7", 5)));
+	CHECK(!ca_ad_delete(ad, ca_intern("attr7", 5)));
+	CHECK(ad->n == 39 && ca_ad_findn(ad, "attr8", 5) == &ad->attrs[7]);
+	ca_ad *cp = ca_ad_copy(ad);
+	ca_ad_free(ad);
+	CHECK(cp->n == 39 && ca_ad_findn(cp, "attr39", 6)->expr->u.lit.u.i == 39);
+	ca_ad_free(cp);
+}
+
+UNIT_SUITE(core_lexer)
+{
+	ca_arena a = { 0 };
+	ca_lexer lx;
+	ca_token t;
+	const char *src = "x-1 - -2 >>> 3 ?  : 'a b' \"s\" \"t\" =?= isnt";
+	ca_tok want[] = { CA_T_IDENT, CA_T_MINUS, CA_T_INT, CA_T_MINUS, CA_T_INT,
+	    CA_T_USHR, CA_T_INT, CA_T_ELVIS, CA_T_IDENT, CA_T_STRING, CA_T_META_EQ,
+	    CA_T_ISNT, CA_T_EOF };
+
+	ca_lex_init(&lx, &a, src, strlen(src), 0);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		ca_lex_next(&lx, &t);
+		CHECK(t.type == want[i]);
+		if (i == 4)
+			CHECK(t.v.i == -2);
+		if (i == 9)
+			CHECK(t.v.str.len == 2 && memcmp(t.v.str.s, "st", 2) == 0);
+	}
+	int line, col;
+	ca_lex_linecol("ab\ncd", 5, 4, &line, &col);
+	CHECK(line == 2 && col == 2);
+	ca_arena_free(&a);
+}
+
+UNIT_SUITE(core_parser)
+{
+	CHECK(reprints("1+2*3", "1 + 2 * 3"));
+	CHECK(reprints("(1+2)*3", "(1 + 2) * 3"));
+	CHECK(reprints("a ? b : c ? d : e", "a ? b : c ? d : e"));
+	CHECK(reprints("x ?: -1", "x ?: -1"));
+	CHECK(reprints("MY.x + target.Y + .z", "MY.x + target.Y + .z"));
+	CHECK(reprints("f(1;2)", "f(1,2)"));
+	CHECK(reprints("'a b' + 'true'", "'a b' + 'true'"));
+	CHECK(reprints("[a=1;;b={1,2};]", "[ a = 1; b = { 1,2 } ]"));
+	CHECK(reprints("\"a\\tb\\\"\"", "\"a\\tb\\\"\""));
+	CHECK(reprints("absTime(\"2004-01-01T00:00:00Z\")",
+	    "absTime(\"2004-01-01T00:00:00-00:00\")"));
+	CHECK(reprints("1 +", "ERR 1:4 expected an expression, found the end of input"));
+	CHECK(reprints("{1,2,}", "ERR 1:6 expected an expression, found '}'"));
+	CHECK(reprints("a\n  b", "ERR 2:3 expected an operator or the end of the expression, found 'b'"));
+	CHECK(reprints("017", "ERR 1:1 integer literals cannot start with 0 (octal is not ClassAd syntax)"));
+	CHECK(reprints("0x1F", "ERR 1:1 hexadecimal integer literals are not ClassAd syntax"));
+	CHECK(reprints("9223372036854775808", "ERR 1:1 integer literal out of the 64-bit range"));
+	CHECK(reprints("-9223372036854775808", "-9223372036854775808"));
+	CHECK(reprints("\"\\0\"", "ERR 1:2 NUL byte in a string (\\0)"));
+	CHECK(reprints("x ?: -y", "ERR 1:6 expected an expression, found '-'"));
+
+	/* deep nesting is an error, never a crash */
+	size_t n = 100000;
+	char *deep = malloc(2 * n + 2);
+	memset(deep, '(', n);
+	deep[n] = '1';
+	memset(deep + n + 1, ')', n);
+	deep[2 * n + 1] = '\0';
+	char *got = reprint(deep);
+	CHECK(strstr(got, "nested more than") != NULL);
+	free(got);
+	/* a long flat chain builds a deep tree: also refused */
+	char *chain = malloc(4 * n + 1);
+	for (size_t i = 0; i < n; i++)
+		memcpy(chain + 4 * i, "1 + ", 4);
+	chain[4 * n - 3] = '\0';
+	got = reprint(chain);
+	CHECK(strstr(got, "nested more than") != NULL);
+	free(got);
+	free(chain);
+	free(deep);
+}
+
+UNIT_SUITE(core_eval_logic)
+{
+	/* HTCondor's && and || tables, left to right */
+	EV("undefined && false", "false");
+	EV("false && error", "false");
+	EV("error && false", "error");
+	EV("undefined && true", "undefined");
+	EV("undefined && error", "error");
+	EV("true && \"x\"", "error");
+	EV("undefined || true", "true");
+	EV("true || error", "true");
+	EV("error || true", "error");
+	EV("undefined || false", "undefined");
+	EV("1 && 2", "true");
+	EV("!0", "true");
+	EV("!\"s\"", "error");
+	EV("undefined ? 1 : 2", "undefined");
+	EV("\"s\" ? 1 : 2", "error");
+	EV("undefined ?: 5", "5");
+	EV("error ?: 5", "error");
+	EV("10 ?: 2 + 3", "13");
+}
+
+UNIT_SUITE(core_eval_arith)
+{
+	EV("(-7) / 2", "-3");
+	EV("(-7) % 2", "-1");
+	EV("7 % -2", "1");
+	EV("5 / 0", "error");
+	EV("9223372036854775807 + 1", "-9223372036854775808");
+	EV("(-9223372036854775808) / -1", "9223372036854775807");
+	EV("(-9223372036854775808) % -1", "0");
+	EV("1.0 / 0", "error");
+	EV("(-1.0) / 0", "real(\"-INF\")");
+	EV("0 / 0.0", "real(\"NaN\")");
+	EV("5 % 2.0", "error");
+	EV("true + 1", "2");
+	EV("-true", "error");
+	EV("0.1 + 0.2", "0.30000000000000004");
+	EV("1e300 * 10", "1e+301");
+	EV("2.0 * 1.5", "3.0");
+	EV("1 << 63", "-9223372036854775808");
+	EV("1 << 64", "error");
+	EV("1 << -1", "error");
+	EV("-16 >> 2", "-4");
+	EV("-16 >>> 2", "4611686018427387900");
+	EV("5 & true", "error");
+	EV("\"a\" == \"A\"", "true");
+	EV("\"a\" =?= \"A\"", "false");
+	EV("1 =?= 1.0", "false");
+	EV("\"abc\" == 1", "error");
+	EV("{1} == {1}", "error");
+	EV("undefined == undefined", "undefined");
+	EV("undefined =?= undefined", "true");
+	EV("error == undefined", "error");
+	EV("relTime(60) * 2", "relTime(\"02:00\")");
+	EV("absTime(\"2004-01-01T00:00:00Z\") + relTime(90)",
+	    "absTime(\"2004-01-01T00:01:30-00:00\")");
+}
+
+UNIT_SUITE(core_eval_scoping)
+{
+	const char *job = "[ RequestMemory = 2048; Owner = \"alice\"; x = 1;"
+	    " Requirements = TARGET.Memory >= RequestMemory && Cpus > 0 ]";
+	const char *slot = "[ Memory = 4096; Cpus = 2; x = 2; Rank = TARGET.Owner == \"alice\" ]";
+
+	CHECK(evals_to(job, slot, "Requirements", "true"));
+	CHECK(evals_to(job, slot, "x", "1"));
+	CHECK(evals_to(job, slot, "TARGET.x", "2"));
+	CHECK(evals_to(job, slot, "TARGET.Rank", "true"));
+	CHECK(evals_to(job, slot, "MY.RequestMemory", "2048"));
+	CHECK(evals_to(job, NULL, "MY.RequestMemory", "2048"));
+	CHECK(evals_to(job, NULL, "TARGET.Memory", "undefined"));
+	CHECK(evals_to(job, NULL, "CurrentTime", "1700000000"));
+	/* --strict: no fallback to TARGET, MY only in a match */
+	char *s = evalp(job, slot, "Cpus", true);
+	CHECK(strcmp(s, "undefined") == 0);
+	free(s);
+	s = evalp(job, NULL, "MY.x", true);
+	CHECK(strcmp(s, "undefined") == 0);
+	free(s);
+	/* nested ads see their enclosing ads */
+	const char *nest = "[ a = 1; n = [ x = 10; y = x + a; z = [ w = \"deep\" ] ] ]";
+	CHECK(evals_to(nest, NULL, "n.y", "11"));
+	CHECK(evals_to(nest, NULL, "n.a", "1"));
+	CHECK(evals_to(nest, NULL, "n.z.w", "\"deep\""));
+	CHECK(evals_to(nest, NULL, "n[\"X\"]", "10"));
+	CHECK(evals_to(NULL, NULL, "{[a=1],[a=2],[b=3]}.a", "{ 1,2,undefined }"));
+	CHECK(evals_to(NULL, NULL, "[x = 1; n = [y = x]].n.y", "1"));
+	CHECK(evals_to(NULL, NULL, "{1,2,3}[3]", "error"));
+	CHECK(evals_to(NULL, NULL, "[a=1]=?=[a=1]", "error"));
+}
+
+UNIT_SUITE(core_eval_bounds)
+{
+	/* cycles are ERROR, as the language reference says */
+	CHECK(evals_to("[ a = b; b = a ]", NULL, "a", "error"));
+	CHECK(evals_to("[ x = x ]", NULL, "x", "error"));
+	CHECK(evals_to("[ a = 1 + a ]", NULL, "a ?: 0", "error"));
+	/* exponential work is cut off by the step budget */
+	strbuf sb = STRBUF_INIT;
+	strbuf_adds(&sb, "[ a0 = 1");
+	for (int i = 1; i <= 60; i++)
+		strbuf_addf(&sb, "; a%d = a%d + a%d", i, i - 1, i - 1);
+	strbuf_adds(&sb, " ]");
+	CHECK(evals_to(sb.buf, NULL, "a60", "error"));
+	strbuf_reset(&sb);
+	/* a long chain of references is cut off by the depth limit */
+	strbuf_adds(&sb, "[ a0 = 0");
+	for (int i = 1; i <= 5000; i++)
+		strbuf_addf(&sb, "; a%d = a%d", i, i - 1);
+	strbuf_adds(&sb, " ]");
+	CHECK(evals_to(sb.buf, NULL, "a5000", "error"));
+	CHECK(evals_to(sb.buf, NULL, "a100", "0"));
+	strbuf_release(&sb);
+}
+
+UNIT_SUITE(core_print)
+{
+	strbuf sb = STRBUF_INIT;
+	double r[] = { 3.0, 1.5, 0.1, 1e300, 1e-5, -2.5e-300, 123456789012345678.0 };
+	const char *want[] = { "3.0", "1.5", "0.1", "1e+300", "1e-05", "-2.5e-300",
+	    "1.2345678901234568e+17" };
+
+	for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+		strbuf_reset(&sb);
+		ca_print_real(&sb, r[i]);
+		CHECK(strcmp(sb.buf, want[i]) == 0);
+		CHECK(ca_strtod(sb.buf, NULL) == r[i]);
+	}
+	strbuf_reset(&sb);
+	ca_print_string(&sb, "a\"b\\c\n\303\251", 8, 0);
+	CHECK(strcmp(sb.buf, "\"a\\\"b\\\\c\\n\\303\\251\"") == 0);
+	strbuf_reset(&sb);
+	ca_print_string(&sb, "C:\\dir\"x\"", 9, CA_PR_OLD);
+	CHECK(strcmp(sb.buf, "\"C:\\dir\\\"x\\\"\"") == 0);
+	strbuf_reset(&sb);
+	ca_print_reltime(&sb, 93784.5);
+	CHECK(strcmp(sb.buf, "1+02:03:4.5") == 0);
+	strbuf_reset(&sb);
+	ca_print_reltime(&sb, -90);
+	CHECK(strcmp(sb.buf, "-01:30") == 0);
+	strbuf_reset(&sb);
+	ca_print_abstime(&sb, 0, 3600);
+	CHECK(strcmp(sb.buf, "1970-01-01T01:00:00+01:00") == 0);
+	strbuf_release(&sb);
+}

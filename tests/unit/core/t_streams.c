@@ -1,0 +1,994 @@
+/* t_streams.c - unit tests of the ad reader and writer: every format, format
+ * detection, gzip, error positions, huge strings and long streams. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "unit.h"
+#include "classad.h"
+
+/* What a stream holds: every ad printed in new syntax, one per line, and
+ * the errors met on the way. */
+typedef struct result {
+	strbuf ads;
+	int nads, nerr;
+	ca_diag first;		/* first error */
+	ca_diag errs[8];
+	int lines[16];		/* ca_reader_ad_line of the first ads */
+	ca_format fmt;
+} result;
+
+static void
+result_free(result *res)
+{
+	strbuf_release(&res->ads);
+}
+
+static void
+drain(ca_reader *r, result *res)
+{
+	ca_ad *ad;
+	ca_diag err;
+	int rc, guard = 0;
+
+	strbuf sb0 = STRBUF_INIT;
+	memset(res, 0, sizeof *res);
+	res->ads = sb0;
+	while ((rc = ca_reader_next(r, &ad, &err)) != 0 && guard++ < 1000000) {
+		if (rc < 0) {
+			if (res->nerr == 0)
+				res->first = err;
+			if (res->nerr < 8)
+				res->errs[res->nerr] = err;
+			res->nerr++;
+			continue;
+		}
+		if (res->nads < 16)
+			res->lines[res->nads] = ca_reader_ad_line(r);
+		res->nads++;
+		ca_print_ad(&res->ads, ad, 0);
+		strbuf_addc(&res->ads, '\n');
+		ca_ad_free(ad);
+	}
+	res->fmt = ca_reader_format(r);
+}
+
+static void
+read_mem(const char *text, size_t len, ca_format fmt, result *res)
+{
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", text, len, fmt, &err);
+
+	drain(r, res);
+	ca_reader_close(r);
+}
+
+static void
+read_str(const char *text, ca_format fmt, result *res)
+{
+	read_mem(text, strlen(text), fmt, res);
+}
+
+/* The same through a file, read block by block. */
+static void
+read_via_file(const char *text, size_t len, ca_format fmt, result *res)
+{
+	char path[] = "/tmp/t_streams_XXXXXX";
+	int fd = mkstemp(path);
+	ca_diag err;
+
+	memset(res, 0, sizeof *res);
+	if (fd < 0) {
+		CHECK(fd >= 0);
+		return;
+	}
+	CHECK(write(fd, text, len) == (ssize_t)len);
+	close(fd);
+	ca_reader *r = ca_reader_open(path, fmt, &err);
+	drain(r, res);
+	ca_reader_close(r);
+	unlink(path);
+}
+
+/* The first ad of text; NULL if none. */
+static ca_ad *
+first_ad(const char *text, size_t len, ca_format fmt)
+{
+	ca_diag err;
+	ca_ad *ad = NULL;
+	ca_reader *r = ca_reader_open_mem("t", text, len, fmt, &err);
+
+	if (ca_reader_next(r, &ad, &err) != 1) {
+		fprintf(stderr, "first_ad: %s: %d:%d: %s\n", ca_format_name(ca_reader_format(r)),
+		    err.line, err.col, err.msg);
+		ad = NULL;
+	}
+	ca_reader_close(r);
+	return ad;
+}
+
+/* A stream written by the writer, into a malloc'ed buffer. */
+static char *
+write_ads(ca_ad **ads, int n, ca_format fmt, bool gz, size_t *len)
+{
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+	ca_writer *w = ca_writer_open(fp, fmt, gz);
+
+	for (int i = 0; i < n; i++)
+		CHECK(ca_writer_put(w, ads[i]) == 0);
+	CHECK(ca_writer_close(w) == 0);
+	fclose(fp);
+	return buf;
+}
+
+static char *
+gzip_mem(const char *s, size_t n, size_t *outlen)
+{
+	z_stream zs;
+	size_t cap = n + n / 10 + 1024;
+	unsigned char *out = malloc(cap);
+
+	memset(&zs, 0, sizeof zs);
+	deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+	zs.next_in = (Bytef *)(uintptr_t)s;
+	zs.avail_in = (uInt)n;
+	zs.next_out = out;
+	zs.avail_out = (uInt)cap;
+	deflate(&zs, Z_FINISH);
+	*outlen = zs.total_out;
+	deflateEnd(&zs);
+	return (char *)out;
+}
+
+static const char sample_long[] =
+    "# a comment line\n"
+    "MyType = \"Machine\"\n"
+    "Name = \"slot1@host.example.org\"\n"
+    "Cpus = 8\n"
+    "Memory = 16384\n"
+    "LoadAvg = 0.25\n"
+    "Big = 1e300\n"
+    "Disk = -1\n"
+    "Requirements = (TARGET.Memory <= Memory) && (TARGET.Cpus >= 1)\n"
+    "Rank = TARGET.Owner == \"alice\" ? 10 : 0\n"
+    "Start = true\n"
+    "Undef = undefined\n"
+    "Err = error\n"
+    "Path = \"C:\\dir\\file\"\n"
+    "Quote = \"say \\\"hi\\\" & <bye>\"\n"
+    "Tab = \"a\tb\"\n"
+    "Utf = \"\xc3\xa9t\xc3\xa9\"\n"
+    "List = { 1, 2.5, \"x\", true, undefined, { 2, 3 } }\n"
+    "Mixed = { 1, x + 1 }\n"
+    "Nested = [ a = 1; b = \"two\"; c = { 3, 4 }; d = [ e = x ] ]\n"
+    "Expr = strcat(Name, \"-\", Cpus)\n"
+    "Neg = -(Cpus)\n"
+    "\n"
+    "MyType = \"Job\"\n"
+    "Owner = \"alice\"\n"
+    "\n";
+
+UNIT_SUITE(streams_format_names)
+{
+	CHECK(ca_format_parse("long") == CA_FMT_LONG);
+	CHECK(ca_format_parse("new") == CA_FMT_NEW);
+	CHECK(ca_format_parse("JSON") == CA_FMT_JSON);
+	CHECK(ca_format_parse("xml") == CA_FMT_XML);
+	CHECK(ca_format_parse("auto") == CA_FMT_AUTO);
+	CHECK(ca_format_parse("yaml") == -1);
+	CHECK(strcmp(ca_format_name(CA_FMT_JSON), "json") == 0);
+}
+
+UNIT_SUITE(streams_long_read)
+{
+	result res;
+
+	read_str(sample_long, CA_FMT_AUTO, &res);
+	CHECK(res.nerr == 0);
+	CHECK(res.nads == 2);
+	CHECK(res.fmt == CA_FMT_LONG);
+	CHECK(res.lines[0] == 2 && res.lines[1] == 24);
+	CHECK(strstr(res.ads.buf, "Path = \"C:\\\\dir\\\\file\"") != NULL);
+	CHECK(strstr(res.ads.buf, "Quote = \"say \\\"hi\\\" & <bye>\"") != NULL);
+	result_free(&res);
+
+	/* blank lines of blanks, CRLF, names trimmed, duplicates: last wins */
+	read_str("\n \t\n  A  = 1\r\nb=2\n a = 3 \n\t\r\n\n\nC = 4", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 0 && res.nads == 2);
+	CHECK(strcmp(res.ads.buf, "[ A = 3; b = 2 ]\n[ C = 4 ]\n") == 0);
+	CHECK(res.lines[0] == 3 && res.lines[1] == 9);
+	result_free(&res);
+
+	/* the first '=' splits; old-syntax strings; "C:\" ends in a backslash */
+	read_str("A = x == \"==\"\nB = \"C:\\\"\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 0 && res.nads == 1);
+	CHECK(strcmp(res.ads.buf, "[ A = x == \"==\"; B = \"C:\\\\\" ]\n") == 0);
+	result_free(&res);
+
+	/* spelling is per ad, lookup case-insensitive */
+	read_str("Foo = 1\n\nFOO = 2\n", CA_FMT_LONG, &res);
+	CHECK(strcmp(res.ads.buf, "[ Foo = 1 ]\n[ FOO = 2 ]\n") == 0);
+	result_free(&res);
+
+	/* empty input, only comments */
+	read_str("", CA_FMT_AUTO, &res);
+	CHECK(res.nads == 0 && res.nerr == 0);
+	result_free(&res);
+	read_str("# nothing\n\n   # here\n", CA_FMT_AUTO, &res);
+	CHECK(res.nads == 0 && res.nerr == 0);
+	result_free(&res);
+}
+
+UNIT_SUITE(streams_long_errors)
+{
+	result res;
+
+	/* a line without '=': reported, the rest of that ad skipped, then on */
+	read_str("A = 1\nB 2\nC = 3\n\nD = 4\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 1);
+	CHECK(res.first.line == 2 && res.first.col == 2 && (res.first.status == CA_EX_SYSTEM) == 0);
+	CHECK(strcmp(res.first.msg, "expected '=' after attribute name") == 0);
+	CHECK(strcmp(res.first.file, "t") == 0);
+	CHECK(strcmp(res.ads.buf, "[ D = 4 ]\n") == 0);
+	CHECK(res.lines[0] == 5);
+	result_free(&res);
+
+	/* trailing junk is an error at its column */
+	read_str("A = 1 2\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 0);
+	CHECK(res.first.line == 1 && res.first.col == 7);
+	result_free(&res);
+
+	/* empty name */
+	read_str("X = 1\n\n  = 5\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 1);
+	CHECK(res.first.line == 3 && res.first.col == 3);
+	CHECK(strstr(res.first.msg, "attribute name") != NULL);
+	result_free(&res);
+
+	/* unterminated string, error position inside the line */
+	read_str("A = 1\nS = \"abc\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 0);
+	CHECK(res.first.line == 2 && res.first.col >= 5);
+	CHECK(strstr(res.first.msg, "unterminated") != NULL);
+	result_free(&res);
+
+	/* NUL and control bytes */
+	read_mem("A = 1\nB\0 = 2\n\nC = 3\n", 19, CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 1);
+	CHECK(res.first.line == 2 && res.first.col == 2);
+	CHECK(strstr(res.first.msg, "NUL") != NULL);
+	result_free(&res);
+	read_mem("A = \0\n", 6, CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.first.line == 1 && res.first.col == 5);
+	result_free(&res);
+	read_str("\x01\x02\x03\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.first.col == 1);
+	result_free(&res);
+
+	/* every bad ad of a stream is reported */
+	read_str("A = (\n\nB = )\n\nC = 1\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 2 && res.nads == 1);
+	CHECK(res.errs[0].line == 1 && res.errs[1].line == 3);
+	result_free(&res);
+
+	/* an error on the last line, no newline at the end */
+	read_str("A = 1\nB = +", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 0 && res.first.line == 2);
+	result_free(&res);
+}
+
+UNIT_SUITE(streams_long_quoted_names)
+{
+	ca_diag perr;
+	size_t used, len;
+	const char *src = "[ 'a b' = 1; 'x=y' = 2; '#c' = 3 ]";
+	ca_ad *ad = ca_parse_ad(src, strlen(src), &used, 0, &perr);
+
+	CHECK(ad != NULL);
+	if (ad == NULL)
+		return;
+	char *out = write_ads(&ad, 1, CA_FMT_LONG, false, &len);
+	CHECK(strstr(out, "'a b' = 1\n") != NULL);
+	ca_ad *back = first_ad(out, len, CA_FMT_LONG);
+	CHECK(back != NULL);
+	if (back) {
+		strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		ca_print_ad(&a, ad, 0);
+		ca_print_ad(&b, back, 0);
+		CHECK(strcmp(a.buf, b.buf) == 0);
+		strbuf_release(&a);
+		strbuf_release(&b);
+		ca_ad_free(back);
+	}
+	free(out);
+	ca_ad_free(ad);
+}
+
+/* long -> f -> long through the writer and reader, for each format. */
+UNIT_SUITE(streams_round_trip)
+{
+	static const ca_format fmts[] = { CA_FMT_NEW, CA_FMT_JSON, CA_FMT_XML, CA_FMT_LONG };
+	result orig;
+
+	read_str(sample_long, CA_FMT_LONG, &orig);
+	CHECK(orig.nads == 2 && orig.nerr == 0);
+	for (int gz = 0; gz < 2; gz++) {
+		ca_ad *ads[2];
+		ca_diag err;
+		ca_reader *r = ca_reader_open_mem("t", sample_long, strlen(sample_long),
+		    CA_FMT_LONG, &err);
+		CHECK(ca_reader_next(r, &ads[0], &err) == 1);
+		CHECK(ca_reader_next(r, &ads[1], &err) == 1);
+		ca_reader_close(r);
+		/* a chain: long -> new -> json -> xml -> long */
+		for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+			size_t len;
+			char *text = write_ads(ads, 2, fmts[i], gz, &len);
+			ca_ad_free(ads[0]);
+			ca_ad_free(ads[1]);
+			r = ca_reader_open_mem("t", text, len, CA_FMT_AUTO, &err);
+			int ok = ca_reader_next(r, &ads[0], &err) == 1 &&
+			    ca_reader_next(r, &ads[1], &err) == 1;
+			CHECK(ok);
+			if (!ok)
+				fprintf(stderr, "format %s: %d:%d: %s\n%s\n", ca_format_name(fmts[i]),
+				    err.line, err.col, err.msg, gz ? "" : text);
+			CHECK(ca_reader_format(r) == fmts[i]);
+			ca_ad *extra;
+			CHECK(ca_reader_next(r, &extra, &err) == 0);
+			ca_reader_close(r);
+			free(text);
+			if (!ok)
+				return;
+			strbuf sb = STRBUF_INIT;
+			ca_print_ad(&sb, ads[0], 0);
+			strbuf_addc(&sb, '\n');
+			ca_print_ad(&sb, ads[1], 0);
+			strbuf_addc(&sb, '\n');
+			CHECK(strcmp(sb.buf, orig.ads.buf) == 0);
+			if (strcmp(sb.buf, orig.ads.buf) != 0)
+				fprintf(stderr, "after %s:\n%s\nexpected:\n%s\n",
+				    ca_format_name(fmts[i]), sb.buf, orig.ads.buf);
+			strbuf_release(&sb);
+		}
+		ca_ad_free(ads[0]);
+		ca_ad_free(ads[1]);
+	}
+	result_free(&orig);
+}
+
+UNIT_SUITE(streams_writer_text)
+{
+	ca_diag perr;
+	size_t used, len;
+	const char *src = "[ A = 1; B = \"x\\\"y\\n\"; C = { 1, 2 }; D = [ e = 1.5 ]; F = x + 1; "
+	    "G = undefined; H = error ]";
+	ca_ad *ad = ca_parse_ad(src, strlen(src), &used, 0, &perr);
+
+	CHECK(ad != NULL);
+	if (ad == NULL)
+		return;
+	ca_ad *two[2] = { ad, ad };
+	char *out = write_ads(two, 2, CA_FMT_JSON, false, &len);
+	const char *json1 =
+	    "{\n"
+	    "  \"A\": 1,\n"
+	    "  \"B\": \"x\\\"y\\n\",\n"
+	    "  \"C\": [\n"
+	    "    1,\n"
+	    "    2\n"
+	    "  ],\n"
+	    "  \"D\": {\n"
+	    "    \"e\": 1.5\n"
+	    "  },\n"
+	    "  \"F\": \"\\/Expr(x + 1)\\/\",\n"
+	    "  \"G\": null,\n"
+	    "  \"H\": \"\\/Expr(error)\\/\"\n"
+	    "}";
+	strbuf want = STRBUF_INIT;
+	strbuf_addf(&want, "[\n%s,\n%s\n]\n", json1, json1);
+	CHECK(strcmp(out, want.buf) == 0);
+	if (strcmp(out, want.buf) != 0)
+		fprintf(stderr, "json:\n%s", out);
+	free(out);
+
+	out = write_ads(&ad, 1, CA_FMT_NEW, false, &len);
+	strbuf_reset(&want);
+	strbuf_adds(&want, "{\n");
+	ca_print_ad(&want, ad, 0);
+	strbuf_adds(&want, "\n}\n");
+	CHECK(strcmp(out, want.buf) == 0);
+	free(out);
+
+	out = write_ads(&ad, 1, CA_FMT_XML, false, &len);
+	const char *xml =
+	    "<?xml version=\"1.0\"?>\n"
+	    "<!DOCTYPE classads SYSTEM \"classads.dtd\">\n"
+	    "<classads>\n"
+	    "<c>\n"
+	    "    <a n=\"A\"><i>1</i></a>\n"
+	    "    <a n=\"B\"><s>x\"y\\n</s></a>\n"
+	    "    <a n=\"C\"><l><i>1</i><i>2</i></l></a>\n"
+	    "    <a n=\"D\"><c>\n"
+	    "        <a n=\"e\"><r>1.5</r></a>\n"
+	    "    </c></a>\n"
+	    "    <a n=\"F\"><e>x + 1</e></a>\n"
+	    "    <a n=\"G\"><un/></a>\n"
+	    "    <a n=\"H\"><er/></a>\n"
+	    "</c>\n"
+	    "</classads>\n";
+	CHECK(strcmp(out, xml) == 0);
+	if (strcmp(out, xml) != 0)
+		fprintf(stderr, "xml:\n%s", out);
+	free(out);
+
+	/* B's newline has no escape in old strings: the long writer refuses
+	 * the ad (t_hardening.c); without B, one line per attribute */
+	ca_ad *nob = ca_ad_copy(ad);
+	ca_ad_delete(nob, ca_intern("B", 1));
+	out = write_ads(&nob, 1, CA_FMT_LONG, false, &len);
+	CHECK(strncmp(out, "A = 1\nC = { 1,2 }\n", 18) == 0);
+	CHECK(len > 2 && strcmp(out + len - 2, "\n\n") == 0);
+	free(out);
+
+	/* no ads at all */
+	out = write_ads(NULL, 0, CA_FMT_JSON, false, &len);
+	CHECK(strcmp(out, "[\n]\n") == 0);
+	free(out);
+	out = write_ads(NULL, 0, CA_FMT_NEW, false, &len);
+	CHECK(strcmp(out, "{\n}\n") == 0);
+	free(out);
+	out = write_ads(NULL, 0, CA_FMT_LONG, false, &len);
+	CHECK(len == 0);
+	free(out);
+
+	/* ca_format_ad */
+	strbuf_reset(&want);
+	ca_format_ad(&want, ad, CA_FMT_JSON);
+	CHECK(strcmp(want.buf, json1) == 0);
+	strbuf_release(&want);
+
+	/* an I/O error is reported by close */
+	FILE *full = fopen("/dev/full", "w");
+	if (full) {
+		ca_writer *w = ca_writer_open(full, CA_FMT_LONG, false);
+		ca_writer_put(w, nob);
+		errno = 0;
+		CHECK(ca_writer_close(w) == -1 && errno == ENOSPC);
+		fclose(full);
+	}
+	ca_ad_free(nob);
+	ca_ad_free(ad);
+}
+
+UNIT_SUITE(streams_detect)
+{
+	static const struct {
+		const char *text;
+		ca_format fmt;
+		int nads;
+	} cases[] = {
+		{ "A = 1\n", CA_FMT_LONG, 1 },
+		{ "  # comment\n\nA = 1\n", CA_FMT_LONG, 1 },
+		{ "[ a = 1 ]\n[ b = 2 ]\n", CA_FMT_NEW, 2 },
+		{ "\n  [a=1]", CA_FMT_NEW, 1 },
+		{ "{\n[ a = 1 ],\n[ b = 2 ]\n}\n", CA_FMT_NEW, 2 },
+		{ "{ }", CA_FMT_NEW, 0 },
+		{ "// c\n/* c */ [a=1]", CA_FMT_NEW, 1 },
+		{ "[\n{ \"a\": 1 },\n{ \"b\": 2 }\n]\n", CA_FMT_JSON, 2 },
+		{ "[ ]", CA_FMT_JSON, 0 },
+		{ "{\"a\": 1}\n{\"a\": 2}\n", CA_FMT_JSON, 2 },
+		{ "  {\n  \"a\": 1\n}", CA_FMT_JSON, 1 },
+		{ "<?xml version=\"1.0\"?><classads><c><a n=\"x\"><i>1</i></a></c></classads>",
+		  CA_FMT_XML, 1 },
+		{ "\xef\xbb\xbf" "A = 1\n", CA_FMT_LONG, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		result res;
+		read_str(cases[i].text, CA_FMT_AUTO, &res);
+		CHECK(res.fmt == cases[i].fmt);
+		CHECK(res.nads == cases[i].nads && res.nerr == 0);
+		if (res.fmt != cases[i].fmt || res.nads != cases[i].nads || res.nerr)
+			fprintf(stderr, "case %zu: fmt %s, %d ads, %d errors (%s)\n", i,
+			    ca_format_name(res.fmt), res.nads, res.nerr, res.first.msg);
+		result_free(&res);
+	}
+}
+
+UNIT_SUITE(streams_new)
+{
+	result res;
+
+	read_str("{\n[ a = 1; b = { 1, [ c = 2 ] } ],\n[ b = \"x\" ]\n}\n", CA_FMT_AUTO, &res);
+	CHECK(res.nerr == 0 && res.nads == 2);
+	CHECK(res.lines[0] == 2 && res.lines[1] == 3);
+	result_free(&res);
+
+	/* syntax error: position in the file */
+	read_str("[a = 1]\n\n[\n  b = 1;\n  c = ;\n]\n", CA_FMT_NEW, &res);
+	CHECK(res.nerr == 1 && res.nads == 1);
+	CHECK(res.first.line == 5 && res.first.col == 7);
+	result_free(&res);
+
+	/* the end of input inside an ad */
+	read_str("{\n[a=1],\n[b=2", CA_FMT_NEW, &res);
+	CHECK(res.nerr == 1 && res.nads == 1);
+	CHECK(strstr(res.first.msg, "unexpected end of input inside an ad") != NULL);
+	CHECK(res.first.line == 3);
+	result_free(&res);
+
+	/* a list that is not closed */
+	read_str("{\n[a=1]\n", CA_FMT_NEW, &res);
+	CHECK(res.nerr == 1 && res.nads == 1);
+	CHECK(strstr(res.first.msg, "missing '}'") != NULL);
+	result_free(&res);
+
+	/* garbage between ads */
+	read_str("[a=1] xyz [b=2]", CA_FMT_NEW, &res);
+	CHECK(res.nerr == 1 && res.nads == 1 && res.first.col == 7);
+	result_free(&res);
+
+	/* unterminated comment */
+	read_str("[a=1] /* ...", CA_FMT_NEW, &res);
+	CHECK(res.nerr == 1 && res.first.col == 7);
+	result_free(&res);
+}
+
+UNIT_SUITE(streams_json)
+{
+	result res;
+
+	read_str("[\n{\"A\": 1, \"B\": \"x\\u00e9\\ud83d\\ude00\\/\", \"C\": null, \"D\": -0.5e1,\n"
+	    " \"E\": [1, [true, false], {\"f\": \"/Expr(1 + 2)/\"}], \"F\": {}, \"G\": \"\\/Expr(x)\\/\",}\n]",
+	    CA_FMT_AUTO, &res);
+	CHECK(res.nerr == 0 && res.nads == 1);
+	CHECK(strcmp(res.ads.buf, "[ A = 1; B = \"x\\303\\251\\360\\237\\230\\200/\"; C = undefined; "
+	    "D = -5.0; E = { 1,{ true,false },[ f = 1 + 2 ] }; F = [  ]; G = x ]\n") == 0);
+	if (res.nerr == 0)
+		fprintf(stderr, "%s", strcmp(res.ads.buf, "") ? "" : "empty\n");
+	result_free(&res);
+
+	/* integers at the edges */
+	read_str("{\"a\": 9223372036854775807, \"b\": -9223372036854775808}", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 0 && res.nads == 1);
+	CHECK(strcmp(res.ads.buf,
+	    "[ a = 9223372036854775807; b = -9223372036854775808 ]\n") == 0);
+	result_free(&res);
+
+	/* an integer out of range drops that ad only */
+	read_str("[{\"A\": 9223372036854775808},\n{\"B\": 2}]", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && res.nads == 1);
+	CHECK(res.first.line == 1 && res.first.col == 8);
+	CHECK(strstr(res.first.msg, "out of range") != NULL);
+	CHECK(strcmp(res.ads.buf, "[ B = 2 ]\n") == 0);
+	result_free(&res);
+
+	/* \u0000 */
+	read_str("{\"A\": \"a\\u0000b\"}", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && res.nads == 0);
+	CHECK(res.first.line == 1 && res.first.col == 9);
+	result_free(&res);
+
+	/* a bad expression: the column inside the string */
+	read_str("{\"A\": \"\\/Expr(1 +)\\/\"}", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && res.nads == 0);
+	CHECK(res.first.line == 1 && res.first.col == 18);
+	result_free(&res);
+	read_str("{\"A\": 1,\n \"B\": \"\\/Expr(\\\"a\\\" + + )\\/\"}", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && res.first.line == 2 && res.first.col == 25);
+	result_free(&res);
+
+	/* syntax errors end the stream */
+	read_str("{\"A\" 1}\n{\"B\": 2}", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && res.nads == 0);
+	CHECK(res.first.line == 1 && res.first.col == 6);
+	result_free(&res);
+	read_str("{\"A\": \"abc\n\"}", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && strstr(res.first.msg, "unterminated string") != NULL);
+	result_free(&res);
+	read_str("[{\"A\": 1}", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && res.nads == 1 && strstr(res.first.msg, "missing ']'"));
+	result_free(&res);
+	read_str("{\"A\": 1", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && strstr(res.first.msg, "unexpected end of input inside an ad"));
+	result_free(&res);
+	read_str("{\"A\": 01}", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && res.first.col == 7);
+	result_free(&res);
+	read_str("{\"A\": tru}", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1);
+	result_free(&res);
+	read_str("{\"\": 1}", CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && res.first.col == 2);
+	result_free(&res);
+
+	/* nesting beyond the limit */
+	strbuf deep = STRBUF_INIT;
+	strbuf_adds(&deep, "{\"A\": ");
+	for (int i = 0; i < CA_MAX_DEPTH + 10; i++)
+		strbuf_addc(&deep, '[');
+	for (int i = 0; i < CA_MAX_DEPTH + 10; i++)
+		strbuf_addc(&deep, ']');
+	strbuf_addc(&deep, '}');
+	read_str(deep.buf, CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && strstr(res.first.msg, "nested") != NULL);
+	result_free(&res);
+	strbuf_release(&deep);
+}
+
+UNIT_SUITE(streams_xml)
+{
+	result res;
+	const char *xml =
+	    "<?xml version=\"1.0\"?>\n"
+	    "<!DOCTYPE classads SYSTEM \"classads.dtd\">\n"
+	    "<classads>\n"
+	    "<c>\n"
+	    "    <a n=\"MyType\"><s>Machine</s></a>\n"
+	    "    <a n=\"Cpus\"><i> 8 </i></a>\n"
+	    "    <a n=\"LoadAvg\"><r>2.500000000000000E-01</r></a>\n"
+	    "    <a n=\"Start\"><b v=\"t\"/></a>\n"
+	    "    <a n=\"Req\"><e>TARGET.Memory &gt;= 1024 &amp;&amp; x &lt; 3</e></a>\n"
+	    "    <a n=\"L\"><l><i>1</i><s>x</s><l/></l></a>\n"
+	    "    <a n=\"U\"><un/></a>\n"
+	    "    <a n=\"E\"><er/></a>\n"
+	    "    <!-- a comment -->\n"
+	    "    <a n=\"S\"><s>a\\nb &quot;q&quot; &#233;</s></a>\n"
+	    "    <a n=\"Empty\"><s/></a>\n"
+	    "</c>\n"
+	    "<c></c>\n"
+	    "</classads>\n";
+
+	read_str(xml, CA_FMT_AUTO, &res);
+	CHECK(res.fmt == CA_FMT_XML);
+	CHECK(res.nerr == 0 && res.nads == 2);
+	CHECK(strcmp(res.ads.buf, "[ MyType = \"Machine\"; Cpus = 8; LoadAvg = 0.25; Start = true; "
+	    "Req = TARGET.Memory >= 1024 && x < 3; L = { 1,\"x\",{  } }; U = undefined; "
+	    "E = error; S = \"a\\nb \\\"q\\\" \\303\\251\"; Empty = \"\" ]\n[  ]\n") == 0);
+	if (res.nerr)
+		fprintf(stderr, "xml: %d:%d: %s\n", res.first.line, res.first.col, res.first.msg);
+	else
+		fprintf(stderr, "%s", strncmp(res.ads.buf, "[ MyType", 8) ? res.ads.buf : "");
+	CHECK(res.lines[0] == 4 && res.lines[1] == 17);
+	result_free(&res);
+
+	/* a bad value drops the ad; a bad tag ends the stream */
+	read_str("<classads><c><a n=\"x\"><i>12x</i></a></c>\n<c><a n=\"y\"><i>1</i></a></c></classads>",
+	    CA_FMT_XML, &res);
+	CHECK(res.nerr == 1 && res.nads == 1);
+	result_free(&res);
+	read_str("<classads>\n<c><a n=\"x\"><q>1</q></a></c></classads>", CA_FMT_XML, &res);
+	CHECK(res.nerr == 1 && res.nads == 0 && res.first.line == 2 && res.first.col == 13);
+	result_free(&res);
+	read_str("<classads><c><a n=\"x\"><i>1</i></a>", CA_FMT_XML, &res);
+	CHECK(res.nerr == 1 && strstr(res.first.msg, "end of input") != NULL);
+	result_free(&res);
+}
+
+UNIT_SUITE(streams_gzip)
+{
+	size_t zlen;
+	char *z = gzip_mem(sample_long, strlen(sample_long), &zlen);
+	result plain, res;
+
+	read_str(sample_long, CA_FMT_AUTO, &plain);
+	read_mem(z, zlen, CA_FMT_AUTO, &res);
+	CHECK(res.nerr == 0 && res.nads == 2);
+	CHECK(strcmp(res.ads.buf, plain.ads.buf) == 0);
+	result_free(&res);
+
+	/* truncated and corrupt data: an error, never a hang */
+	read_mem(z, zlen / 2, CA_FMT_AUTO, &res);
+	CHECK(res.nerr == 1 && strstr(res.first.msg, "corrupt gzip data") != NULL);
+	CHECK((res.first.status == CA_EX_SYSTEM) == 0);
+	result_free(&res);
+	read_mem(z, zlen - 4, CA_FMT_AUTO, &res);
+	CHECK(res.nerr == 1 && strstr(res.first.msg, "corrupt gzip data") != NULL);
+	result_free(&res);
+	char *bad = malloc(zlen);
+	memcpy(bad, z, zlen);
+	for (size_t i = 12; i < zlen - 8; i += 3)
+		bad[i] ^= 0x5a;
+	read_mem(bad, zlen, CA_FMT_AUTO, &res);
+	CHECK(res.nerr >= 1);
+	result_free(&res);
+	free(bad);
+
+	/* two members one after the other */
+	char *two = malloc(2 * zlen);
+	memcpy(two, z, zlen);
+	memcpy(two + zlen, z, zlen);
+	read_mem(two, 2 * zlen, CA_FMT_AUTO, &res);
+	CHECK(res.nerr == 0 && res.nads == 4);
+	result_free(&res);
+	free(two);
+
+	/* through a file, as written by the writer */
+	char path[] = "/tmp/t_streams_XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd >= 0) {
+		FILE *fp = fdopen(fd, "w");
+		ca_ad *ads[2];
+		ca_diag err;
+		ca_reader *r = ca_reader_open_mem("t", sample_long, strlen(sample_long),
+		    CA_FMT_AUTO, &err);
+		ca_reader_next(r, &ads[0], &err);
+		ca_reader_next(r, &ads[1], &err);
+		ca_reader_close(r);
+		ca_writer *w = ca_writer_open(fp, CA_FMT_JSON, true);
+		CHECK(ca_writer_put(w, ads[0]) == 0 && ca_writer_put(w, ads[1]) == 0);
+		CHECK(ca_writer_close(w) == 0);
+		fclose(fp);
+		ca_ad_free(ads[0]);
+		ca_ad_free(ads[1]);
+		r = ca_reader_open(path, CA_FMT_AUTO, &err);
+		CHECK(r != NULL);
+		drain(r, &res);
+		ca_reader_close(r);
+		CHECK(res.fmt == CA_FMT_JSON && res.nads == 2 && res.nerr == 0);
+		CHECK(strcmp(res.ads.buf, plain.ads.buf) == 0);
+		result_free(&res);
+		unlink(path);
+	}
+	ca_diag err;
+	CHECK(ca_reader_open("/nonexistent/file", CA_FMT_AUTO, &err) == NULL);
+	CHECK((err.status == CA_EX_SYSTEM) == 1 && strstr(err.msg, "cannot open") != NULL);
+	free(z);
+	result_free(&plain);
+}
+
+/* A 10 MB string through every format. */
+UNIT_SUITE(streams_huge_string)
+{
+	size_t n = 10 * 1024 * 1024;
+	strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, "A = 1\nBig = \"");
+	strbuf_grow(&sb, n + 64);
+	for (size_t i = 0; i < n; i++)
+		sb.buf[sb.len + i] = (char)('a' + i % 26);
+	sb.len += n;
+	sb.buf[sb.len] = 0;
+	strbuf_adds(&sb, "\"\nC = 3\n\nD = 4\n");
+
+	char path[] = "/tmp/t_streams_XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CHECK(write(fd, sb.buf, sb.len) == (ssize_t)sb.len);
+	close(fd);
+	ca_diag err;
+	ca_reader *r = ca_reader_open(path, CA_FMT_AUTO, &err);
+	ca_ad *ads[2] = { NULL, NULL };
+	CHECK(ca_reader_next(r, &ads[0], &err) == 1);
+	CHECK(ca_reader_next(r, &ads[1], &err) == 1);
+	ca_reader_close(r);
+	unlink(path);
+	if (ads[0] == NULL || ads[1] == NULL)
+		return;
+	ca_expr *big = ca_ad_lookup(ads[0], "big");
+	CHECK(big && big->node == CA_N_LIT && big->u.lit.kind == CA_STRING &&
+	    big->u.lit.x.len == n);
+	static const ca_format fmts[] = { CA_FMT_NEW, CA_FMT_JSON, CA_FMT_XML, CA_FMT_LONG };
+	for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+		size_t len;
+		char *text = write_ads(ads, 2, fmts[i], i == 1, &len);
+		ca_ad *back = first_ad(text, len, CA_FMT_AUTO);
+		CHECK(back != NULL);
+		if (back) {
+			ca_expr *e = ca_ad_lookup(back, "Big");
+			CHECK(e && e->node == CA_N_LIT && e->u.lit.x.len == n &&
+			    memcmp(e->u.lit.u.s, big->u.lit.u.s, n) == 0);
+			CHECK(back->n == 3);
+			ca_ad_free(back);
+		}
+		free(text);
+	}
+	ca_ad_free(ads[0]);
+	ca_ad_free(ads[1]);
+	strbuf_release(&sb);
+}
+
+/* Many ads through a file: every one comes out, in order. */
+UNIT_SUITE(streams_many)
+{
+	static const ca_format fmts[] = { CA_FMT_LONG, CA_FMT_NEW, CA_FMT_JSON, CA_FMT_XML };
+	const int n = 20000;
+
+	for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+		char path[] = "/tmp/t_streams_XXXXXX";
+		int fd = mkstemp(path);
+		if (fd < 0) {
+			CHECK(fd >= 0);
+			return;
+		}
+		FILE *fp = fdopen(fd, "w");
+		ca_writer *w = ca_writer_open(fp, fmts[f], f == 1);
+		for (int i = 0; i < n; i++) {
+			char src[200];
+			ca_diag perr;
+			size_t used;
+			snprintf(src, sizeof src, "[ Name = \"slot%d@h\"; Id = %d; Load = %d.5; "
+			    "Req = Id > %d && Name != \"x\" ]", i, i, i, i);
+			ca_ad *ad = ca_parse_ad(src, strlen(src), &used, 0, &perr);
+			ca_writer_put(w, ad);
+			ca_ad_free(ad);
+		}
+		CHECK(ca_writer_close(w) == 0);
+		fclose(fp);
+
+		ca_diag err;
+		ca_reader *r = ca_reader_open(path, CA_FMT_AUTO, &err);
+		ca_ad *ad;
+		int count = 0, inorder = 1, rc;
+		while ((rc = ca_reader_next(r, &ad, &err)) == 1) {
+			ca_expr *e = ca_ad_lookup(ad, "Id");
+			if (!e || e->node != CA_N_LIT || e->u.lit.u.i != count)
+				inorder = 0;
+			count++;
+			ca_ad_free(ad);
+		}
+		CHECK(rc == 0);
+		CHECK(count == n && inorder);
+		if (rc != 0 || count != n || !inorder)
+			fprintf(stderr, "%s: %d ads, in order %d: %d:%d: %s\n",
+			    ca_format_name(fmts[f]), count, inorder, err.line, err.col, err.msg);
+		CHECK(ca_reader_format(r) == fmts[f]);
+		ca_reader_close(r);
+		unlink(path);
+	}
+}
+
+/* Random bytes in every format: errors, never a crash or a hang. */
+UNIT_SUITE(streams_garbage)
+{
+	static const ca_format fmts[] = { CA_FMT_AUTO, CA_FMT_LONG, CA_FMT_NEW, CA_FMT_JSON,
+	    CA_FMT_XML };
+	static const char *const prefixes[] = { "", "A = ", "[", "{\"a\":", "<c><a n=\"x\">",
+	    "\x1f\x8b" };
+	uint64_t seed = 12345;
+	char buf[4096];
+
+	for (int round = 0; round < 300; round++) {
+		const char *pre = prefixes[round % 6];
+		size_t pl = strlen(pre), n = 1 + (size_t)(round * 37 % (sizeof buf - pl));
+		memcpy(buf, pre, pl);
+		for (size_t i = pl; i < n + pl && i < sizeof buf; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			buf[i] = (char)(seed >> 56);
+			if (round % 3 == 0 && (buf[i] & 0x80))
+				buf[i] = "=[]{}\"\\\n <>/&,:"[(seed >> 40) % 16];
+		}
+		size_t len = n + pl < sizeof buf ? n + pl : sizeof buf;
+		for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+			result res;
+			read_mem(buf, len, fmts[f], &res);
+			CHECK(res.nerr < 1000000);
+			if (res.nerr)
+				CHECK(res.first.msg[0] != 0 && (res.first.line > 0 || (res.first.status == CA_EX_SYSTEM) == 0));
+			result_free(&res);
+		}
+	}
+	/* binary with a NUL: the position is given */
+	result res;
+	read_mem("\x7f" "ELF\x02\x01\x01\0\0\0", 10, CA_FMT_AUTO, &res);
+	CHECK(res.nerr == 1 && res.first.line == 1 && res.first.col >= 1);
+	result_free(&res);
+}
+
+/* Brackets inside strings, quoted names and comments do not end an ad. */
+UNIT_SUITE(streams_new_brackets)
+{
+	result res;
+
+	read_str("[ a = \"x]\\\"]\"; 'b]' = 1; /* ] */ c = { [ d = 1 ] }[0]; // ]\n e = 2 ]\n"
+	    "[ f = 'g' ]", CA_FMT_NEW, &res);
+	CHECK(res.nerr == 0 && res.nads == 2);
+	CHECK(res.lines[1] == 3);
+	result_free(&res);
+}
+
+/* An ad is returned as soon as it is complete: a live pipe is not waited on. */
+UNIT_SUITE(streams_live_pipe)
+{
+	static const struct {
+		const char *first, *rest;
+	} cases[] = {
+		{ "A = 1\n\n", "B = 2\n" },
+		{ "{\n[ a = 1 ],\n", "[ b = 2 ]\n}\n" },
+		{ "[ a = 1 ]\n", "[ b = 2 ]\n" },
+		{ "[\n{ \"a\": 1 },\n", "{ \"b\": 2 }\n]\n" },
+		{ "<classads><c><a n=\"a\"><i>1</i></a></c>\n", "<c></c></classads>\n" },
+	};
+
+	alarm(20);	/* a reader that waits for more input would hang here */
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int fds[2];
+		char path[32];
+		if (pipe(fds) != 0) {
+			CHECK(0);
+			return;
+		}
+		CHECK(write(fds[1], cases[i].first, strlen(cases[i].first)) > 0);
+		snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+		ca_diag err;
+		ca_reader *r = ca_reader_open(path, CA_FMT_AUTO, &err);
+		ca_ad *ad = NULL;
+		CHECK(r && ca_reader_next(r, &ad, &err) == 1);
+		ca_ad_free(ad);
+		CHECK(write(fds[1], cases[i].rest, strlen(cases[i].rest)) > 0);
+		close(fds[1]);
+		CHECK(ca_reader_next(r, &ad, &err) == 1);
+		ca_ad_free(ad);
+		CHECK(ca_reader_next(r, &ad, &err) == 0);
+		ca_reader_close(r);
+		close(fds[0]);
+	}
+	alarm(0);
+}
+
+/* JSON nesting plus an expression inside it cannot exceed the parser's limit. */
+UNIT_SUITE(streams_json_height)
+{
+	strbuf sb = STRBUF_INIT;
+	result res;
+	int half = CA_MAX_DEPTH / 2 + 10;
+
+	strbuf_adds(&sb, "{\"A\": ");
+	for (int i = 0; i < half; i++)
+		strbuf_addc(&sb, '[');
+	strbuf_adds(&sb, "\"\\/Expr(");
+	for (int i = 0; i < half; i++)
+		strbuf_addc(&sb, '(');
+	strbuf_addc(&sb, '1');
+	for (int i = 0; i < half; i++)
+		strbuf_addc(&sb, ')');
+	strbuf_adds(&sb, ")\\/\"");
+	for (int i = 0; i < half; i++)
+		strbuf_addc(&sb, ']');
+	strbuf_adds(&sb, "}\n{\"B\": [[1]]}");
+	read_str(sb.buf, CA_FMT_JSON, &res);
+	CHECK(res.nerr == 1 && res.nads == 1);
+	CHECK(strstr(res.first.msg, "nested") != NULL);
+	result_free(&res);
+	strbuf_release(&sb);
+}
+
+/* Long lines without '=': a comment is fine, anything else is an error
+ * found without buffering the whole line. */
+UNIT_SUITE(streams_long_lines)
+{
+	size_t n = 300 * 1024;
+	char *text = malloc(n + 64);
+	result res;
+
+	memcpy(text, "A = 1\n#", 7);
+	memset(text + 7, 'c', n);
+	memcpy(text + 7 + n, "\nB = 2\n", 8);
+	read_via_file(text, strlen(text), CA_FMT_LONG, &res);
+	CHECK(res.nerr == 0 && res.nads == 1);
+	CHECK(strcmp(res.ads.buf, "[ A = 1; B = 2 ]\n") == 0);
+	result_free(&res);
+
+	text[6] = 'x';
+	read_via_file(text, strlen(text), CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 0 && res.first.line == 2);
+	CHECK(strstr(res.first.msg, "no '='") != NULL);
+	result_free(&res);
+
+	/* after it, reading goes on with the next ad */
+	memcpy(text + 7 + n, "\n\nB = 2\n", 9);
+	read_via_file(text, strlen(text), CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 1 && res.lines[0] == 4);
+	result_free(&res);
+	free(text);
+}
