@@ -142,7 +142,7 @@ report_rerr(const ca_diag *e)
 		if ((e->status == CA_EX_SYSTEM))
 			cli_raise(EX_SYSTEM);
 	} else
-		cli_rerr(e);
+		cli_diag(e);
 }
 
 static void

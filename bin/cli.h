@@ -9,15 +9,92 @@
 
 #include "classad.h"
 
+/* ---- options: each program declares its options once, in a table ----
+ *
+ * A row gives the short letter (or a number >= CLI_LONG for an option with
+ * only a long name), the long name, whether it takes a value, the value's
+ * name and the usage text. cli_parse builds getopt's option string and long
+ * options from the table, and cli_usage the --help text, so the three can
+ * never disagree. A row with neither letter nor name is a heading of the
+ * usage; a row without help is not listed. The options every program
+ * shares (CLI_OPT_NOW, CLI_OPT_CONFIG, ...) are rows too, and cli_parse
+ * keeps their values in cli_common. */
+enum { CLI_NOARG, CLI_ARG, CLI_OPTARG };
+enum { CLI_LONG = 256, CLI_POS = 1 };
+/* the shared options' keys */
+enum {
+	CLI_K_NOW = 200, CLI_K_CONFIG, CLI_K_IN, CLI_K_OUT, CLI_K_GZIP, CLI_K_HELP, CLI_K_VERSION
+};
+
+typedef struct cli_opt {
+	int key;		/* letter, CLI_LONG + n, or a CLI_K_* (shared) */
+	int letter;		/* for shared rows: their letter (0: long only) */
+	const char *name;	/* long name, or NULL */
+	int arg;		/* CLI_NOARG, CLI_ARG or CLI_OPTARG */
+	const char *meta;	/* the value in the usage: "FILE" */
+	const char *help;	/* the usage text; '\n' starts a continued line */
+} cli_opt;
+
+#define CLI_HEADING(text)	{ 0, 0, NULL, 0, NULL, text }
+#define CLI_OPT_NOW		{ CLI_K_NOW, 0, "now", CLI_ARG, "EPOCH", \
+	"the current time (default: the clock)" }
+#define CLI_OPT_CONFIG		{ CLI_K_CONFIG, 'c', "config", CLI_ARG, "FILE", \
+	"HTCondor configuration (repeatable: read in order, later wins)" }
+#define CLI_OPT_IN(letter)	{ CLI_K_IN, letter, "input-format", CLI_ARG, "FORMAT", \
+	"auto|long|new|json|xml (every input)" }
+#define CLI_OPT_OUT		{ CLI_K_OUT, 'o', "output-format", CLI_ARG, "FORMAT", \
+	"long|new|json|xml (default long)" }
+#define CLI_OPT_GZIP		{ CLI_K_GZIP, 'z', "gzip", CLI_NOARG, NULL, \
+	"compress the output with gzip" }
+#define CLI_OPT_HELP		{ CLI_K_HELP, 'h', "help", CLI_NOARG, NULL, \
+	"this text;  -V, --version  the version" }, \
+				{ CLI_K_VERSION, 'V', "version", CLI_NOARG, NULL, NULL }
+#define CLI_END			{ 0, 0, NULL, 0, NULL, NULL }
+
+typedef struct cli_spec {
+	const char *synopsis;	/* "usage: prog ..." lines */
+	const char *about;	/* text before the options, or NULL */
+	const cli_opt *opts;	/* ends with CLI_END */
+	const char *footer;	/* text after the options (exit statuses), or NULL */
+	bool in_order;		/* positional arguments come to fn as CLI_POS, in order */
+} cli_spec;
+
+/* The shared options' values after cli_parse. */
+struct cli_common {
+	int64_t now;		/* --now, else the clock */
+	bool now_set;
+	ca_vec(const char *) configs;	/* -c FILEs in order */
+	ca_format in, out;	/* CA_FMT_AUTO, CA_FMT_LONG unless given */
+	bool gzip;
+	bool in_set, out_set, gzip_set;
+};
+extern struct cli_common cli_common;
+
+/* The option handler: key is the row's key (shared rows reach it too, after
+ * cli_common is set, so a program may note that one was given), val its
+ * value or NULL. */
+typedef void (*cli_fn)(void *arg, int key, char *val);
+
+/* Parse argv by the table. -h prints the usage (cli_usage) and -V the
+ * version, both exiting 0; an unknown option or a missing value is a usage
+ * error (exit 2). Returns the index in argv of the first argument left
+ * (all of them, after "--", when in_order). */
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg);
+void cli_usage(const cli_spec *spec, FILE *fp);
+/* Load every -c file into cfg in order; 0, or -1 after reporting. */
+struct ca_config;
+int cli_load_configs(struct ca_config *cfg);
+
 #define CA_VERSION "0.1.0"
 
-/* Exit statuses shared by every program (each man page lists them). */
+/* Exit statuses shared by every program (each man page lists them): the
+ * library's, diag.h. */
 enum {
-	EX_OK = 0,
-	EX_NO = 1,		/* a negative answer: no match, nothing selected */
-	EX_USAGE = 2,
-	EX_INPUT = 3,		/* malformed input */
-	EX_SYSTEM = 4		/* I/O error, out of memory */
+	EX_OK = CA_EX_OK,
+	EX_NO = CA_EX_NO,
+	EX_USAGE = CA_EX_USAGE,
+	EX_INPUT = CA_EX_INPUT,
+	EX_SYSTEM = CA_EX_SYSTEM
 };
 
 extern const char *progname;
@@ -29,8 +106,9 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: file:line:col: message"; line/col 0 are left out. */
 void cli_errat(const char *file, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Report a reader error and raise cli_status to 3 or 4. */
-void cli_rerr(const ca_diag *e);
+/* The one place a diagnostic is printed: "prog: file:line:col: message",
+ * raising cli_status to its status (3 or 4). */
+void cli_diag(const ca_diag *e);
 /* Reading every ad of a file the same way in every program: cli_open opens
  * path ("-": standard input) or reports why not (NULL); cli_next_ad gives
  * the next ad (1) or says the input is over (0). A bad ad is reported with

@@ -21,7 +21,6 @@
  * NEGOTIATOR_DEPTH_FIRST, USE_GLOBAL_JOB_PRIOS.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,90 +30,84 @@
 #include "condor.h"
 #include "classad.h"
 
-static const char usage_text[] =
-"usage: negotiate [-c CONFIG] [--now EPOCH] --slots FILE --jobs FILE\n"
-"                 [--accounting FILE] [-i FORMAT] [-o FORMAT] [-z]\n"
-"                 [--summary[=FILE]] [--explain JOBID]\n"
-"\n"
-"Run one negotiation cycle and write one match record per match (a Match\n"
-"event for startd-step): slot Name, JobId, Submitter, MatchReason\n"
-"(NoPreemption, Rank or Priority), JobRank, SlotRank, the preempted job and\n"
-"user, RemoteUserPrio and the job ad.\n"
-"      --slots FILE        slot ads, as condor_status -long prints them (- stdin)\n"
-"      --jobs FILE         job ads, as condor_q -long prints them (- stdin);\n"
-"                          only idle jobs (JobStatus 1) are negotiated\n"
-"      --accounting FILE   userprio-calc's accountant ads (priorities, factors)\n"
-"  -c, --config FILE       HTCondor-style configuration: PREEMPTION_REQUIREMENTS,\n"
-"                          PREEMPTION_RANK, NEGOTIATOR_*, GROUP_QUOTA_*, SLOT_WEIGHT...\n"
-"      --summary[=FILE]    per submitter: priority, pie slice, matches, jobs left\n"
-"                          idle and why; per group its quota (stderr, or FILE)\n"
-"      --explain JOBID     follow one job (ClusterId.ProcId) through the cycle,\n"
-"                          on standard error\n"
-"  -i, --input-format F    auto|long|new|json|xml (every input)\n"
-"  -o, --output-format F   long|new|json|xml (default long)\n"
-"  -z, --gzip              compress the output\n"
-"      --now EPOCH         the time of the cycle (default: the clock)\n"
-"  -h, --help              this text;  -V, --version  the version\n"
-"Exit status: 0 a match was made, 1 none, 2 usage, 3 malformed input,\n"
-"4 system error.\n";
+static const cli_opt options[] = {
+	{ CLI_LONG + 's', 0, "slots", CLI_ARG, "FILE",
+	    "slot ads, as condor_status -long prints them (- stdin)" },
+	{ CLI_LONG + 'j', 0, "jobs", CLI_ARG, "FILE",
+	    "job ads, as condor_q -long prints them (- stdin);\n"
+	    "only idle jobs (JobStatus 1) are negotiated" },
+	{ CLI_LONG + 'a', 0, "accounting", CLI_ARG, "FILE",
+	    "userprio-calc's accountant ads (priorities, factors)" },
+	{ CLI_K_CONFIG, 'c', "config", CLI_ARG, "FILE",
+	    "HTCondor configuration: PREEMPTION_REQUIREMENTS,\n"
+	    "NEGOTIATOR_*, GROUP_QUOTA_*, SLOT_WEIGHT... (repeatable:\n"
+	    "read in order, later wins)" },
+	{ CLI_LONG + 'S', 0, "summary", CLI_OPTARG, "FILE",
+	    "per submitter: priority, pie slice, matches, jobs left\n"
+	    "idle and why; per group its quota (stderr, or FILE)" },
+	{ CLI_LONG + 'x', 0, "explain", CLI_ARG, "JOBID",
+	    "follow one job (ClusterId.ProcId) through the cycle,\n"
+	    "on standard error" },
+	CLI_OPT_IN('i'),
+	CLI_OPT_OUT,
+	CLI_OPT_GZIP,
+	{ CLI_K_NOW, 0, "now", CLI_ARG, "EPOCH", "the time of the cycle (default: the clock)" },
+	CLI_OPT_HELP,
+	CLI_END
+};
 
-enum { OPT_NOW = 256, OPT_SLOTS, OPT_JOBS, OPT_ACCOUNTING, OPT_SUMMARY, OPT_EXPLAIN };
-
-static const struct option longopts[] = {
-	{ "config", required_argument, NULL, 'c' },
-	{ "now", required_argument, NULL, OPT_NOW },
-	{ "slots", required_argument, NULL, OPT_SLOTS },
-	{ "jobs", required_argument, NULL, OPT_JOBS },
-	{ "accounting", required_argument, NULL, OPT_ACCOUNTING },
-	{ "summary", optional_argument, NULL, OPT_SUMMARY },
-	{ "explain", required_argument, NULL, OPT_EXPLAIN },
-	{ "input-format", required_argument, NULL, 'i' },
-	{ "output-format", required_argument, NULL, 'o' },
-	{ "gzip", no_argument, NULL, 'z' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
+static const cli_spec spec = {
+	"usage: negotiate [-c CONFIG]... [--now EPOCH] --slots FILE --jobs FILE\n"
+	"                 [--accounting FILE] [-i FORMAT] [-o FORMAT] [-z]\n"
+	"                 [--summary[=FILE]] [--explain JOBID]\n",
+	"Run one negotiation cycle and write one match record per match (a Match\n"
+	"event for startd-step): slot Name, JobId, Submitter, MatchReason\n"
+	"(NoPreemption, Rank or Priority), JobRank, SlotRank, the preempted job and\n"
+	"user, RemoteUserPrio and the job ad.\n",
+	options,
+	"Exit status: 0 a match was made, 1 none, 2 usage, 3 malformed input,\n"
+	"4 system error.\n",
+	false
 };
 
 static struct {
-	const char *config, *slots, *jobs, *accounting;
+	const char *slots, *jobs, *accounting;
 	const char *summary_file;
 	bool summary;
 	const char *explain;
-	ca_format in, out;
-	bool gzip;
-	int64_t now;
-} opt = { .in = CA_FMT_AUTO, .out = CA_FMT_LONG };
+} opt;
+
+static void
+option(void *arg, int key, char *val)
+{
+	switch (key) {
+	case CLI_LONG + 's': opt.slots = val; break;
+	case CLI_LONG + 'j': opt.jobs = val; break;
+	case CLI_LONG + 'a': opt.accounting = val; break;
+	case CLI_LONG + 'S': opt.summary = true; opt.summary_file = val; break;
+	case CLI_LONG + 'x': opt.explain = val; break;
+	default: break;
+	}
+}
 
 /* Read every ad of path into the negotiator; a bad ad is reported and the
  * rest read. Returns 0, or -1 when anything was wrong. */
 static int
 read_ads(ca_neg *neg, const char *path, bool slots)
 {
-	ca_diag err;
-	ca_reader *r = ca_reader_open(path, opt.in, &err);
+	ca_reader *r = cli_open(path, cli_common.in);
 	ca_ad *ad;
-	int rc, bad = 0;
+	bool bad = false;
 
-	if (r == NULL) {
-		cli_rerr(&err);
+	if (r == NULL)
 		return -1;
-	}
-	while ((rc = ca_reader_next(r, &ad, &err)) != 0) {
-		if (rc < 0) {
-			cli_rerr(&err);
-			bad = -1;
-			if ((err.status == CA_EX_SYSTEM))
-				break;
-			continue;
-		}
+	while (cli_next_ad(r, &ad, &bad))
 		if (slots)
 			ca_neg_add_slot(neg, ad);
 		else
 			ca_neg_add_job(neg, ad);
-	}
 	ca_reader_close(r);
-	return bad;
+	return bad ? -1 : 0;
 }
 
 /* Print each line of text as "negotiate: line". */
@@ -136,10 +129,11 @@ configure(ca_neg *neg, ca_acct *acct)
 	int rc = 0;
 
 	ca_config_set_subsys(cfg, "NEGOTIATOR");
-	if ((opt.config != NULL && ca_config_load(cfg, opt.config, &err) < 0) ||
-	    ca_acct_policy_config(&acct->pol, cfg, &acct->arena, &err) < 0 ||
+	if (cli_load_configs(cfg) < 0)
+		rc = -1;
+	else if (ca_acct_policy_config(&acct->pol, cfg, &acct->arena, &err) < 0 ||
 	    ca_neg_configure(neg, cfg, &err) < 0) {
-		cli_rerr(&err);
+		cli_diag(&err);
 		rc = -1;
 	} else
 		print_lines(ca_neg_warnings(neg));
@@ -150,7 +144,7 @@ configure(ca_neg *neg, ca_acct *acct)
 static void
 write_matches(ca_neg *neg)
 {
-	ca_writer *w = ca_writer_open(stdout, opt.out, opt.gzip);
+	ca_writer *w = ca_writer_open(stdout, cli_common.out, cli_common.gzip);
 	size_t n = ca_neg_nmatches(neg);
 	bool failed = false;
 
@@ -207,56 +201,11 @@ write_summary(ca_neg *neg)
 int
 main(int argc, char **argv)
 {
-	bool now_set = false;
-	int ch;
-
 	cli_init(argc, argv, "negotiate");
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:i:o:zhV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-			opt.config = optarg;
-			break;
-		case OPT_NOW:
-			opt.now = cli_now(optarg);
-			now_set = true;
-			break;
-		case OPT_SLOTS:
-			opt.slots = optarg;
-			break;
-		case OPT_JOBS:
-			opt.jobs = optarg;
-			break;
-		case OPT_ACCOUNTING:
-			opt.accounting = optarg;
-			break;
-		case OPT_SUMMARY:
-			opt.summary = true;
-			opt.summary_file = optarg;
-			break;
-		case OPT_EXPLAIN:
-			opt.explain = optarg;
-			break;
-		case 'i':
-			opt.in = cli_format("-i", optarg, true);
-			break;
-		case 'o':
-			opt.out = cli_format("-o", optarg, false);
-			break;
-		case 'z':
-			opt.gzip = true;
-			break;
-		case 'h':
-			cli_help(usage_text);
-		case 'V':
-			cli_version();
-		default:
-			cli_bad_option(ch, argv);
-		}
-	}
-	if (optind < argc)
+	int first = cli_parse(&spec, argc, argv, option, NULL);
+	if (first < argc)
 		cli_usage_error("unexpected argument '%s' (slots and jobs come with --slots "
-		    "and --jobs)", argv[optind]);
+		    "and --jobs)", argv[first]);
 	if (opt.slots == NULL || opt.jobs == NULL)
 		cli_usage_error("--slots FILE and --jobs FILE are both required");
 	if (strcmp(opt.slots, "-") == 0 && strcmp(opt.jobs, "-") == 0)
@@ -266,13 +215,11 @@ main(int argc, char **argv)
 		cli_usage_error("only one input can be standard input");
 	if (opt.explain != NULL && opt.explain[0] == '\0')
 		cli_usage_error("--explain needs a job id (ClusterId.ProcId)");
-	if (!now_set)
-		opt.now = (int64_t)time(NULL);
 
 	ca_ctx cx;
 	ca_acct acct;
 	ca_ctx_init(&cx);
-	cx.now = opt.now;
+	cx.now = cli_common.now;
 	ca_acct_init(&acct);
 	ca_neg *neg = ca_neg_new(&cx, &acct);
 	if (opt.explain != NULL)
@@ -282,9 +229,9 @@ main(int argc, char **argv)
 		goto done;
 	if (opt.accounting != NULL) {
 		ca_diag err;
-		int rc = ca_acct_read(&acct, opt.accounting, &cx, opt.now, NULL, NULL, &err);
+		int rc = ca_acct_read(&acct, opt.accounting, &cx, cli_common.now, NULL, NULL, &err);
 		if (rc < 0) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			goto done;
 		}
 		if (rc == 0) {

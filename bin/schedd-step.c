@@ -483,12 +483,12 @@ exits_mode(char **files, int nfiles)
 		int rc;
 
 		if (r == NULL) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			continue;
 		}
 		while ((rc = ca_reader_next(r, &ad, &err)) != 0) {
 			if (rc < 0) {
-				cli_rerr(&err);
+				cli_diag(&err);
 				if ((err.status == CA_EX_SYSTEM))
 					break;
 				continue;
@@ -1020,7 +1020,7 @@ queue_mode(char **files, int nfiles)
 
 	if (opt.state != NULL) {
 		if ((lockfd = ca_statefile_lock(opt.state, &err)) < 0) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			return cli_finish();
 		}
 		FILE *probe = fopen(opt.state, "r");
@@ -1050,7 +1050,7 @@ queue_mode(char **files, int nfiles)
 	FILE *outfp = stdout;
 	if (opt.state != NULL) {
 		if (ca_statefile_begin(&sf, opt.state, &err) < 0) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			goto out;
 		}
 		outfp = sf.fp;
@@ -1077,7 +1077,7 @@ queue_mode(char **files, int nfiles)
 			ca_statefile_abort(&sf);
 		}
 		else if (ca_statefile_commit(&sf, &err) < 0)
-			cli_rerr(&err);
+			cli_diag(&err);
 	}
 out:
 	ca_statefile_unlock(lockfd);

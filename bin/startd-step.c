@@ -183,7 +183,7 @@ static void
 diag_cb(void *arg, const ca_diag *err)
 {
 	(void)arg;
-	cli_rerr(err);
+	cli_diag(err);
 }
 
 /* The name of an input in messages. */
@@ -248,14 +248,14 @@ read_events(void)
 		ca_diag err;
 		ca_reader *r = ca_reader_open(opt.events[f], opt.in, &err);
 		if (r == NULL) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			continue;
 		}
 		ca_ad *ad;
 		int rc;
 		while ((rc = ca_reader_next(r, &ad, &err)) != 0) {
 			if (rc < 0) {
-				cli_rerr(&err);
+				cli_diag(&err);
 				continue;
 			}
 			if (nev == cap) {
@@ -377,7 +377,7 @@ out_open(ca_format fmt)
 	if (opt.state == NULL)
 		outfp = stdout;
 	else if (ca_statefile_begin(&state, opt.state, &err) < 0) {
-		cli_rerr(&err);
+		cli_diag(&err);
 		exit(cli_finish());
 	} else
 		outfp = state.fp;
@@ -431,7 +431,7 @@ out_close(bool commit)
 		return;
 	}
 	if (ca_statefile_commit(&state, &err) < 0)
-		cli_rerr(&err);
+		cli_diag(&err);
 }
 
 /* ---- the slots ---- */
@@ -483,7 +483,7 @@ read_slots(char **files, int nfiles, machine_fn fn, ca_format *fmt)
 		ca_diag err;
 		ca_reader *r = ca_reader_open(path, opt.in, &err);
 		if (r == NULL) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			slots_lost = true;
 			continue;
 		}
@@ -491,7 +491,7 @@ read_slots(char **files, int nfiles, machine_fn fn, ca_format *fmt)
 		int rc;
 		while ((rc = ca_reader_next(r, &ad, &err)) != 0) {
 			if (rc < 0) {
-				cli_rerr(&err);
+				cli_diag(&err);
 				slots_lost = true;
 				continue;
 			}
@@ -531,7 +531,7 @@ init_machines(char **files, int nfiles)
 		ca_diag err;
 		ca_reader *r = ca_reader_open(path, opt.in, &err);
 		if (r == NULL) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			slots_lost = true;
 			continue;
 		}
@@ -539,7 +539,7 @@ init_machines(char **files, int nfiles)
 		int rc;
 		while ((rc = ca_reader_next(r, &ad, &err)) != 0) {
 			if (rc < 0) {
-				cli_rerr(&err);
+				cli_diag(&err);
 				slots_lost = true;
 				continue;
 			}
@@ -552,7 +552,7 @@ init_machines(char **files, int nfiles)
 					cerr.line = line;
 					cerr.col = 1;
 				}
-				cli_rerr(&cerr);
+				cli_diag(&cerr);
 				slots_lost = true;
 			} else
 				for (size_t i = 0; i < ca_smachine_count(m); i++)
@@ -627,12 +627,12 @@ load_config(void)
 	ca_startd_config_prepare(cfg);
 	for (size_t i = 0; i < opt.nconfigs; i++)
 		if (ca_config_load(cfg, opt.configs[i], &err) < 0) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			ca_config_free(cfg);
 			exit(cli_finish());
 		}
 	if ((sd = ca_startd_new(cfg, &err)) == NULL) {
-		cli_rerr(&err);
+		cli_diag(&err);
 		ca_config_free(cfg);
 		exit(cli_finish());
 	}
@@ -750,7 +750,7 @@ main(int argc, char **argv)
 	if (opt.state != NULL) {
 		ca_diag err;
 		if ((lock = ca_statefile_lock(opt.state, &err)) < 0) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			goto done;
 		}
 		if (!opt.init) {

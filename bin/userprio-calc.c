@@ -287,7 +287,7 @@ read_slots(void)
 		ca_diag err;
 		ca_reader *r = ca_reader_open(path, opt.in, &err);
 		if (r == NULL) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			return -1;
 		}
 		ca_ad *ad;
@@ -298,7 +298,7 @@ read_slots(void)
 		}
 		ca_reader_close(r);
 		if (rc < 0) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			return -1;
 		}
 	}
@@ -773,7 +773,7 @@ load_config(void)
 	ca_config_set_subsys(cfg, "NEGOTIATOR");
 	if (ca_config_load(cfg, opt.config, &err) < 0 ||
 	    ca_acct_policy_config(&acct.pol, cfg, &acct.arena, &err) < 0) {
-		cli_rerr(&err);
+		cli_diag(&err);
 		ca_config_free(cfg);
 		exit(cli_finish());
 	}
@@ -876,14 +876,14 @@ main(int argc, char **argv)
 	ca_diag err;
 	int lock = -1;
 	if (modify && (lock = ca_statefile_lock(opt.state, &err)) < 0) {
-		cli_rerr(&err);
+		cli_diag(&err);
 		goto done;
 	}
 	ca_format fmt = CA_FMT_LONG;
 	bool gz = false;
 	int rc = ca_acct_read(&acct, opt.state, &cx, opt.now, &fmt, &gz, &err);
 	if (rc < 0) {
-		cli_rerr(&err);
+		cli_diag(&err);
 		goto done;
 	}
 	if (rc == 0 && !modify) {
@@ -915,7 +915,7 @@ main(int argc, char **argv)
 		if (opt.state_fmt_set)
 			fmt = opt.state_fmt;
 		if (ca_acct_write(&acct, opt.state, fmt, gz || opt.state_gzip, &err) < 0) {
-			cli_rerr(&err);
+			cli_diag(&err);
 			goto done;
 		}
 		ca_statefile_unlock(lock);

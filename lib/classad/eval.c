@@ -526,37 +526,16 @@ ca_eval_binop(ca_ctx *cx, int op, ca_value a, ca_value b)
 	}
 }
 
-/* && and || with HTCondor's tables; the right side only when needed. */
+/* && and || (value.h's tables); the right side only when needed. */
 static ca_value
 logical(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 {
 	bool and = e->op == CA_T_AND;
-	ca_value l = ca_eval(cx, e->u.k.a, f);
-	int lt;
+	ca_value l = ca_eval(cx, e->u.k.a, f), v;
 
-	if (l.kind == CA_ERROR)
-		return l;
-	if (l.kind == CA_UNDEFINED)
-		lt = -2;
-	else if ((lt = ca_value_truth(l)) < 0)
-		return ca_error(and ? "'&&' of a value that is not a boolean" :
-		    "'||' of a value that is not a boolean");
-	if (and && lt == 0)
-		return ca_bool(false);
-	if (!and && lt == 1)
-		return ca_bool(true);
-	ca_value r = ca_eval(cx, e->u.k.b, f);
-	int rt;
-	if (r.kind == CA_ERROR)
-		return r;
-	if (r.kind == CA_UNDEFINED)
-		return ca_undef();
-	if ((rt = ca_value_truth(r)) < 0)
-		return ca_error(and ? "'&&' of a value that is not a boolean" :
-		    "'||' of a value that is not a boolean");
-	if (lt == -2)	/* undefined on the left */
-		return and ? (rt ? ca_undef() : ca_bool(false)) : (rt ? ca_bool(true) : ca_undef());
-	return ca_bool(rt);
+	if (ca_logic_left(and, l, &v))
+		return v;
+	return ca_logic_right(and, l, ca_eval(cx, e->u.k.b, f));
 }
 
 static __attribute__((noinline)) ca_value
@@ -882,10 +861,6 @@ ca_prog_new(ca_arena *a, const ca_expr *e)
 	return p;
 }
 
-static const char *const logic_err[2] = {
-	"'||' of a value that is not a boolean", "'&&' of a value that is not a boolean"
-};
-
 ca_value
 ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
 {
@@ -946,30 +921,13 @@ ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
 		}
 		case P_LOGIC:
 			cx->steps++;
-			if (sp[-1].kind == CA_ERROR) {
-				i = ins + i->to;
-				continue;
-			}
-			if (sp[-1].kind == CA_UNDEFINED)
-				break;
-			if ((t = ca_value_truth(sp[-1])) < 0)
-				sp[-1] = ca_error(logic_err[i->op]);
-			else if (t != i->op)	/* false for &&, true for || */
-				sp[-1] = ca_bool(t);
-			else
+			if (!ca_logic_left(i->op, sp[-1], &sp[-1]))
 				break;
 			i = ins + i->to;
 			continue;
 		case P_LOGIC_END: {
 			ca_value r = *--sp;
-			if (r.kind == CA_ERROR || r.kind == CA_UNDEFINED)
-				sp[-1] = r;
-			else if ((t = ca_value_truth(r)) < 0)
-				sp[-1] = ca_error(logic_err[i->op]);
-			else if (sp[-1].kind == CA_UNDEFINED)
-				sp[-1] = t == i->op ? ca_undef() : ca_bool(t);
-			else
-				sp[-1] = ca_bool(t);
+			sp[-1] = ca_logic_right(i->op, sp[-1], r);
 			break;
 		}
 		case P_COND:

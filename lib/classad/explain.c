@@ -165,35 +165,6 @@ attr_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, 
 	x->nexpanding--;
 }
 
-/* a && b, a || b on values, as the evaluator's tables have them; *right
- * says whether b would be evaluated at all. */
-static ca_value
-logic_step(bool and, ca_value l, ca_value r, bool *right)
-{
-	int lt = l.kind == CA_UNDEFINED ? -2 : ca_value_truth(l);
-
-	*right = false;
-	if (l.kind == CA_ERROR)
-		return l;
-	if (lt == -1)
-		return ca_error(NULL);
-	if (and && lt == 0)
-		return ca_bool(false);
-	if (!and && lt == 1)
-		return ca_bool(true);
-	*right = true;
-	if (r.kind == CA_ERROR)
-		return r;
-	if (r.kind == CA_UNDEFINED)
-		return ca_undef();
-	int rt = ca_value_truth(r);
-	if (rt < 0)
-		return ca_error(NULL);
-	if (lt == -2)
-		return and ? (rt ? ca_undef() : ca_bool(false)) : (rt ? ca_bool(true) : ca_undef());
-	return ca_bool(rt);
-}
-
 /* The operands of a chain a && b && c (or ||), parentheses looked through. */
 static void
 chain(const ca_expr *e, int op, const ca_expr **ops, int *n, int max)
@@ -223,7 +194,7 @@ logic_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v,
 	for (int i = 1; i < n; i++) {
 		bool right;
 		ca_value r = value_of(x, ops[i], f);
-		acc = logic_step(and, acc, r, &right);
+		acc = ca_logic(and, acc, r, &right);
 		evaluated[i] = right && evaluated[i - 1];
 		if (evaluated[i] && r.kind == v.kind)
 			from_child = 1;

@@ -103,6 +103,63 @@ ca_value_truth(ca_value v)
 	}
 }
 
+/* Three-valued logic: && and || with HTCondor's tables, for every place
+ * that combines truth values (the evaluators, --explain, the analysis).
+ * ca_logic_left looks at the left operand alone and returns true, with *out
+ * the result, when it decides (false && x, true || x, ERROR, a value that is
+ * not boolean-equivalent); otherwise the right operand is needed and
+ * ca_logic_right gives the result. UNDEFINED on the left decides nothing:
+ * UNDEFINED && false is false, UNDEFINED || true is true. */
+static inline bool
+ca_logic_left(bool and, ca_value l, ca_value *out)
+{
+	int t;
+
+	if (l.kind == CA_ERROR) {
+		*out = l;
+		return true;
+	}
+	if (l.kind == CA_UNDEFINED)
+		return false;
+	if ((t = ca_value_truth(l)) < 0) {
+		*out = ca_error(and ? "'&&' of a value that is not a boolean" :
+		    "'||' of a value that is not a boolean");
+		return true;
+	}
+	if (t == (int)and)	/* true && x, false || x: the right side decides */
+		return false;
+	*out = ca_bool(t);
+	return true;
+}
+
+static inline ca_value
+ca_logic_right(bool and, ca_value l, ca_value r)
+{
+	int t;
+
+	if (r.kind == CA_ERROR || r.kind == CA_UNDEFINED)
+		return r.kind == CA_ERROR ? r : ca_undef();
+	if ((t = ca_value_truth(r)) < 0)
+		return ca_error(and ? "'&&' of a value that is not a boolean" :
+		    "'||' of a value that is not a boolean");
+	if (l.kind == CA_UNDEFINED && t == (int)and)
+		return ca_undef();
+	return ca_bool(t);
+}
+
+/* Both steps on two values already at hand; *right (may be NULL) says
+ * whether r counted. */
+static inline ca_value
+ca_logic(bool and, ca_value l, ca_value r, bool *right)
+{
+	ca_value v;
+	bool decided = ca_logic_left(and, l, &v);
+
+	if (right != NULL)
+		*right = !decided;
+	return decided ? v : ca_logic_right(and, l, r);
+}
+
 /* =?= : identical type and value; strings case-sensitive. Lists and ads on
  * both sides give ERROR (as HTCondor). */
 ca_value ca_value_identical(ca_value a, ca_value b);

@@ -293,33 +293,6 @@ ca_analysis_free(ca_analysis *an)
 
 /* ---- counting ---- */
 
-/* l && r or l || r on values, with the language's tables. */
-static ca_value
-logic(bool and, ca_value l, ca_value r)
-{
-	int lt, rt;
-
-	if (l.kind == CA_ERROR)
-		return l;
-	if (l.kind == CA_UNDEFINED)
-		lt = -2;
-	else if ((lt = ca_value_truth(l)) < 0)
-		return ca_error(NULL);
-	if (and && lt == 0)
-		return ca_bool(false);
-	if (!and && lt == 1)
-		return ca_bool(true);
-	if (r.kind == CA_ERROR)
-		return r;
-	if (r.kind == CA_UNDEFINED)
-		return ca_undef();
-	if ((rt = ca_value_truth(r)) < 0)
-		return ca_error(NULL);
-	if (lt == -2)
-		return and ? (rt ? ca_undef() : ca_bool(false)) : (rt ? ca_bool(true) : ca_undef());
-	return ca_bool(rt);
-}
-
 static void
 track(ca_analysis *an, struct clause *c, ca_value v, uint64_t w)
 {
@@ -377,7 +350,7 @@ ca_analysis_add(ca_analysis *an, const ca_ad *other, uint64_t weight)
 		else {
 			ca_value v = an->cl[c->child[0]].cur;
 			for (uint32_t k = 1; k < c->nchild; k++)
-				v = logic(c->kind == CL_AND, v, an->cl[c->child[k]].cur);
+				v = ca_logic(c->kind == CL_AND, v, an->cl[c->child[k]].cur, NULL);
 			c->cur = v;
 		}
 		if (ca_value_truth(c->cur) == 1)
