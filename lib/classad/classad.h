@@ -12,6 +12,7 @@
  *   expr.h      expression trees and the operator tokens
  *   parser.h    text to trees and ads
  *   eval.h      evaluation with HTCondor's semantics; the flat form
+ *   attr.h      typed attributes: set a plain value, read a number or string
  *   builtins.h  the table of builtin functions
  *   print.h     trees, values and ads back to text
  *   explain.h   why an expression has its value
@@ -30,6 +31,7 @@
 #include "expr.h"
 #include "parser.h"
 #include "eval.h"
+#include "attr.h"
 #include "builtins.h"
 #include "print.h"
 #include "explain.h"

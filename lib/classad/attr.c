@@ -1,0 +1,172 @@
+/* attr.c - typed attributes (attr.h): literal setters and the converting
+ * getters every module reads ads with. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "attr.h"
+#include "expr.h"
+
+void
+ca_set_value(ca_ad *ad, const char *name, ca_value v)
+{
+	ca_ad_set(ad, ca_intern(name, strlen(name)), NULL, ca_expr_lit(ad->arena, v));
+}
+
+void
+ca_set_int(ca_ad *ad, const char *name, int64_t i)
+{
+	ca_set_value(ad, name, ca_int(i));
+}
+
+void
+ca_set_real(ca_ad *ad, const char *name, double r)
+{
+	ca_set_value(ad, name, ca_real(r));
+}
+
+void
+ca_set_bool(ca_ad *ad, const char *name, bool b)
+{
+	ca_set_value(ad, name, ca_bool(b));
+}
+
+void
+ca_set_strn(ca_ad *ad, const char *name, const char *s, size_t len)
+{
+	ca_set_value(ad, name, ca_str(s, (uint32_t)len));
+}
+
+void
+ca_set_str(ca_ad *ad, const char *name, const char *s)
+{
+	if (s != NULL)
+		ca_set_strn(ad, name, s, strlen(s));
+}
+
+bool
+ca_unset(ca_ad *ad, const char *name)
+{
+	const ca_name *n = ca_intern_find(name, strlen(name));
+
+	return n != NULL && ca_ad_delete(ad, n);
+}
+
+bool
+ca_has(const ca_ad *ad, const char *name)
+{
+	return ca_ad_findn(ad, name, strlen(name)) != NULL;
+}
+
+int
+ca_value_int(ca_value v, int64_t *out)
+{
+	switch (v.kind) {
+	case CA_UNDEFINED:
+		return 0;
+	case CA_INT:
+		*out = v.u.i;
+		return 1;
+	case CA_BOOL:
+		*out = v.u.b;
+		return 1;
+	case CA_REAL:
+		if (!(v.u.r > -9.2e18 && v.u.r < 9.2e18))
+			return -1;
+		*out = (int64_t)v.u.r;
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+/* The value of name, and whether ad has it at all. */
+static ca_value
+get(ca_ctx *cx, const ca_ad *ad, const char *name)
+{
+	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
+
+	if (at == NULL)
+		return ca_undef();
+	if (at->is_lit)
+		return at->lit;
+	return ca_eval_attr(cx, ad, NULL, name);
+}
+
+int
+ca_get_int(ca_ctx *cx, const ca_ad *ad, const char *name, int64_t *out)
+{
+	return ca_value_int(get(cx, ad, name), out);
+}
+
+int
+ca_get_num(ca_ctx *cx, const ca_ad *ad, const char *name, double *out)
+{
+	ca_value v = get(cx, ad, name);
+
+	switch (v.kind) {
+	case CA_UNDEFINED:
+		return 0;
+	case CA_INT:
+		*out = (double)v.u.i;
+		return 1;
+	case CA_BOOL:
+		*out = v.u.b;
+		return 1;
+	case CA_REAL:
+		if (isnan(v.u.r))
+			return -1;
+		*out = v.u.r;
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+int
+ca_get_bool(ca_ctx *cx, const ca_ad *ad, const char *name, bool *out)
+{
+	ca_value v = get(cx, ad, name);
+	int t;
+
+	if (v.kind == CA_UNDEFINED)
+		return 0;
+	if ((t = ca_value_truth(v)) < 0)
+		return -1;
+	*out = t;
+	return 1;
+}
+
+int
+ca_get_str(ca_ctx *cx, const ca_ad *ad, const char *name, const char **out, size_t *len)
+{
+	ca_value v = get(cx, ad, name);
+
+	if (v.kind == CA_UNDEFINED)
+		return 0;
+	if (v.kind != CA_STRING)
+		return -1;
+	*out = v.u.s;
+	if (len != NULL)
+		*len = v.x.len;
+	return 1;
+}
+
+void
+ca_jobid_format(char *buf, size_t len, int64_t cluster, int64_t proc)
+{
+	snprintf(buf, len, "%lld.%lld", (long long)cluster, (long long)proc);
+}
+
+int
+ca_jobid(ca_ctx *cx, const ca_ad *job, char *buf, size_t len)
+{
+	int64_t c, p;
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (ca_get_int(cx, job, "ClusterId", &c) != 1 || ca_get_int(cx, job, "ProcId", &p) != 1)
+		return 0;
+	ca_jobid_format(buf, len, c, p);
+	return 1;
+}

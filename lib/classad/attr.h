@@ -1,0 +1,52 @@
+/* attr.h - typed attributes: setting an attribute to a plain value, and
+ * reading one as a number, truth value or string, the way HTCondor's
+ * daemons read their knobs and job attributes (EvaluateAttrNumber and
+ * friends), for every program and module that keeps state in ads. */
+#ifndef CA_ATTR_H
+#define CA_ATTR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ad.h"
+#include "eval.h"
+#include "value.h"
+
+/* Set name in ad to a literal (inserted, or replaced in place). */
+void ca_set_value(ca_ad *ad, const char *name, ca_value v);
+void ca_set_int(ca_ad *ad, const char *name, int64_t i);
+void ca_set_real(ca_ad *ad, const char *name, double r);
+void ca_set_bool(ca_ad *ad, const char *name, bool b);
+/* A string (copied); nothing when s is NULL. */
+void ca_set_str(ca_ad *ad, const char *name, const char *s);
+void ca_set_strn(ca_ad *ad, const char *name, const char *s, size_t len);
+/* Remove name from ad; whether it was there. */
+bool ca_unset(ca_ad *ad, const char *name);
+bool ca_has(const ca_ad *ad, const char *name);
+
+/* The getters evaluate name in ad (MY = ad, no TARGET) with cx and return 1
+ * with *out set, 0 when ad has no such attribute or it is UNDEFINED (out
+ * untouched, so it may hold a default), -1 when its value is of another
+ * kind (out untouched). A string lives in ad or in cx->scratch.
+ *   ca_get_int:  an integer; a real truncated toward zero (when it fits);
+ *                a bool as 0 or 1
+ *   ca_get_num:  an integer, real or bool as a double (NaN is -1)
+ *   ca_get_bool: a bool, or a number (nonzero is true)
+ *   ca_get_str:  a string (*len may be NULL) */
+int ca_get_int(ca_ctx *cx, const ca_ad *ad, const char *name, int64_t *out);
+int ca_get_num(ca_ctx *cx, const ca_ad *ad, const char *name, double *out);
+int ca_get_bool(ca_ctx *cx, const ca_ad *ad, const char *name, bool *out);
+int ca_get_str(ca_ctx *cx, const ca_ad *ad, const char *name, const char **out, size_t *len);
+
+/* A value as an integer, with ca_get_int's rules: 1, 0 (UNDEFINED) or -1. */
+int ca_value_int(ca_value v, int64_t *out);
+
+/* "CLUSTER.PROC", the way HTCondor names a job; into buf (24 bytes do). */
+#define CA_JOBID_LEN 48
+void ca_jobid_format(char *buf, size_t len, int64_t cluster, int64_t proc);
+/* A job's id from its ClusterId and ProcId: 1, or 0 when either is missing
+ * or not an integer (buf then empty). */
+int ca_jobid(ca_ctx *cx, const ca_ad *job, char *buf, size_t len);
+
+#endif
