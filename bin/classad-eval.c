@@ -32,36 +32,44 @@
 #include "cli.h"
 #include "classad.h"
 
-static const char usage_text[] =
-"usage: classad-eval [-q] [--strict] [--now EPOCH] [-f FILE] [-t FILE]\n"
-"                    [--explain EXPR] [NAME = EXPR | [ AD ] | EXPR]...\n"
-"       classad-eval [-w EXPR] [-p EXPR]... [-s 'NAME = EXPR']... [-o FORMAT] [-z]\n"
-"                    [-I FORMAT] [--strict] [--now EPOCH] [-t FILE] [FILE...]\n"
-"       classad-eval -i [-f FILE] [-t FILE] [--now EPOCH] [--strict]\n"
-"\n"
-"Expression mode (arguments left to right):\n"
-"  NAME = EXPR        assign into the context ad (several: 'a = 1; b = 2')\n"
-"  [ AD ]             merge an ad into the context ad\n"
-"  EXPR               evaluate with the context ad as MY and print the value\n"
-"  -f, --file FILE    context ad: the first ad of FILE\n"
-"  -t, --target FILE  target ad (TARGET.x and the daemons' fallback)\n"
-"  -x, --explain EXPR print EXPR as a tree of values, and why it is\n"
-"                     undefined or error\n"
-"  -q, --quiet        do not print the context ad when the arguments end\n"
-"                     with an assignment or merge\n"
-"Stream mode (any of -w -p -s -o -z -I; FILEs or standard input):\n"
-"  -w, --where EXPR   keep the ads for which EXPR is true\n"
-"  -p, --print EXPR   print EXPR's value per ad, tab-separated (repeatable)\n"
-"  -s, --set 'NAME = EXPR'  set an attribute in every ad (repeatable)\n"
-"  -o, --output-format long|new|json|xml   (default long)\n"
-"  -z, --gzip         compress the output with gzip\n"
-"  -I, --input-format auto|long|new|json|xml\n"
-"Interactive:\n"
-"  -i, --interactive  the REPL (also with no arguments); :help lists its commands\n"
-"Everywhere:\n"
-"      --now EPOCH    fix time() and CurrentTime\n"
-"      --strict       new ClassAd lookup rules (no fallback to TARGET)\n"
-"  -h, --help         this text;  -V, --version  the version\n";
+enum { OPT_STRICT = CLI_LONG };
+
+static const cli_opt options[] = {
+	CLI_HEADING("Expression mode (arguments left to right):"),
+	CLI_HEADING("  NAME = EXPR         assign into the context ad (several: 'a = 1; b = 2')"),
+	CLI_HEADING("  [ AD ]              merge an ad into the context ad"),
+	CLI_HEADING("  EXPR                evaluate with the context ad as MY and print the value"),
+	{ 'f', 0, "file", CLI_ARG, "FILE", "context ad: the first ad of FILE" },
+	{ 't', 0, "target", CLI_ARG, "FILE", "target ad (TARGET.x and the daemons' fallback)" },
+	{ 'x', 0, "explain", CLI_ARG, "EXPR", "print EXPR as a tree of values, and why it is\n"
+	    "undefined or error" },
+	{ 'q', 0, "quiet", CLI_NOARG, NULL, "do not print the context ad when the arguments end\n"
+	    "with an assignment or merge" },
+	CLI_HEADING("Stream mode (any of -w -p -s -o -z -I; FILEs or standard input):"),
+	{ 'w', 0, "where", CLI_ARG, "EXPR", "keep the ads for which EXPR is true" },
+	{ 'p', 0, "print", CLI_ARG, "EXPR", "print EXPR's value per ad, tab-separated (repeatable)" },
+	{ 's', 0, "set", CLI_ARG, "'NAME = EXPR'", "set an attribute in every ad (repeatable)" },
+	CLI_OPT_OUT,
+	CLI_OPT_GZIP,
+	CLI_OPT_IN('I'),
+	CLI_HEADING("Interactive:"),
+	{ 'i', 0, "interactive", CLI_NOARG, NULL,
+	    "the REPL (also with no arguments); :help lists its commands" },
+	CLI_HEADING("Everywhere:"),
+	{ CLI_K_NOW, 0, "now", CLI_ARG, "EPOCH", "fix time() and CurrentTime" },
+	{ OPT_STRICT, 0, "strict", CLI_NOARG, NULL, "new ClassAd lookup rules (no fallback to TARGET)" },
+	CLI_OPT_HELP,
+	CLI_END
+};
+
+static const cli_spec spec = {
+	"usage: classad-eval [-q] [--strict] [--now EPOCH] [-f FILE] [-t FILE]\n"
+	"                    [--explain EXPR] [NAME = EXPR | [ AD ] | EXPR]...\n"
+	"       classad-eval [-w EXPR] [-p EXPR]... [-s 'NAME = EXPR']... [-o FORMAT] [-z]\n"
+	"                    [-I FORMAT] [--strict] [--now EPOCH] [-t FILE] [FILE...]\n"
+	"       classad-eval -i [-f FILE] [-t FILE] [--now EPOCH] [--strict]\n",
+	NULL, options, NULL, true
+};
 
 static const char repl_help[] =
 "Type an expression to see its value, NAME = EXPR to set an attribute of the\n"
@@ -81,27 +89,6 @@ static const char repl_help[] =
 "  :help               this text\n"
 "  :quit               leave (so does Ctrl-D)\n";
 
-enum { OPT_NOW = 256, OPT_STRICT };
-
-static const struct option longopts[] = {
-	{ "file", required_argument, NULL, 'f' },
-	{ "target", required_argument, NULL, 't' },
-	{ "explain", required_argument, NULL, 'x' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "where", required_argument, NULL, 'w' },
-	{ "print", required_argument, NULL, 'p' },
-	{ "set", required_argument, NULL, 's' },
-	{ "output-format", required_argument, NULL, 'o' },
-	{ "gzip", no_argument, NULL, 'z' },
-	{ "input-format", required_argument, NULL, 'I' },
-	{ "interactive", no_argument, NULL, 'i' },
-	{ "now", required_argument, NULL, OPT_NOW },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
-};
-
 /* An argument of expression mode, in command-line order. */
 struct action {
 	int kind;		/* 'f', 't', 'x', or 0 for a positional argument */
@@ -116,7 +103,6 @@ static bool quiet;
 static bool dirty;		/* the context changed since the last value printed */
 static bool in_repl;		/* errors without the program name, never fatal */
 static bool real_clock = true;	/* follow time() (no --now / :now) */
-static ca_format in_format = CA_FMT_AUTO;
 static ca_format show_format = CA_FMT_NEW;
 
 /* A diagnostic about input: "prog: where:line:col: msg", in the REPL
@@ -159,7 +145,7 @@ pick_ad(const char *path, long index, const ca_expr *where)
 {
 	ca_diag err;
 	ca_ad *ad = NULL;
-	ca_reader *r = ca_reader_open(path, in_format, &err);
+	ca_reader *r = ca_reader_open(path, cli_common.in, &err);
 	long n = 0;
 
 	if (r == NULL) {
@@ -721,7 +707,7 @@ put_failed(const ca_writer *w, const ca_reader *r, const char *path)
 static void
 stream_file(const struct stream_opts *o, const char *path, ca_writer *w, strbuf *sb)
 {
-	ca_reader *r = cli_open(path, in_format);
+	ca_reader *r = cli_open(path, cli_common.in);
 	ca_ad *ad;
 
 	if (r == NULL)
@@ -770,81 +756,76 @@ stream_mode(const struct stream_opts *o, struct action *acts, int nacts)
 	return cli_finish();
 }
 
+/* What the command line asks for, gathered by option(). */
+static struct {
+	ca_vec(struct action) acts;	/* -f, -t, -x and positional arguments, in order */
+	ca_vec(const char *) print, set;
+	const char *where;
+	bool stream, interactive;
+} cmd = { CA_VEC_INIT, CA_VEC_INIT, CA_VEC_INIT, NULL, false, false };
+
+static void
+option(void *arg, int key, char *val)
+{
+	switch (key) {
+	case CLI_POS:
+	case 'f':
+	case 't':
+	case 'x':
+		*ca_vec_push(&cmd.acts) = (struct action){ key == CLI_POS ? 0 : key, val, optind - 1 };
+		break;
+	case 'q':
+		quiet = true;
+		break;
+	case 'w':
+		if (cmd.where)
+			cli_usage_error("-w given twice (combine the expressions with &&)");
+		cmd.where = val;
+		cmd.stream = true;
+		break;
+	case 'p':
+		*ca_vec_push(&cmd.print) = val;
+		cmd.stream = true;
+		break;
+	case 's':
+		*ca_vec_push(&cmd.set) = val;
+		cmd.stream = true;
+		break;
+	case CLI_K_OUT:
+	case CLI_K_GZIP:
+	case CLI_K_IN:
+		cmd.stream = true;
+		break;
+	case 'i':
+		cmd.interactive = true;
+		break;
+	case CLI_K_NOW:
+		cx.now = cli_common.now;
+		real_clock = false;
+		break;
+	case OPT_STRICT:
+		cx.strict = true;
+		pflags |= CA_P_STRICT;
+		break;
+	default:
+		break;
+	}
+}
+
 int
 main(int argc, char **argv)
 {
-	struct action *acts = calloc((size_t)argc + 1, sizeof *acts);
-	const char **ptext = calloc((size_t)argc + 1, sizeof *ptext);
-	const char **stext = calloc((size_t)argc + 1, sizeof *stext);
 	struct stream_opts o = { .out = CA_FMT_LONG };
-	const char *wtext = NULL;
-	int nacts = 0, nset = 0, stream = 0, interactive = 0, ch;
 
 	cli_init(argc, argv, "classad-eval");
-	if (acts == NULL || ptext == NULL || stext == NULL)
-		cli_die(EX_SYSTEM, "out of memory");
 	ca_ctx_init(&cx);
-	/* '-' first: positional arguments come back as 1, in order */
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "-:f:t:x:qw:p:s:o:zI:ihV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 1:
-		case 'f':
-		case 't':
-		case 'x':
-			acts[nacts++] = (struct action){ ch == 1 ? 0 : ch, optarg, optind - 1 };
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'w':
-			if (wtext)
-				cli_usage_error("-w given twice (combine the expressions with &&)");
-			wtext = optarg;
-			stream = 1;
-			break;
-		case 'p':
-			ptext[o.nprint++] = optarg;
-			stream = 1;
-			break;
-		case 's':
-			stext[nset++] = optarg;
-			stream = 1;
-			break;
-		case 'o':
-			o.out = cli_format("-o", optarg, false);
-			stream = 1;
-			break;
-		case 'z':
-			o.gzip = true;
-			stream = 1;
-			break;
-		case 'I':
-			in_format = cli_format("-I", optarg, true);
-			stream = 1;
-			break;
-		case 'i':
-			interactive = 1;
-			break;
-		case OPT_NOW:
-			cx.now = cli_now(optarg);
-			real_clock = false;
-			break;
-		case OPT_STRICT:
-			cx.strict = true;
-			pflags |= CA_P_STRICT;
-			break;
-		case 'h':
-			cli_help(usage_text);
-		case 'V':
-			cli_version();
-		default:
-			cli_bad_option(ch, argv);
-		}
-	}
-	for (; optind < argc; optind++)		/* after "--" */
-		acts[nacts++] = (struct action){ 0, argv[optind], optind };
+	cli_parse(&spec, argc, argv, option, NULL);
+	o.out = cli_common.out;
+	o.gzip = cli_common.gzip;
+	o.nprint = (int)cmd.print.n;
 
+	struct action *acts = cmd.acts.at;
+	int nacts = (int)cmd.acts.n, stream = cmd.stream, interactive = cmd.interactive;
 	int rc, npos = 0;
 	for (int i = 0; i < nacts; i++)
 		npos += acts[i].kind == 0 || acts[i].kind == 'x';
@@ -862,16 +843,17 @@ main(int argc, char **argv)
 				target_ad = first_ad(acts[i].arg);
 			}
 		}
-		if (wtext)
-			o.where = cli_expr(&a, "-w", wtext, pflags);
+		if (cmd.where)
+			o.where = cli_expr(&a, "-w", cmd.where, pflags);
 		o.print = ca_arena_array(&a, (size_t)o.nprint, sizeof *o.print);
 		for (int i = 0; i < o.nprint; i++)
-			o.print[i] = cli_expr(&a, "-p", ptext[i], pflags);
-		if (nset) {
+			o.print[i] = cli_expr(&a, "-p", cmd.print.at[i], pflags);
+		if (cmd.set.n) {
 			o.set = ca_ad_new();
-			for (int i = 0; i < nset; i++) {
+			for (size_t i = 0; i < cmd.set.n; i++) {
 				ca_diag err;
-				if (ca_parse_assignments(o.set, stext[i], strlen(stext[i]), pflags, &err) < 0) {
+				const char *t = cmd.set.at[i];
+				if (ca_parse_assignments(o.set, t, strlen(t), pflags, &err) < 0) {
 					cli_errat("<-s>", err.line, err.col, "%s", err.msg);
 					exit(EX_INPUT);
 				}
@@ -896,8 +878,8 @@ main(int argc, char **argv)
 	ca_ad_free(target_ad);
 	ca_ctx_free(&cx);
 	ca_intern_cleanup();
-	free(acts);
-	free(ptext);
-	free(stext);
+	ca_vec_free(&cmd.acts);
+	ca_vec_free(&cmd.print);
+	ca_vec_free(&cmd.set);
 	return rc;
 }

@@ -1,9 +1,9 @@
 /* classad-match - match job ads with slot ads as HTCondor's negotiator does,
  * and explain why a job does not match, as condor_q -better-analyze does.
  *
- * Follows issue 4 and the seeds' matchmaking rule (both Requirements true,
- * Rank higher is better; HTCondor manual, "Matchmaking with ClassAds"), and
- * condor_q -better-analyze for --analyze (../shared/reference, section 7).
+ * Follows HTCondor's matchmaking rule (both Requirements true, a higher
+ * Rank is better; the manual's "Matchmaking with ClassAds"), and
+ * condor_q -better-analyze for --analyze.
  * The jobs are read whole; the slots stream, each freed once matched (only
  * the names of matching slots are kept), so a pool of any size fits.
  * Differences from HTCondor: no MyType/TargetType check (as IsAMatch); no
@@ -20,54 +20,51 @@
 #include "classad.h"
 #include "condor.h"
 
-static const char usage_text[] =
-"usage: classad-match [-b] [-n N] [-o FORMAT] [-z] [-r] [--constraint EXPR]\n"
-"                     [-i FORMAT] [--strict] [--now EPOCH] JOBS SLOTS\n"
-"       classad-match --analyze[=ID] [-r] [--constraint EXPR] [-i FORMAT]\n"
-"                     [--strict] [--now EPOCH] [ID] JOBS SLOTS\n"
-"\n"
-"For every job, the slots it matches (both Requirements true), best first by\n"
-"the job's Rank; one line each: job id, slot name, job Rank, slot Rank.\n"
-"  -b, --best             only the best slot of every job (-n 1)\n"
-"  -n, --max N            at most N slots per job\n"
-"  -o, --output-format long|new|json|xml   match ads instead of lines\n"
-"  -z, --gzip             compress the match ads with gzip\n"
-"      --constraint EXPR  consider only the slots for which EXPR is true\n"
-"  -r, --reverse          for every slot, the jobs it matches, best first by\n"
-"                         the slot's Rank\n"
-"  -a, --analyze[=ID]     why jobs match or do not (condor_q -better-analyze);\n"
-"                         with -r, why slots do; ID: one job (ClusterId.ProcId)\n"
-"                         or slot (Name), or its 0-based index\n"
-"  -i, --input-format auto|long|new|json|xml   (both inputs; -I too)\n"
-"      --no-autocluster   match every job by itself (slower, same result)\n"
-"      --now EPOCH        fix time() and CurrentTime\n"
-"      --strict           new ClassAd lookup rules (no fallback to the other ad)\n"
-"  -h, --help             this text;  -V, --version  the version\n"
-"JOBS or SLOTS may be - for standard input (not both). Exit status: 0 a match,\n"
-"1 none, 2 usage, 3 malformed input, 4 system error.\n";
+enum { OPT_STRICT = CLI_LONG, OPT_CONSTRAINT, OPT_NOCLUSTER };
 
-enum { OPT_NOW = 256, OPT_STRICT, OPT_CONSTRAINT, OPT_NOCLUSTER };
+static const cli_opt options[] = {
+	{ 'b', 0, "best", CLI_NOARG, NULL, "only the best slot of every job (-n 1)" },
+	{ 'n', 0, "max", CLI_ARG, "N", "at most N slots per job" },
+	{ CLI_K_OUT, 'o', "output-format", CLI_ARG, "FORMAT",
+	    "long|new|json|xml: match ads instead of lines" },
+	{ CLI_K_GZIP, 'z', "gzip", CLI_NOARG, NULL, "compress the match ads with gzip" },
+	{ OPT_CONSTRAINT, 0, "constraint", CLI_ARG, "EXPR",
+	    "consider only the slots for which EXPR is true" },
+	{ 'r', 0, "reverse", CLI_NOARG, NULL, "for every slot, the jobs it matches, best first by\n"
+	    "the slot's Rank" },
+	{ 'a', 0, "analyze", CLI_OPTARG, "ID",
+	    "why jobs match or do not (condor_q -better-analyze);\n"
+	    "with -r, why slots do; ID: one job (ClusterId.ProcId)\n"
+	    "or slot (Name), or its 0-based index" },
+	{ CLI_K_IN, 'i', "input-format", CLI_ARG, "FORMAT",
+	    "auto|long|new|json|xml (both inputs; -I too)" },
+	{ CLI_K_IN, 'I', NULL, CLI_ARG, "FORMAT", NULL },
+	{ OPT_NOCLUSTER, 0, "no-autocluster", CLI_NOARG, NULL,
+	    "match every job by itself (slower, same result)" },
+	{ CLI_K_NOW, 0, "now", CLI_ARG, "EPOCH", "fix time() and CurrentTime" },
+	{ OPT_STRICT, 0, "strict", CLI_NOARG, NULL,
+	    "new ClassAd lookup rules (no fallback to the other ad)" },
+	CLI_OPT_HELP,
+	CLI_END
+};
 
-static const struct option longopts[] = {
-	{ "best", no_argument, NULL, 'b' },
-	{ "max", required_argument, NULL, 'n' },
-	{ "output-format", required_argument, NULL, 'o' },
-	{ "gzip", no_argument, NULL, 'z' },
-	{ "reverse", no_argument, NULL, 'r' },
-	{ "analyze", optional_argument, NULL, 'a' },
-	{ "input-format", required_argument, NULL, 'i' },
-	{ "constraint", required_argument, NULL, OPT_CONSTRAINT },
-	{ "no-autocluster", no_argument, NULL, OPT_NOCLUSTER },
-	{ "now", required_argument, NULL, OPT_NOW },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
+static const cli_spec spec = {
+	"usage: classad-match [-b] [-n N] [-o FORMAT] [-z] [-r] [--constraint EXPR]\n"
+	"                     [-i FORMAT] [--strict] [--now EPOCH] JOBS SLOTS\n"
+	"       classad-match --analyze[=ID] [-r] [--constraint EXPR] [-i FORMAT]\n"
+	"                     [--strict] [--now EPOCH] [ID] JOBS SLOTS\n",
+	"For every job, the slots it matches (both Requirements true), best first by\n"
+	"the job's Rank; one line each: job id, slot name, job Rank, slot Rank.\n",
+	options,
+	"JOBS or SLOTS may be - for standard input (not both). Exit status: 0 a match,\n"
+	"1 none, 2 usage, 3 malformed input, 4 system error.\n",
+	false
 };
 
 /* Attributes copied into match ads to say which job and slot they are. */
 static const char *const job_ident[] = { "ClusterId", "ProcId", "Owner", "User" };
 static const char *const slot_ident[] = { "Name", "Machine" };
+#define NIDENT(a) (sizeof a / sizeof a[0])
 
 struct job {
 	ca_ad *ad;
@@ -81,26 +78,45 @@ struct kept {
 	ca_ad *ident;		/* -o: its identifying attributes, or NULL */
 };
 
-static ca_ctx cx;
-static ca_arena keep;		/* ids, names, identities: live to the end */
-static ca_format in_format = CA_FMT_AUTO;
-static int pflags;
-static ca_expr *constraint;
-static bool strict, reverse, analyze, nocluster, gzip_out;
-static bool out_ads;		/* -o given */
-static ca_format out_format = CA_FMT_LONG;
-static uint32_t limit;		/* 0: all */
-static const char *want_id;	/* --analyze ID */
-static bool stop;		/* the slot stream can end early */
+/* A match seen from the slot's side (-r). */
+struct rhit {
+	double srank, jrank;
+	uint32_t job;
+};
 
-static struct job *jobs;
-static uint32_t njobs, capjobs;
-static ca_matcher *matcher;
-static struct kept *kept;
-static uint32_t nkept, capkept;
-static ca_writer *writer;
-static bool any_match;
-static strbuf line = STRBUF_INIT;	/* one output line */
+/* What the command line asks for. */
+static struct {
+	const char *constraint;
+	bool strict, reverse, analyze, nocluster;
+	uint32_t limit;		/* 0: all */
+	const char *want_id;	/* --analyze ID */
+	int pflags;
+} opt;
+
+/* One run: the jobs, the matcher, the output and, for --analyze, the
+ * analyses. Every function below works on one. */
+struct run {
+	ca_ctx cx;
+	ca_arena keep;		/* ids, names, identities: live to the end */
+	ca_expr *constraint;
+	ca_vec(struct job) jobs;
+	ca_matcher *matcher;
+	ca_vec(struct kept) kept;	/* in slot order */
+	ca_vec(struct rhit) rhits;
+	ca_writer *writer;	/* -o */
+	strbuf line;		/* one output line */
+	bool any_match;
+	bool stop;		/* the slot stream can end early */
+	/* --analyze */
+	int anflags;
+	ca_analysis **an;	/* per cluster; NULL for clusters not asked about */
+	uint32_t n_an, an_gen;
+	bool *selected;		/* per job */
+	ca_vec(const char *) machines;	/* distinct machines analyzed against */
+	ca_dict machine_index;
+	long anon;		/* slots that name no machine */
+	bool slot_found, slot_printed;
+};
 
 /* ---- identities ---- */
 
@@ -115,47 +131,47 @@ add_id_value(strbuf *sb, ca_value v)
 }
 
 static const char *
-job_id(const ca_ad *ad, uint32_t index)
+job_id(struct run *r, const ca_ad *ad, size_t index)
 {
 	strbuf sb = STRBUF_INIT;
-	ca_value c = ca_eval_attr(&cx, ad, NULL, "ClusterId");
-	ca_value p = ca_eval_attr(&cx, ad, NULL, "ProcId");
+	ca_value c = ca_eval_attr(&r->cx, ad, NULL, "ClusterId");
+	ca_value p = ca_eval_attr(&r->cx, ad, NULL, "ProcId");
 
 	if (c.kind != CA_UNDEFINED && p.kind != CA_UNDEFINED) {
 		add_id_value(&sb, c);
 		strbuf_addc(&sb, '.');
 		add_id_value(&sb, p);
 	} else
-		strbuf_addf(&sb, "%u", index);
-	ca_arena_reset(&cx.scratch);
-	const char *s = ca_arena_strndup(&keep, sb.buf, sb.len);
+		strbuf_addf(&sb, "%zu", index);
+	ca_arena_reset(&r->cx.scratch);
+	const char *s = ca_arena_strndup(&r->keep, sb.buf, sb.len);
 	strbuf_release(&sb);
 	return s;
 }
 
 /* The slot's Name, or its index, into sb. */
 static void
-slot_name(strbuf *sb, const ca_ad *ad, uint32_t index)
+slot_name(struct run *r, strbuf *sb, const ca_ad *ad, uint32_t index)
 {
-	ca_value v = ca_eval_attr(&cx, ad, NULL, "Name");
+	ca_value v = ca_eval_attr(&r->cx, ad, NULL, "Name");
 
 	strbuf_reset(sb);
 	if (v.kind == CA_UNDEFINED)
 		strbuf_addf(sb, "%u", index);
 	else
 		add_id_value(sb, v);
-	ca_arena_reset(&cx.scratch);
+	ca_arena_reset(&r->cx.scratch);
 }
 
 /* Does id name this ad: its id text, or its index when id is a number. */
 static bool
-id_matches(const char *id, const char *text, uint32_t index)
+id_matches(const char *id, const char *text, size_t index)
 {
-	char buf[16];
+	char buf[24];
 
 	if (strcmp(id, text) == 0)
 		return true;
-	snprintf(buf, sizeof buf, "%u", index);
+	snprintf(buf, sizeof buf, "%zu", index);
 	return strcmp(id, buf) == 0;
 }
 
@@ -169,57 +185,53 @@ copy_attrs(ca_ad *dst, const ca_ad *src, const char *const *names, size_t n)
 	}
 }
 
-static void
-set_value(ca_ad *ad, const char *name, ca_value v)
-{
-	ca_ad_set(ad, ca_intern(name, strlen(name)), NULL, ca_expr_lit(ad->arena, v));
-}
-
 /* ---- output ---- */
 
 /* A Rank as ca_print_real writes it; integral values, the usual case,
  * without the round trip through the shortest-text search. */
 static void
-print_rank(strbuf *sb, double r)
+print_rank(strbuf *sb, double x)
 {
-	if (r != 0 && r > -1e15 && r < 1e15 && r == (double)(int64_t)r)
-		strbuf_addf(sb, "%lld.0", (long long)r);
+	if (x != 0 && x > -1e15 && x < 1e15 && x == (double)(int64_t)x)
+		strbuf_addf(sb, "%lld.0", (long long)x);
 	else
-		ca_print_real(sb, r);
+		ca_print_real(sb, x);
 }
 
 static void
-put_match(const struct job *j, const char *sname, const ca_ad *sident, double jr, double sr)
+put_match(struct run *r, const struct job *j, const char *sname, const ca_ad *sident,
+    double jr, double sr)
 {
-	if (!out_ads) {
-		strbuf_reset(&line);
-		strbuf_adds(&line, reverse ? sname : j->id);
-		strbuf_addc(&line, '\t');
-		strbuf_adds(&line, reverse ? j->id : sname);
-		strbuf_addc(&line, '\t');
-		print_rank(&line, reverse ? sr : jr);
-		strbuf_addc(&line, '\t');
-		print_rank(&line, reverse ? jr : sr);
-		strbuf_addc(&line, '\n');
-		fwrite(line.buf, 1, line.len, stdout);
+	if (r->writer == NULL) {
+		strbuf *l = &r->line;
+		strbuf_reset(l);
+		strbuf_adds(l, opt.reverse ? sname : j->id);
+		strbuf_addc(l, '\t');
+		strbuf_adds(l, opt.reverse ? j->id : sname);
+		strbuf_addc(l, '\t');
+		print_rank(l, opt.reverse ? sr : jr);
+		strbuf_addc(l, '\t');
+		print_rank(l, opt.reverse ? jr : sr);
+		strbuf_addc(l, '\n');
+		fwrite(l->buf, 1, l->len, stdout);
 		return;
 	}
 	ca_ad *ad = ca_ad_new();
-	set_value(ad, "JobId", ca_str(j->id, (uint32_t)strlen(j->id)));
-	set_value(ad, "SlotName", ca_str(sname, (uint32_t)strlen(sname)));
-	set_value(ad, "JobRank", ca_real(jr));
-	set_value(ad, "SlotRank", ca_real(sr));
-	copy_attrs(ad, j->ad, job_ident, sizeof job_ident / sizeof job_ident[0]);
+	ca_set_str(ad, "JobId", j->id);
+	ca_set_str(ad, "SlotName", sname);
+	ca_set_real(ad, "JobRank", jr);
+	ca_set_real(ad, "SlotRank", sr);
+	copy_attrs(ad, j->ad, job_ident, NIDENT(job_ident));
 	if (sident)
-		copy_attrs(ad, sident, slot_ident, sizeof slot_ident / sizeof slot_ident[0]);
-	if (ca_writer_put(writer, ad) < 0) {
+		copy_attrs(ad, sident, slot_ident, NIDENT(slot_ident));
+	if (ca_writer_put(r->writer, ad) < 0) {
 		if (errno == EILSEQ) {	/* that match is left out, the others go */
-			cli_err("match of %s and %s: %s", j->id, sname, ca_writer_refusal(writer));
+			cli_err("match of %s and %s: %s", j->id, sname, ca_writer_refusal(r->writer));
 			cli_raise(EX_INPUT);
 		} else {
 			cli_err("writing output failed");
 			cli_raise(EX_SYSTEM);
-			stop = true;
+			r->stop = true;
 		}
 	}
 	ca_ad_free(ad);
@@ -228,114 +240,101 @@ put_match(const struct job *j, const char *sname, const ca_ad *sident, double jr
 /* ---- reading ---- */
 
 static void
-read_jobs(const char *path)
+read_jobs(struct run *r, const char *path)
 {
-	ca_reader *r = cli_open(path, in_format);
+	ca_reader *rd = cli_open(path, cli_common.in);
 	ca_ad *ad;
 
-	if (r == NULL)
+	if (rd == NULL)
 		exit(cli_finish());
-	while (cli_next_ad(r, &ad, NULL)) {
-		if (njobs == capjobs) {
-			capjobs = capjobs ? capjobs * 2 : 256;
-			jobs = ca_xreallocarray(jobs, capjobs, sizeof *jobs);
-		}
-		jobs[njobs].ad = ad;
-		jobs[njobs].id = job_id(ad, njobs);
-		njobs++;
+	while (cli_next_ad(rd, &ad, NULL)) {
+		struct job *j = ca_vec_push(&r->jobs);
+		j->ad = ad;
+		j->id = job_id(r, ad, r->jobs.n - 1);
 	}
-	ca_reader_close(r);
+	ca_reader_close(rd);
 	if (cli_status >= EX_SYSTEM)
 		exit(cli_finish());
 }
 
-typedef void (*slot_fn)(const ca_ad *slot, uint32_t no);
+typedef void (*slot_fn)(struct run *r, const ca_ad *slot, uint32_t no);
 
 /* Every slot of path that passes --constraint goes to fn, then is freed. */
 static void
-stream_slots(const char *path, slot_fn fn)
+stream_slots(struct run *r, const char *path, slot_fn fn)
 {
-	ca_reader *r = cli_open(path, in_format);
+	ca_reader *rd = cli_open(path, cli_common.in);
 	uint32_t no = 0;
 	ca_ad *ad;
 
-	if (r == NULL)
+	if (rd == NULL)
 		return;
-	while (!stop && cli_next_ad(r, &ad, NULL)) {
-		bool pass = constraint == NULL ||
-		    ca_value_truth(ca_eval_expr(&cx, constraint, ad, NULL)) == 1;
-		ca_arena_reset(&cx.scratch);
+	while (!r->stop && cli_next_ad(rd, &ad, NULL)) {
+		bool pass = r->constraint == NULL ||
+		    ca_value_truth(ca_eval_expr(&r->cx, r->constraint, ad, NULL)) == 1;
+		ca_arena_reset(&r->cx.scratch);
 		if (pass)
-			fn(ad, no);
+			fn(r, ad, no);
 		no++;
 		ca_ad_free(ad);
-		ca_arena_reset(&cx.scratch);
+		ca_arena_reset(&r->cx.scratch);
 	}
-	ca_reader_close(r);
+	ca_reader_close(rd);
 }
 
 /* ---- matching, from the jobs' side ---- */
 
 static void
-match_slot(const ca_ad *slot, uint32_t no)
+match_slot(struct run *r, const ca_ad *slot, uint32_t no)
 {
-	if (ca_matcher_slot(matcher, slot, no, true, NULL) == 0)
+	if (ca_matcher_slot(r->matcher, slot, no, true, NULL) == 0)
 		return;
-	if (nkept == capkept) {
-		capkept = capkept ? capkept * 2 : 256;
-		kept = ca_xreallocarray(kept, capkept, sizeof *kept);
-	}
+	struct kept *k = ca_vec_push(&r->kept);
 	strbuf sb = STRBUF_INIT;
-	slot_name(&sb, slot, no);
-	kept[nkept].no = no;
-	kept[nkept].name = ca_arena_strndup(&keep, sb.buf, sb.len);
+	slot_name(r, &sb, slot, no);
+	k->no = no;
+	k->name = ca_arena_strndup(&r->keep, sb.buf, sb.len);
 	strbuf_release(&sb);
-	kept[nkept].ident = NULL;
-	if (out_ads) {
-		kept[nkept].ident = ca_ad_new_in(&keep);
-		copy_attrs(kept[nkept].ident, slot, slot_ident,
-		    sizeof slot_ident / sizeof slot_ident[0]);
+	k->ident = NULL;
+	if (r->writer) {
+		k->ident = ca_ad_new_in(&r->keep);
+		copy_attrs(k->ident, slot, slot_ident, NIDENT(slot_ident));
 	}
-	nkept++;
 }
 
 static const struct kept *
-find_kept(uint32_t no)
+find_kept(const struct run *r, uint32_t no)
 {
-	uint32_t lo = 0, hi = nkept;
+	size_t lo = 0, hi = r->kept.n;
 
 	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (kept[mid].no < no)
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->kept.at[mid].no < no)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < nkept && kept[lo].no == no ? &kept[lo] : NULL;
+	return lo < r->kept.n && r->kept.at[lo].no == no ? &r->kept.at[lo] : NULL;
 }
 
 static void
-print_job_matches(void)
+print_job_matches(struct run *r)
 {
-	ca_matcher_prepare(matcher);
-	for (uint32_t j = 0; j < njobs && !stop; j++) {
+	ca_matcher_prepare(r->matcher);
+	for (size_t j = 0; j < r->jobs.n && !r->stop; j++) {
 		uint32_t n;
-		const ca_hit *h = ca_matcher_hits(matcher, ca_matcher_cluster_of(matcher, j), &n);
-		for (uint32_t i = 0; i < n && !stop; i++) {
-			const struct kept *k = find_kept(h[i].slot);
-			put_match(&jobs[j], k->name, k->ident, h[i].jrank, h[i].srank);
+		const ca_hit *h = ca_matcher_hits(r->matcher,
+		    ca_matcher_cluster_of(r->matcher, (uint32_t)j), &n);
+		for (uint32_t i = 0; i < n && !r->stop; i++) {
+			const struct kept *k = find_kept(r, h[i].slot);
+			put_match(r, &r->jobs.at[j], k->name, k->ident, h[i].jrank, h[i].srank);
 		}
 		if (n)
-			any_match = true;
+			r->any_match = true;
 	}
 }
 
 /* ---- matching, from the slots' side ---- */
-
-struct rhit {
-	double srank, jrank;
-	uint32_t job;
-};
 
 static int
 rhit_cmp(const void *pa, const void *pb)
@@ -347,186 +346,143 @@ rhit_cmp(const void *pa, const void *pb)
 	return a->job < b->job ? -1 : a->job > b->job;
 }
 
-static struct rhit *rhits;
-static size_t caprhits;
-
 static void
-reverse_slot(const ca_ad *slot, uint32_t no)
+reverse_slot(struct run *r, const ca_ad *slot, uint32_t no)
 {
 	const ca_slot_hit *h;
-	uint32_t n = ca_matcher_slot(matcher, slot, no, false, &h);
-	size_t nr = 0;
+	uint32_t n = ca_matcher_slot(r->matcher, slot, no, false, &h);
 
 	if (n == 0)
 		return;
-	any_match = true;
+	r->any_match = true;
+	r->rhits.n = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t nm;
-		const uint32_t *mem = ca_matcher_members(matcher, h[i].cluster, &nm);
-		for (uint32_t k = 0; k < nm; k++) {
-			if (nr == caprhits) {
-				caprhits = caprhits ? caprhits * 2 : 256;
-				rhits = ca_xreallocarray(rhits, caprhits, sizeof *rhits);
-			}
-			rhits[nr].srank = h[i].srank;
-			rhits[nr].jrank = h[i].jrank;
-			rhits[nr].job = mem[k];
-			nr++;
-		}
+		const uint32_t *mem = ca_matcher_members(r->matcher, h[i].cluster, &nm);
+		for (uint32_t k = 0; k < nm; k++)
+			*ca_vec_push(&r->rhits) = (struct rhit){ h[i].srank, h[i].jrank, mem[k] };
 	}
+	size_t nr = r->rhits.n;
 	if (nr > 1)
-		qsort(rhits, nr, sizeof *rhits, rhit_cmp);
-	if (limit && nr > limit)
-		nr = limit;
+		qsort(r->rhits.at, nr, sizeof *r->rhits.at, rhit_cmp);
+	if (opt.limit && nr > opt.limit)
+		nr = opt.limit;
 	strbuf name = STRBUF_INIT;
-	slot_name(&name, slot, no);
-	for (size_t i = 0; i < nr && !stop; i++)
-		put_match(&jobs[rhits[i].job], name.buf, slot, rhits[i].jrank, rhits[i].srank);
+	slot_name(r, &name, slot, no);
+	for (size_t i = 0; i < nr && !r->stop; i++) {
+		const struct rhit *x = &r->rhits.at[i];
+		put_match(r, &r->jobs.at[x->job], name.buf, slot, x->jrank, x->srank);
+	}
 	strbuf_release(&name);
 }
 
 /* ---- analysis, from the jobs' side ---- */
 
-static ca_analysis **an;	/* per cluster; NULL for clusters not asked about */
-static uint32_t n_an, an_gen;
-static bool *selected;		/* per job */
-static int anflags;
-
-/* Distinct machines among the slots analyzed against: an open-addressing
- * set of strings. */
-static struct {
-	const char **slot;
-	uint32_t cap, n;
-	long anon;		/* slots that name no machine */
-} machines;
-
-static uint32_t
-str_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
+/* Count the slot's machine (Machine, else the host of slotN@host) among
+ * the distinct machines analyzed against. */
 static void
-count_machine(const ca_ad *slot)
+count_machine(struct run *r, const ca_ad *slot)
 {
-	ca_value v = ca_eval_attr(&cx, slot, NULL, "Machine");
+	ca_value v = ca_eval_attr(&r->cx, slot, NULL, "Machine");
 	const char *s;
 
 	if (v.kind != CA_STRING) {
-		/* slotN@host names the host */
-		v = ca_eval_attr(&cx, slot, NULL, "Name");
+		v = ca_eval_attr(&r->cx, slot, NULL, "Name");
 		if (v.kind != CA_STRING) {
-			machines.anon++;
+			r->anon++;
 			return;
 		}
 		s = strrchr(v.u.s, '@');
 		s = s ? s + 1 : v.u.s;
 	} else
 		s = v.u.s;
-	if ((machines.n + 1) * 2 > machines.cap) {
-		uint32_t cap = machines.cap ? machines.cap * 2 : 1024;
-		const char **slots = ca_xcalloc(cap, sizeof *slots);
-		for (uint32_t i = 0; i < machines.cap; i++) {
-			if (!machines.slot[i])
-				continue;
-			uint32_t k = str_hash(machines.slot[i]) & (cap - 1);
-			while (slots[k])
-				k = (k + 1) & (cap - 1);
-			slots[k] = machines.slot[i];
-		}
-		free(machines.slot);
-		machines.slot = slots;
-		machines.cap = cap;
-	}
-	uint32_t k = str_hash(s) & (machines.cap - 1);
-	for (; machines.slot[k]; k = (k + 1) & (machines.cap - 1))
-		if (strcmp(machines.slot[k], s) == 0)
+	size_t len = strlen(s);
+	uint64_t h = ca_hash_bytes(0, s, len);
+	ca_dict_it it;
+	for (uint32_t i = ca_dict_first(&r->machine_index, h, &it); i != CA_DICT_NONE;
+	    i = ca_dict_next(&r->machine_index, &it))
+		if (strcmp(r->machines.at[i], s) == 0)
 			return;
-	machines.slot[k] = ca_arena_strndup(&keep, s, strlen(s));
-	machines.n++;
+	ca_dict_add(&r->machine_index, h, (uint32_t)r->machines.n);
+	*ca_vec_push(&r->machines) = ca_arena_strndup(&r->keep, s, len);
 }
 
 static const ca_ad *
-cluster_rep(uint32_t c)
+cluster_rep(struct run *r, uint32_t c)
 {
 	uint32_t n;
-	const uint32_t *mem = ca_matcher_members(matcher, c, &n);
+	const uint32_t *mem = ca_matcher_members(r->matcher, c, &n);
 
-	return jobs[mem[0]].ad;
+	return r->jobs.at[mem[0]].ad;
 }
 
 /* After clusters split, every cluster holding a job asked about gets an
  * analysis carrying on from its parent's. */
 static void
-analyses_follow_clusters(void)
+analyses_follow_clusters(struct run *r)
 {
-	uint32_t ncl = ca_matcher_nclusters(matcher);
+	uint32_t ncl = ca_matcher_nclusters(r->matcher);
 	ca_analysis **fresh = ca_xcalloc(ncl ? ncl : 1, sizeof *fresh);
 
-	for (uint32_t j = 0; j < njobs; j++) {
-		uint32_t c = ca_matcher_cluster_of(matcher, j);
-		if (!selected[j] || fresh[c])
+	for (size_t j = 0; j < r->jobs.n; j++) {
+		uint32_t c = ca_matcher_cluster_of(r->matcher, (uint32_t)j);
+		if (!r->selected[j] || fresh[c])
 			continue;
-		fresh[c] = ca_analysis_new(&cx, cluster_rep(c), anflags);
-		uint32_t p = ca_matcher_parent(matcher, c);
-		if (an && p < n_an && an[p])
-			ca_analysis_inherit(fresh[c], an[p]);
+		fresh[c] = ca_analysis_new(&r->cx, cluster_rep(r, c), r->anflags);
+		uint32_t p = ca_matcher_parent(r->matcher, c);
+		if (r->an && p < r->n_an && r->an[p])
+			ca_analysis_inherit(fresh[c], r->an[p]);
 	}
-	for (uint32_t c = 0; c < n_an; c++)
-		ca_analysis_free(an ? an[c] : NULL);
-	free(an);
-	an = fresh;
-	n_an = ncl;
-	an_gen = ca_matcher_generation(matcher);
+	for (uint32_t c = 0; c < r->n_an; c++)
+		ca_analysis_free(r->an ? r->an[c] : NULL);
+	free(r->an);
+	r->an = fresh;
+	r->n_an = ncl;
+	r->an_gen = ca_matcher_generation(r->matcher);
 }
 
 static void
-analyze_slot(const ca_ad *slot, uint32_t no)
+analyze_slot(struct run *r, const ca_ad *slot, uint32_t no)
 {
 	(void)no;
-	count_machine(slot);
-	ca_arena_reset(&cx.scratch);
-	ca_matcher_observe(matcher, slot);
-	if (ca_matcher_generation(matcher) != an_gen)
-		analyses_follow_clusters();
-	for (uint32_t c = 0; c < n_an; c++)
-		if (an[c])
-			ca_analysis_add(an[c], slot, 1);
+	count_machine(r, slot);
+	ca_arena_reset(&r->cx.scratch);
+	ca_matcher_observe(r->matcher, slot);
+	if (ca_matcher_generation(r->matcher) != r->an_gen)
+		analyses_follow_clusters(r);
+	for (uint32_t c = 0; c < r->n_an; c++)
+		if (r->an[c])
+			ca_analysis_add(r->an[c], slot, 1);
 }
 
-static int
-analyze_jobs(const char *slots_path)
+static void
+analyze_jobs(struct run *r, const char *slots_path)
 {
 	bool found = false;
 
-	selected = ca_xcalloc(njobs ? njobs : 1, sizeof *selected);
-	for (uint32_t j = 0; j < njobs; j++)
-		if (want_id == NULL || id_matches(want_id, jobs[j].id, j))
-			selected[j] = found = true;
+	r->selected = ca_xcalloc(r->jobs.n ? r->jobs.n : 1, sizeof *r->selected);
+	for (size_t j = 0; j < r->jobs.n; j++)
+		if (opt.want_id == NULL || id_matches(opt.want_id, r->jobs.at[j].id, j))
+			r->selected[j] = found = true;
 	if (!found) {
-		if (want_id)
-			cli_err("no job %s in the jobs", want_id);
+		if (opt.want_id)
+			cli_err("no job %s in the jobs", opt.want_id);
 		else
 			cli_err("no jobs to analyze");
 		cli_raise(EX_NO);
-		free(selected);
-		return cli_finish();
+		return;
 	}
-	ca_matcher_prepare(matcher);
-	analyses_follow_clusters();
-	stream_slots(slots_path, analyze_slot);
+	ca_matcher_prepare(r->matcher);
+	analyses_follow_clusters(r);
+	stream_slots(r, slots_path, analyze_slot);
 
 	strbuf sb = STRBUF_INIT;
 	bool first = true;
-	for (uint32_t j = 0; j < njobs; j++) {
-		if (!selected[j])
+	for (size_t j = 0; j < r->jobs.n; j++) {
+		if (!r->selected[j])
 			continue;
-		ca_analysis *a = an[ca_matcher_cluster_of(matcher, j)];
-		ca_analysis_words w = { jobs[j].id, false, (long)machines.n + machines.anon };
+		ca_analysis *a = r->an[ca_matcher_cluster_of(r->matcher, (uint32_t)j)];
+		ca_analysis_words w = { r->jobs.at[j].id, false, (long)r->machines.n + r->anon };
 		ca_analysis_counts n;
 		strbuf_reset(&sb);
 		if (!first)
@@ -536,189 +492,162 @@ analyze_jobs(const char *slots_path)
 		fwrite(sb.buf, 1, sb.len, stdout);
 		ca_analysis_counts_get(a, &n);
 		if (n.willing)
-			any_match = true;
+			r->any_match = true;
 	}
 	strbuf_release(&sb);
-	for (uint32_t c = 0; c < n_an; c++)
-		ca_analysis_free(an[c]);
-	free(an);
-	free(selected);
-	free(machines.slot);
-	return 0;
 }
 
 /* ---- analysis, from the slots' side ---- */
 
-static bool slot_found, slot_printed;
-
 static void
-analyze_one_slot(const ca_ad *slot, uint32_t no)
+analyze_one_slot(struct run *r, const ca_ad *slot, uint32_t no)
 {
 	strbuf name = STRBUF_INIT;
 
-	slot_name(&name, slot, no);
-	if (want_id && !id_matches(want_id, name.buf, no)) {
+	slot_name(r, &name, slot, no);
+	if (opt.want_id && !id_matches(opt.want_id, name.buf, no)) {
 		strbuf_release(&name);
 		return;
 	}
-	slot_found = true;
-	ca_matcher_observe(matcher, slot);
-	ca_analysis *a = ca_analysis_new(&cx, slot, anflags);
-	uint32_t ncl = ca_matcher_nclusters(matcher);
+	r->slot_found = true;
+	ca_matcher_observe(r->matcher, slot);
+	ca_analysis *a = ca_analysis_new(&r->cx, slot, r->anflags);
+	uint32_t ncl = ca_matcher_nclusters(r->matcher);
 	for (uint32_t c = 0; c < ncl; c++) {
 		uint32_t n;
-		const uint32_t *mem = ca_matcher_members(matcher, c, &n);
-		ca_analysis_add(a, jobs[mem[0]].ad, n);
+		const uint32_t *mem = ca_matcher_members(r->matcher, c, &n);
+		ca_analysis_add(a, r->jobs.at[mem[0]].ad, n);
 	}
 	strbuf sb = STRBUF_INIT;
 	ca_analysis_words w = { name.buf, true, -1 };
 	ca_analysis_counts n;
-	if (slot_printed)
+	if (r->slot_printed)
 		strbuf_addc(&sb, '\n');
-	slot_printed = true;
+	r->slot_printed = true;
 	ca_analysis_report(a, &sb, &w);
 	fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_release(&sb);
 	ca_analysis_counts_get(a, &n);
 	if (n.willing)
-		any_match = true;
+		r->any_match = true;
 	ca_analysis_free(a);
 	strbuf_release(&name);
-	if (want_id)
-		stop = true;
+	if (opt.want_id)
+		r->stop = true;
 }
 
-static int
-analyze_slots(const char *slots_path)
+static void
+analyze_slots(struct run *r, const char *slots_path)
 {
-	ca_matcher_prepare(matcher);
-	stream_slots(slots_path, analyze_one_slot);
-	if (!slot_found && cli_status < EX_SYSTEM) {
-		if (want_id)
-			cli_err("no slot %s in the slots", want_id);
+	ca_matcher_prepare(r->matcher);
+	stream_slots(r, slots_path, analyze_one_slot);
+	if (!r->slot_found && cli_status < EX_SYSTEM) {
+		if (opt.want_id)
+			cli_err("no slot %s in the slots", opt.want_id);
 		else
 			cli_err("no slots to analyze");
 	}
-	return 0;
 }
 
 /* ---- main ---- */
 
+static void
+option(void *arg, int key, char *val)
+{
+	switch (key) {
+	case 'b': opt.limit = 1; break;
+	case 'n': opt.limit = (uint32_t)cli_int("-n", val, 1, UINT32_MAX); break;
+	case 'r': opt.reverse = true; break;
+	case 'a':
+		opt.analyze = true;
+		if (val)
+			opt.want_id = val;
+		break;
+	case OPT_CONSTRAINT: opt.constraint = val; break;
+	case OPT_NOCLUSTER: opt.nocluster = true; break;
+	case OPT_STRICT:
+		opt.strict = true;
+		opt.pflags |= CA_P_STRICT;
+		break;
+	default: break;
+	}
+}
+
+static void
+run_free(struct run *r)
+{
+	ca_matcher_free(r->matcher);
+	for (size_t j = 0; j < r->jobs.n; j++)
+		ca_ad_free(r->jobs.at[j].ad);
+	ca_vec_free(&r->jobs);
+	ca_vec_free(&r->kept);
+	ca_vec_free(&r->rhits);
+	for (uint32_t c = 0; c < r->n_an; c++)
+		ca_analysis_free(r->an[c]);
+	free(r->an);
+	free(r->selected);
+	ca_vec_free(&r->machines);
+	ca_dict_free(&r->machine_index);
+	strbuf_release(&r->line);
+	ca_arena_free(&r->keep);
+	ca_ctx_free(&r->cx);
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *ctext = NULL;
-	int ch;
+	struct run run = { .line = STRBUF_INIT }, *r = &run;
 
 	cli_init(argc, argv, "classad-match");
-	ca_ctx_init(&cx);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":bn:o:zraI:i:hV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'b':
-			limit = 1;
-			break;
-		case 'n':
-			limit = (uint32_t)cli_int("-n", optarg, 1, UINT32_MAX);
-			break;
-		case 'o':
-			out_format = cli_format("-o", optarg, false);
-			out_ads = true;
-			break;
-		case 'z':
-			gzip_out = true;
-			break;
-		case 'r':
-			reverse = true;
-			break;
-		case 'a':
-			analyze = true;
-			if (optarg)
-				want_id = optarg;
-			break;
-		case 'I':
-		case 'i':
-			in_format = cli_format("-i", optarg, true);
-			break;
-		case OPT_CONSTRAINT:
-			ctext = optarg;
-			break;
-		case OPT_NOCLUSTER:
-			nocluster = true;
-			break;
-		case OPT_NOW:
-			cx.now = cli_now(optarg);
-			break;
-		case OPT_STRICT:
-			strict = true;
-			cx.strict = true;
-			pflags |= CA_P_STRICT;
-			break;
-		case 'h':
-			cli_help(usage_text);
-		case 'V':
-			cli_version();
-		default:
-			cli_bad_option(ch, argv);
-		}
-	}
-	int npos = argc - optind;
-	if (analyze && npos == 3 && want_id == NULL)
-		want_id = argv[optind++];
+	int first = cli_parse(&spec, argc, argv, option, NULL), npos = argc - first;
+	if (opt.analyze && npos == 3 && opt.want_id == NULL)
+		opt.want_id = argv[first++];
 	else if (npos != 2)
 		cli_usage_error(npos < 2 ? "name the JOBS and SLOTS files" :
 		    "too many arguments");
-	const char *jobs_path = argv[optind], *slots_path = argv[optind + 1];
+	const char *jobs_path = argv[first], *slots_path = argv[first + 1];
 	if (strcmp(jobs_path, "-") == 0 && strcmp(slots_path, "-") == 0)
 		cli_usage_error("JOBS and SLOTS cannot both be standard input");
-	if (analyze && (out_ads || gzip_out || limit))
+	if (opt.analyze && (cli_common.out_set || cli_common.gzip || opt.limit))
 		cli_usage_error("--analyze writes a report: -o, -z, -b and -n do not apply");
-	if (gzip_out && !out_ads)
+	if (cli_common.gzip && !cli_common.out_set)
 		cli_usage_error("-z compresses match ads: give -o too");
 
-	ca_arena exprs = { 0 };
-	if (ctext)
-		constraint = cli_expr(&exprs, "--constraint", ctext, pflags);
-	anflags = strict ? CA_AN_STRICT : 0;
+	ca_ctx_init(&r->cx);
+	r->cx.now = cli_common.now;
+	r->cx.strict = opt.strict;
+	if (opt.constraint)
+		r->constraint = cli_expr(&r->keep, "--constraint", opt.constraint, opt.pflags);
+	r->anflags = opt.strict ? CA_AN_STRICT : 0;
 
-	read_jobs(jobs_path);
-	matcher = ca_matcher_new(&cx, (nocluster ? CA_M_NOCLUSTER : 0) |
-	    (strict ? CA_M_STRICT : 0), analyze || reverse ? 0 : limit);
-	for (uint32_t j = 0; j < njobs; j++)
-		ca_matcher_add_job(matcher, jobs[j].ad);
+	read_jobs(r, jobs_path);
+	r->matcher = ca_matcher_new(&r->cx, (opt.nocluster ? CA_M_NOCLUSTER : 0) |
+	    (opt.strict ? CA_M_STRICT : 0), opt.analyze || opt.reverse ? 0 : opt.limit);
+	for (size_t j = 0; j < r->jobs.n; j++)
+		ca_matcher_add_job(r->matcher, r->jobs.at[j].ad);
 
-	if (out_ads) {
-		writer = ca_writer_open(stdout, out_format, gzip_out);
-		if (writer == NULL)
+	if (cli_common.out_set) {
+		r->writer = ca_writer_open(stdout, cli_common.out, cli_common.gzip);
+		if (r->writer == NULL)
 			cli_die(EX_SYSTEM, "cannot start the output");
 	}
-	if (analyze && !reverse)
-		analyze_jobs(slots_path);
-	else if (analyze)
-		analyze_slots(slots_path);
-	else if (reverse)
-		stream_slots(slots_path, reverse_slot);
+	if (opt.analyze && !opt.reverse)
+		analyze_jobs(r, slots_path);
+	else if (opt.analyze)
+		analyze_slots(r, slots_path);
+	else if (opt.reverse)
+		stream_slots(r, slots_path, reverse_slot);
 	else {
-		stream_slots(slots_path, match_slot);
-		print_job_matches();
+		stream_slots(r, slots_path, match_slot);
+		print_job_matches(r);
 	}
-	if (writer && ca_writer_close(writer) < 0) {
+	if (r->writer && ca_writer_close(r->writer) < 0) {
 		cli_err("writing output failed");
 		cli_raise(EX_SYSTEM);
 	}
-	if (!any_match)
+	if (!r->any_match)
 		cli_raise(EX_NO);
-
-	ca_matcher_free(matcher);
-	for (uint32_t j = 0; j < njobs; j++)
-		ca_ad_free(jobs[j].ad);
-	free(jobs);
-	free(kept);
-	free(rhits);
-	strbuf_release(&line);
-	ca_arena_free(&keep);
-	ca_arena_free(&exprs);
-	ca_ctx_free(&cx);
+	run_free(r);
 	ca_intern_cleanup();
 	return cli_finish();
 }

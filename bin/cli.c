@@ -66,7 +66,7 @@ void
 cli_diag(const ca_diag *e)
 {
 	cli_errat(e->file, e->line, e->col, "%s", e->msg);
-	cli_raise(e->status);
+	cli_raise(e->status == CA_EX_SYSTEM ? EX_SYSTEM : EX_INPUT);
 }
 
 ca_reader *
@@ -386,9 +386,12 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 		shared(o, optarg);
 		fn(arg, o->key, optarg);
 	}
+	/* after "--"; optind - 1 is the argument's index, as for the others */
 	if (spec->in_order)
-		for (; optind < argc; optind++)		/* after "--" */
-			fn(arg, CLI_POS, argv[optind]);
+		while (optind < argc) {
+			optind++;
+			fn(arg, CLI_POS, argv[optind - 1]);
+		}
 	strbuf_release(&shortopts);
 	ca_vec_free(&lo);
 	return optind;

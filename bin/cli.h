@@ -72,7 +72,7 @@ extern struct cli_common cli_common;
 
 /* The option handler: key is the row's key (shared rows reach it too, after
  * cli_common is set, so a program may note that one was given), val its
- * value or NULL. */
+ * value or NULL. While it runs, argv[optind - 1] is the argument at hand. */
 typedef void (*cli_fn)(void *arg, int key, char *val);
 
 /* Parse argv by the table. -h prints the usage (cli_usage) and -V the

@@ -12,7 +12,6 @@
  * (HTCondor runs it an hour later), and the seed's "10:30pm"/"Monday" example
  * is taken for what its fields mean (20:30, Tuesday). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,36 +22,8 @@
 #include "classad.h"
 #include "condor.h"
 
-static const char usage_text[] =
-"usage: cron-next [--now EPOCH] [-n COUNT] [--explain] 'MIN HOUR DOM MONTH DOW'\n"
-"       cron-next [--now EPOCH] [-n COUNT] [--explain] [--minute M] [--hour H]\n"
-"                 [--day-of-month D] [--month M] [--day-of-week W]\n"
-"       cron-next --jobs [--due] [--schedd-interval SECS] [--now EPOCH]\n"
-"                 [-i FORMAT] [-o FORMAT] [-z] [FILE...]\n"
-"\n"
-"Schedules (HTCondor's cron_minute ... cron_day_of_week; a field left out is *):\n"
-"  -n, --count COUNT      print the next COUNT run times (default 1)\n"
-"      --explain          print each field's values and when the schedule runs\n"
-"      --minute M         cron_minute, 0-59\n"
-"      --hour H           cron_hour, 0-23\n"
-"      --day-of-month D   cron_day_of_month, 1-31\n"
-"      --month M          cron_month, 1-12\n"
-"      --day-of-week W    cron_day_of_week, 0-7 (Sunday is 0 or 7)\n"
-"Job ads (FILEs or standard input):\n"
-"  -j, --jobs             set DeferralTime, DeferralPrepTime, DeferralWindow of\n"
-"                         idle jobs with CronMinute ... CronDayOfWeek\n"
-"      --due              add CronDue: whether the job may be matched now\n"
-"      --schedd-interval SECS  SCHEDD_INTERVAL for jobs without ScheddInterval\n"
-"                         (default 300)\n"
-"  -i, --input-format auto|long|new|json|xml\n"
-"  -o, --output-format long|new|json|xml   (default long)\n"
-"  -z, --gzip             compress the output with gzip\n"
-"Both:\n"
-"      --now EPOCH        the current time (default: the clock)\n"
-"  -h, --help             this text;  -V, --version  the version\n";
-
 enum {
-	OPT_NOW = 256, OPT_EXPLAIN, OPT_DUE, OPT_INTERVAL,
+	OPT_EXPLAIN = CLI_LONG, OPT_DUE, OPT_INTERVAL,
 	OPT_MINUTE, OPT_HOUR, OPT_MDAY, OPT_MONTH, OPT_WDAY	/* ORDER FIELDS */
 };
 
@@ -60,24 +31,39 @@ static const char *const field_opts[CA_CRON_NFIELDS] = {	/* ORDER FIELDS */
 	"--minute", "--hour", "--day-of-month", "--month", "--day-of-week"
 };
 
-static const struct option longopts[] = {
-	{ "count", required_argument, NULL, 'n' },
-	{ "explain", no_argument, NULL, OPT_EXPLAIN },
-	{ "minute", required_argument, NULL, OPT_MINUTE },
-	{ "hour", required_argument, NULL, OPT_HOUR },
-	{ "day-of-month", required_argument, NULL, OPT_MDAY },
-	{ "month", required_argument, NULL, OPT_MONTH },
-	{ "day-of-week", required_argument, NULL, OPT_WDAY },
-	{ "jobs", no_argument, NULL, 'j' },
-	{ "due", no_argument, NULL, OPT_DUE },
-	{ "schedd-interval", required_argument, NULL, OPT_INTERVAL },
-	{ "input-format", required_argument, NULL, 'i' },
-	{ "output-format", required_argument, NULL, 'o' },
-	{ "gzip", no_argument, NULL, 'z' },
-	{ "now", required_argument, NULL, OPT_NOW },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
+static const cli_opt options[] = {
+	CLI_HEADING("Schedules (HTCondor's cron_minute ... cron_day_of_week; a field left out is *):"),
+	{ 'n', 0, "count", CLI_ARG, "COUNT", "print the next COUNT run times (default 1)" },
+	{ OPT_EXPLAIN, 0, "explain", CLI_NOARG, NULL,
+	    "print each field's values and when the schedule runs" },
+	{ OPT_MINUTE, 0, "minute", CLI_ARG, "M", "cron_minute, 0-59" },
+	{ OPT_HOUR, 0, "hour", CLI_ARG, "H", "cron_hour, 0-23" },
+	{ OPT_MDAY, 0, "day-of-month", CLI_ARG, "D", "cron_day_of_month, 1-31" },
+	{ OPT_MONTH, 0, "month", CLI_ARG, "M", "cron_month, 1-12" },
+	{ OPT_WDAY, 0, "day-of-week", CLI_ARG, "W", "cron_day_of_week, 0-7 (Sunday is 0 or 7)" },
+	CLI_HEADING("Job ads (FILEs or standard input):"),
+	{ 'j', 0, "jobs", CLI_NOARG, NULL, "set DeferralTime, DeferralPrepTime, DeferralWindow of\n"
+	    "idle jobs with CronMinute ... CronDayOfWeek" },
+	{ OPT_DUE, 0, "due", CLI_NOARG, NULL, "add CronDue: whether the job may be matched now" },
+	{ OPT_INTERVAL, 0, "schedd-interval", CLI_ARG, "SECS",
+	    "SCHEDD_INTERVAL for jobs without ScheddInterval\n(default 300)" },
+	CLI_OPT_IN('i'),
+	{ CLI_K_IN, 'I', NULL, CLI_ARG, "FORMAT", NULL },
+	CLI_OPT_OUT,
+	CLI_OPT_GZIP,
+	CLI_HEADING("Both:"),
+	CLI_OPT_NOW,
+	CLI_OPT_HELP,
+	CLI_END
+};
+
+static const cli_spec spec = {
+	"usage: cron-next [--now EPOCH] [-n COUNT] [--explain] 'MIN HOUR DOM MONTH DOW'\n"
+	"       cron-next [--now EPOCH] [-n COUNT] [--explain] [--minute M] [--hour H]\n"
+	"                 [--day-of-month D] [--month M] [--day-of-week W]\n"
+	"       cron-next --jobs [--due] [--schedd-interval SECS] [--now EPOCH]\n"
+	"                 [-i FORMAT] [-o FORMAT] [-z] [FILE...]\n",
+	NULL, options, NULL, false
 };
 
 /* HTCondor's job states and the hold code of an invalid cron schedule. */
@@ -98,7 +84,6 @@ static const char *const wday_names[7] = {
 static int64_t now;
 static bool due;
 static int64_t schedd_interval = DEFAULT_SCHEDD_INTERVAL;
-static ca_format in_format = CA_FMT_AUTO;
 static ca_ctx cx;
 
 /* ---- schedules on the command line ---- */
@@ -353,31 +338,6 @@ schedule_mode(char **args, int nargs, const char *fields[CA_CRON_NFIELDS], int64
 
 /* ---- job ads ---- */
 
-static void
-set_int(ca_ad *ad, const char *name, int64_t v)
-{
-	ca_ad_set(ad, ca_intern(name, strlen(name)), NULL, ca_expr_lit(ad->arena, ca_int(v)));
-}
-
-static void
-set_bool(ca_ad *ad, const char *name, bool v)
-{
-	ca_ad_set(ad, ca_intern(name, strlen(name)), NULL, ca_expr_lit(ad->arena, ca_bool(v)));
-}
-
-static void
-set_str(ca_ad *ad, const char *name, const char *s)
-{
-	ca_ad_set(ad, ca_intern(name, strlen(name)), NULL,
-	    ca_expr_lit(ad->arena, ca_str(s, (uint32_t)strlen(s))));
-}
-
-static bool
-has_attr(const ca_ad *ad, const char *name)
-{
-	return ca_ad_findn(ad, name, strlen(name)) != NULL;
-}
-
 /* An integer attribute: 1 and *v set, 0 when absent, -1 when it is there but
  * does not evaluate to an integer. */
 static int
@@ -385,7 +345,7 @@ int_attr(ca_ad *ad, const char *name, int64_t *v)
 {
 	ca_value val;
 
-	if (!has_attr(ad, name))
+	if (!ca_has(ad, name))
 		return 0;
 	val = ca_eval_attr(&cx, ad, NULL, name);
 	if (val.kind != CA_INT)
@@ -410,20 +370,23 @@ hold(ca_ad *ad, const char *file, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
-	if (int_attr(ad, "ClusterId", &cluster) == 1 && int_attr(ad, "ProcId", &proc) == 1)
-		snprintf(id, sizeof id, "job %lld.%lld: ", (long long)cluster, (long long)proc);
+	if (int_attr(ad, "ClusterId", &cluster) == 1 && int_attr(ad, "ProcId", &proc) == 1) {
+		char jid[CA_JOBID_LEN];
+		ca_jobid_format(jid, sizeof jid, cluster, proc);
+		snprintf(id, sizeof id, "job %s: ", jid);
+	}
 	cli_errat(file, line, 0, "%s%s; the job is put on hold", id, why);
 
 	snprintf(reason, sizeof reason, "Invalid cron schedule parameters: %s", why);
 	if (int_attr(ad, "JobStatus", &status) == 1)
-		set_int(ad, "LastJobStatus", status);
-	set_int(ad, "JobStatus", JOB_HELD);
-	set_str(ad, "HoldReason", reason);
-	set_int(ad, "HoldReasonCode", HOLD_INVALID_CRON);
-	set_int(ad, "HoldReasonSubCode", 0);
-	set_int(ad, "EnteredCurrentStatus", now);
+		ca_set_int(ad, "LastJobStatus", status);
+	ca_set_int(ad, "JobStatus", JOB_HELD);
+	ca_set_str(ad, "HoldReason", reason);
+	ca_set_int(ad, "HoldReasonCode", HOLD_INVALID_CRON);
+	ca_set_int(ad, "HoldReasonSubCode", 0);
+	ca_set_int(ad, "EnteredCurrentStatus", now);
 	if (due)
-		set_bool(ad, "CronDue", false);
+		ca_set_bool(ad, "CronDue", false);
 }
 
 /* Prep time or window: the cron attribute wins (copied into the deferral
@@ -433,12 +396,12 @@ static int
 deferral_param(ca_ad *ad, const char *cron_name, const char *deferral_name, int64_t def,
     int64_t *v, const char *file, int line)
 {
-	const char *name = has_attr(ad, cron_name) ? cron_name : deferral_name;
+	const char *name = ca_has(ad, cron_name) ? cron_name : deferral_name;
 	int r = int_attr(ad, name, v);
 
 	if (r == 0) {
 		*v = def;
-		set_int(ad, deferral_name, def);
+		ca_set_int(ad, deferral_name, def);
 		return 0;
 	}
 	if (r < 0 || *v < 0) {
@@ -446,7 +409,7 @@ deferral_param(ca_ad *ad, const char *cron_name, const char *deferral_name, int6
 		return -1;
 	}
 	if (name == cron_name)
-		set_int(ad, deferral_name, *v);
+		ca_set_int(ad, deferral_name, *v);
 	return 0;
 }
 
@@ -462,13 +425,13 @@ cron_job(ca_ad *ad, const char *file, int line)
 	int r;
 
 	for (int f = 0; f < CA_CRON_NFIELDS; f++)
-		any |= has_attr(ad, ca_cron_attr_name(f));
+		any |= ca_has(ad, ca_cron_attr_name(f));
 	if (!any)
 		return;
 	r = int_attr(ad, "JobStatus", &status);
 	if (r < 0 || status != JOB_IDLE) {
 		if (due)
-			set_bool(ad, "CronDue", false);
+			ca_set_bool(ad, "CronDue", false);
 		return;
 	}
 
@@ -479,7 +442,7 @@ cron_job(ca_ad *ad, const char *file, int line)
 		const char *text;
 		ca_value v;
 
-		if (!has_attr(ad, name))
+		if (!ca_has(ad, name))
 			continue;
 		v = ca_eval_attr(&cx, ad, NULL, name);
 		if (v.kind == CA_STRING)
@@ -515,12 +478,12 @@ cron_job(ca_ad *ad, const char *file, int line)
 			hold(ad, file, line, "the schedule has no run before the end of year 9999");
 			return;
 		}
-		set_int(ad, "DeferralTime", dt);
+		ca_set_int(ad, "DeferralTime", dt);
 	}
 	if (due) {
 		if (int_attr(ad, "ScheddInterval", &interval) != 1)
 			interval = schedd_interval;
-		set_bool(ad, "CronDue", now + interval >= dt - prep && now < dt + window);
+		ca_set_bool(ad, "CronDue", now + interval >= dt - prep && now < dt + window);
 	}
 }
 
@@ -534,7 +497,7 @@ jobs_mode(char **files, int nfiles, ca_format out, bool gzip)
 	for (int i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
 		const char *path = nfiles > 0 ? files[i] : "-";
 		const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-		ca_reader *r = cli_open(path, in_format);
+		ca_reader *r = cli_open(path, cli_common.in);
 		ca_ad *ad;
 
 		if (r == NULL)
@@ -567,75 +530,67 @@ jobs_mode(char **files, int nfiles, ca_format out, bool gzip)
 	return cli_finish();
 }
 
+/* What the command line asks for. */
+static struct {
+	const char *fields[CA_CRON_NFIELDS];
+	const char *only_jobs, *only_sched;	/* an option of one mode, for messages */
+	int64_t count;
+	bool jobs, explain;
+} opt = { .count = 1 };
+
+static void
+option(void *arg, int key, char *val)
+{
+	switch (key) {
+	case 'n':
+		opt.count = cli_int("-n", val, 0, 1000000);
+		opt.only_sched = "-n";
+		break;
+	case OPT_EXPLAIN:
+		opt.explain = true;
+		opt.only_sched = "--explain";
+		break;
+	case OPT_MINUTE: case OPT_HOUR: case OPT_MDAY: case OPT_MONTH: case OPT_WDAY:
+		opt.fields[key - OPT_MINUTE] = val;
+		opt.only_sched = field_opts[key - OPT_MINUTE];
+		break;
+	case 'j':
+		opt.jobs = true;
+		break;
+	case OPT_DUE:
+		due = true;
+		opt.only_jobs = "--due";
+		break;
+	case OPT_INTERVAL:
+		schedd_interval = cli_int("--schedd-interval", val, 0, INT32_MAX);
+		opt.only_jobs = "--schedd-interval";
+		break;
+	case CLI_K_IN:
+		opt.only_jobs = "-i";
+		break;
+	case CLI_K_OUT:
+		opt.only_jobs = "-o";
+		break;
+	case CLI_K_GZIP:
+		opt.only_jobs = "-z";
+		break;
+	default:
+		break;
+	}
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *fields[CA_CRON_NFIELDS] = { NULL };
-	const char *only_jobs = NULL, *only_sched = NULL;
-	int64_t count = 1;
-	bool jobs = false, want_explain = false, gzip = false, have_now = false;
-	ca_format out = CA_FMT_LONG;
-	int ch, rc;
+	int rc;
 
 	cli_init(argc, argv, "cron-next");
 	tzset();
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":n:ji:I:o:zhV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'n':
-			count = cli_int("-n", optarg, 0, 1000000);
-			only_sched = "-n";
-			break;
-		case OPT_EXPLAIN:
-			want_explain = true;
-			only_sched = "--explain";
-			break;
-		case OPT_MINUTE:
-		case OPT_HOUR:
-		case OPT_MDAY:
-		case OPT_MONTH:
-		case OPT_WDAY:
-			fields[ch - OPT_MINUTE] = optarg;
-			only_sched = field_opts[ch - OPT_MINUTE];
-			break;
-		case 'j':
-			jobs = true;
-			break;
-		case OPT_DUE:
-			due = true;
-			only_jobs = "--due";
-			break;
-		case OPT_INTERVAL:
-			schedd_interval = cli_int("--schedd-interval", optarg, 0, INT32_MAX);
-			only_jobs = "--schedd-interval";
-			break;
-		case 'i':
-		case 'I':
-			in_format = cli_format("-i", optarg, true);
-			only_jobs = "-i";
-			break;
-		case 'o':
-			out = cli_format("-o", optarg, false);
-			only_jobs = "-o";
-			break;
-		case 'z':
-			gzip = true;
-			only_jobs = "-z";
-			break;
-		case OPT_NOW:
-			now = cli_now(optarg);
-			have_now = true;
-			break;
-		case 'h':
-			cli_help(usage_text);
-		case 'V':
-			cli_version();
-		default:
-			cli_bad_option(ch, argv);
-		}
-	}
-	if (!have_now)
-		now = (int64_t)time(NULL);
+	int first = cli_parse(&spec, argc, argv, option, NULL);
+	now = cli_common.now;
+	bool jobs = opt.jobs;
+	const char *only_jobs = opt.only_jobs, *only_sched = opt.only_sched;
+	const char **fields = opt.fields;
 	if (jobs && only_sched != NULL)
 		cli_usage_error("%s is for schedules, not for --jobs", only_sched);
 	if (!jobs && only_jobs != NULL)
@@ -643,7 +598,7 @@ main(int argc, char **argv)
 	if (jobs) {
 		ca_ctx_init(&cx);
 		cx.now = now;
-		rc = jobs_mode(argv + optind, argc - optind, out, gzip);
+		rc = jobs_mode(argv + first, argc - first, cli_common.out, cli_common.gzip);
 		ca_ctx_free(&cx);
 		ca_intern_cleanup();
 		return rc;
@@ -653,11 +608,11 @@ main(int argc, char **argv)
 
 		for (int f = 0; f < CA_CRON_NFIELDS; f++)
 			by_field |= fields[f] != NULL;
-		if (optind == argc && !by_field)
+		if (first == argc && !by_field)
 			cli_usage_error("no schedule: give 'MIN HOUR DOM MONTH DOW' or --minute etc.");
-		if (optind < argc && by_field)
+		if (first < argc && by_field)
 			cli_usage_error("give the schedule either as 'MIN HOUR DOM MONTH DOW' "
 			    "or with --minute etc., not both");
 	}
-	return schedule_mode(argv + optind, argc - optind, fields, count, want_explain);
+	return schedule_mode(argv + first, argc - first, fields, opt.count, opt.explain);
 }
