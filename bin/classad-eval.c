@@ -14,11 +14,13 @@
  * completion through readline or libedit (chosen when building). */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/select.h>
 
 #if defined(CA_USE_READLINE)
 #include <readline/history.h>
@@ -160,9 +162,15 @@ pick_ad(const char *path, long index, const ca_expr *where)
 			break;
 		}
 		if (rc == 0) {
-			input_error(strcmp(path, "-") ? path : "<stdin>", 0, 0,
-			    where ? "no ad matches the expression" : index > 1 ?
-			    "there are not that many ads" : "no ad in the input");
+			char msg[160];
+			if (where)
+				snprintf(msg, sizeof msg, "none of its %ld ads matches the expression", n);
+			else if (index > 1)
+				snprintf(msg, sizeof msg, "it holds %ld ad%s: there is no ad %ld", n,
+				    n == 1 ? "" : "s", index);
+			else
+				snprintf(msg, sizeof msg, "no ad in the input");
+			input_error(strcmp(path, "-") ? path : "<stdin>", 0, 0, msg);
 			ad = NULL;
 			break;
 		}
@@ -304,6 +312,10 @@ expression_mode(struct action *acts, int nacts)
 #ifdef LINE_EDITOR
 static char history_path[4096];
 
+/* The word being completed is a command when the line so far is blanks and
+ * one ':' (':' breaks words, so text is what follows it). */
+static bool completing_command;
+
 /* Candidates for completion: commands, builtin names, attribute names of
  * the context and target ads, case-insensitively by prefix. */
 static char *
@@ -317,10 +329,12 @@ complete_next(const char *text, int state)
 
 	if (state == 0)
 		fi = ai = ti = ci = 0;
-	if (text[0] == ':') {
+	if (completing_command || text[0] == ':') {
+		/* without the ':' when it broke the word off */
+		size_t skip = completing_command ? 1 : 0;
 		while (ci < sizeof commands / sizeof commands[0])
-			if (strncmp(commands[ci++], text, len) == 0)
-				return strdup(commands[ci - 1]);
+			if (strncmp(commands[ci++] + skip, text, len) == 0)
+				return strdup(commands[ci - 1] + skip);
 		return NULL;
 	}
 	while (fi < n)
@@ -338,10 +352,13 @@ complete_next(const char *text, int state)
 static char **
 complete(const char *text, int start, int end)
 {
-	(void)start;
 	(void)end;
+	int i = 0;
+	while (i < start && (rl_line_buffer[i] == ' ' || rl_line_buffer[i] == '\t'))
+		i++;
+	completing_command = i + 1 == start && rl_line_buffer[i] == ':';
 	rl_attempted_completion_over = 1;
-	rl_completion_append_character = '\0';
+	rl_completion_append_character = completing_command ? ' ' : '\0';
 	return rl_completion_matches(text, complete_next);
 }
 
@@ -368,14 +385,81 @@ history_open(void)
  * line is a C string, so whatever follows would be lost without a word. */
 static size_t nul_col;
 
-/* A line of input (without its newline), NULL at the end of input. */
+/* Ctrl-C at a terminal cancels the line being typed (and any unfinished
+ * input) instead of ending the session: SIGINT only sets this flag, and the
+ * read that it interrupts (no SA_RESTART) says so. */
+static volatile sig_atomic_t interrupted;
+static char interrupted_line[1];	/* read_line's answer after Ctrl-C */
+
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void
+catch_sigint(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+#ifdef LINE_EDITOR
+/* The line editor in callback mode, so that a signal interrupts our own
+ * wait for input, not the editor's. */
+static char *cb_line;
+static bool cb_done;
+
+static void
+got_line(char *l)
+{
+	cb_line = l;
+	cb_done = true;
+	rl_callback_handler_remove();
+}
+
+static char *
+edit_line(const char *prompt)
+{
+	cb_done = false;
+	cb_line = NULL;
+	rl_callback_handler_install(prompt, got_line);
+	while (!cb_done) {
+		fd_set in;
+		FD_ZERO(&in);
+		FD_SET(0, &in);
+		if (select(1, &in, NULL, NULL, NULL) < 0) {
+			if (errno != EINTR || !interrupted)
+				continue;
+			interrupted = 0;
+			rl_replace_line("", 0);
+#ifdef CA_USE_READLINE
+			rl_callback_sigcleanup();
+#endif
+			rl_callback_handler_remove();
+			fputs("^C\n", stdout);
+			return interrupted_line;
+		}
+		rl_callback_read_char();
+	}
+	return cb_line;
+}
+#endif
+
+/* A line of input (without its newline), NULL at the end of input, or
+ * interrupted_line after Ctrl-C at a terminal. */
 static char *
 read_line(const char *prompt, bool tty)
 {
 	nul_col = 0;
 #ifdef LINE_EDITOR
 	if (tty)
-		return readline(prompt);
+		return edit_line(prompt);
 #endif
 	static char *buf;
 	static size_t cap;
@@ -384,6 +468,12 @@ read_line(const char *prompt, bool tty)
 		fflush(stdout);
 	}
 	ssize_t n = getline(&buf, &cap, stdin);
+	if (n < 0 && tty && interrupted) {
+		interrupted = 0;
+		clearerr(stdin);
+		fputc('\n', stdout);
+		return interrupted_line;
+	}
 	if (n < 0) {
 		free(buf);
 		buf = NULL;
@@ -529,15 +619,21 @@ command(char *line)
 			if (target_ad)
 				show_ad(target_ad);
 			else
-				input_error(":show", 0, 0, "no target ad");
+				input_error(":show", 0, 0, "no target ad (:target FILE loads one)");
 		} else if (*args)
 			input_error(":show", 0, 0, "':show' or ':show target'");
 		else
 			show_ad(my_ad);
 	} else if (strcmp(name, "unset") == 0) {
 		char *rest, *attr = word(args, &rest);
-		if (!ca_ad_delete(my_ad, ca_intern(attr, strlen(attr))))
-			input_error(":unset", 0, 0, "no such attribute in the context ad");
+		if (*attr == '\0')
+			input_error(":unset", 0, 0, "which attribute? (:show lists them)");
+		else if (!ca_ad_delete(my_ad, ca_intern(attr, strlen(attr)))) {
+			char msg[160];
+			snprintf(msg, sizeof msg, "the context ad has no attribute %.100s "
+			    "(it has %u)", attr, my_ad->n);
+			input_error(":unset", 0, 0, msg);
+		}
 	} else if (strcmp(name, "clear") == 0) {
 		ca_ad_free(my_ad);
 		my_ad = ca_ad_new();
@@ -598,10 +694,18 @@ repl(void)
 		    "plain input"
 #endif
 		    );
+	if (tty) {
+		catch_sigint();
+		show_format = CA_FMT_LONG;	/* an ad per line is unreadable here */
+	}
 	for (;;) {
 		char *line = read_line(pending.len ? "      ...> " : "classad> ", tty);
 		if (line == NULL)
 			break;
+		if (line == interrupted_line) {
+			strbuf_reset(&pending);
+			continue;
+		}
 		lineno++;
 		if (nul_col) {
 			snprintf(where, sizeof where, "<input %d>", lineno);

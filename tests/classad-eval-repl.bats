@@ -200,3 +200,49 @@ tmux_wait() {	# tmux_wait TEXT: until the screen shows TEXT (5 s at most)
 	# readline writes lines as typed; libedit escapes the blanks
 	grep -qE 'strcat\("a",( |\\040)"b"\)' "$TMP/home/.classad_eval_history"
 }
+
+@test "a real terminal: Ctrl-C cancels the line and keeps the session, ':' completes commands, ads show in long format" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	mkdir -p "$TMP/home"
+	SOCK=ca-$$-$RANDOM
+	TERM=xterm tmux -L "$SOCK" new-session 3>&- -d -s ca -x 120 -y 40 \
+	    "env HOME=$TMP/home XDG_STATE_HOME= TERM=xterm $CA_BIN/classad-eval -i -f $TMP/job.ad; echo status=\$?; sleep 5"
+	tmux_wait 'classad>'
+	# Ctrl-C on a half-typed line and on unfinished input: both are
+	# dropped, the session and the loaded ad stay
+	tmux -L "$SOCK" send-keys -t ca 'RequestMemory + 1000' C-c
+	tmux_wait '^C'
+	tmux -L "$SOCK" send-keys -t ca '(1 +' Enter
+	tmux_wait '...>'
+	tmux -L "$SOCK" send-keys -t ca C-c
+	tmux -L "$SOCK" send-keys -t ca 'RequestMemory * 2' Enter
+	tmux_wait '4096'
+	! tmux -L "$SOCK" capture-pane -p -t ca | grep -q '^3048'
+	# ':' then a prefix completes to the command, not to an attribute
+	# (the loaded ad has an attribute spelled like the command's prefix)
+	if ! tmux -L "$SOCK" capture-pane -p -t ca | grep -qF '(plain input)'; then
+		tmux -L "$SOCK" send-keys -t ca 'Exp = 1' Enter
+		tmux -L "$SOCK" send-keys -t ca ':expl' Tab 'RequestMemory > 1' Enter
+		tmux_wait 'RequestMemory > 1  =>  true'
+	fi
+	# :show prints the ad one attribute per line at a terminal
+	tmux -L "$SOCK" send-keys -t ca ':show' Enter
+	tmux_wait 'RequestMemory = 2048'
+	tmux -L "$SOCK" capture-pane -p -t ca | grep -qx 'MyType = "Job"'
+	tmux -L "$SOCK" send-keys -t ca C-d
+	tmux_wait 'status=0'
+}
+
+@test ":load N says how many ads the file holds; messages name what is there" {
+	run -3 --separate-stderr classad-eval -i <<IN
+:load $TMP/slots.ads 9
+:load $TMP/slots.ads where Memory > 100000
+:unset NoSuchThing
+:show target
+IN
+	[[ ${lines[0]:-} == "" ]]
+	[[ $stderr == *"slots.ads: it holds 2 ads: there is no ad 9"* ]]
+	[[ $stderr == *"slots.ads: none of its 2 ads matches the expression"* ]]
+	[[ $stderr == *":unset: the context ad has no attribute NoSuchThing (it has 0)"* ]]
+	[[ $stderr == *":show: no target ad (:target FILE loads one)"* ]]
+}
