@@ -20,6 +20,7 @@ CC       ?= cc
 CFLAGS   ?= -O2 -g
 VERSION   = 0.1.0
 WARN      = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wno-missing-field-initializers \
             -Wno-unused-parameter
 CPPFLAGS += -D_GNU_SOURCE
 READLINE ?= readline

@@ -34,7 +34,10 @@
 #include "cli.h"
 #include "classad.h"
 
-enum { OPT_STRICT = CLI_LONG };
+enum {
+	OPT_STRICT = CLI_LONG, OPT_LONG, OPT_JSON, OPT_XML, OPT_AF, OPT_FORMAT, OPT_ADS,
+	OPT_ATTRS, OPT_HEADER
+};
 
 static const cli_opt options[] = {
 	CLI_HEADING("Expression mode (arguments left to right):"),
@@ -48,12 +51,27 @@ static const cli_opt options[] = {
 	{ 'q', 0, "quiet", CLI_NOARG, NULL, "do not print the context ad when the arguments end\n"
 	    "with an assignment or merge" },
 	CLI_HEADING("Stream mode (any of -w -p -s -o -z -I; FILEs or standard input):"),
-	{ 'w', 0, "where", CLI_ARG, "EXPR", "keep the ads for which EXPR is true" },
+	{ 'w', 0, "where", CLI_ARG, "EXPR", "keep the ads for which EXPR is true\n"
+	    "(also --constraint, -constraint)" },
+	{ 'w', 0, "constraint", CLI_ARG, "EXPR", NULL, "constraint", 5 },
 	{ 'p', 0, "print", CLI_ARG, "EXPR", "print EXPR's value per ad, tab-separated (repeatable)" },
+	{ OPT_HEADER, 0, "header", CLI_NOARG, NULL, "a first line naming the -p columns" },
 	{ 's', 0, "set", CLI_ARG, "'NAME = EXPR'", "set an attribute in every ad (repeatable)" },
 	CLI_OPT_OUT,
+	{ OPT_LONG, 0, "long", CLI_NOARG, NULL, NULL, "long", 0 },
+	{ OPT_JSON, 0, "json", CLI_NOARG, NULL, NULL, "json", 0 },
+	{ OPT_XML, 0, "xml", CLI_NOARG, NULL, NULL, "xml", 0 },
 	CLI_OPT_GZIP,
 	CLI_OPT_IN('I'),
+	CLI_HEADING("condor_status's spellings in stream mode:"),
+	{ OPT_AF, 0, "af", CLI_OPTARG, ":jlhVrTY,tng", "EXPR... (also -autoformat) print the\n"
+	    "EXPRs that follow, as condor_status -af does", "af", 0 },
+	{ OPT_AF, 0, "autoformat", CLI_OPTARG, "QUAL", NULL, "autoformat", 5 },
+	{ OPT_FORMAT, 0, "format", CLI_ARG, "FMT", "EXPR  print EXPR with a printf-style FMT\n"
+	    "(%s %d %f %v %V %r), as condor_status -format", "format", 0 },
+	{ OPT_ADS, 0, "ads", CLI_ARG, "FILE", "read the ads of FILE (as condor_status -ads)", "ads", 0 },
+	{ OPT_ATTRS, 0, "attributes", CLI_ARG, "A,B", "write only these attributes of each ad", "attributes", 4 },
+	CLI_HEADING("  -constraint EXPR, -long, -json, -xml: as -w, -o long, -o json, -o xml"),
 	CLI_HEADING("Interactive:"),
 	{ 'i', 0, "interactive", CLI_NOARG, NULL,
 	    "the REPL (also with no arguments); :help lists its commands" },
@@ -767,29 +785,237 @@ repl(void)
 
 /* ---- stream mode ---- */
 
+/* One column of a projection, in command-line order: -p EXPR (columns
+ * separated by tabs), -af EXPR (condor_status -autoformat, with its
+ * qualifiers), or -format FMT EXPR (printf-style, as condor_status). */
+enum { COL_P, COL_AF, COL_FORMAT, COL_JOBID };
+/* How an -af column prints its value (condor_status -af:VrTY). */
+struct af_value {
+	bool quoted, raw, time, date;
+};
+
+struct column {
+	int kind;
+	ca_expr *e;		/* NULL for COL_JOBID */
+	const char *text;	/* as written: headings and labels */
+	const char *fmt;	/* COL_FORMAT */
+	struct af_value how;	/* COL_AF */
+	size_t width;		/* with headings: the widest so far */
+};
+
+/* The -af qualifiers that shape rows (condor_status -af:jlh,tng): those
+ * of every -af together. */
+struct af_style {
+	bool label, heading, jobid;
+	const char *colpre;	/* before every column but the first */
+	const char *colsux;	/* after every column */
+	const char *rowpre;	/* before every row */
+};
+
 struct stream_opts {
 	ca_expr *where;
-	ca_expr **print;
-	int nprint;
+	ca_vec(struct column) cols;
+	struct af_style af;
+	bool header;		/* --header for -p columns */
 	ca_ad *set;
 	ca_format out;
 	bool gzip;
+	ca_vec(const char *) attrs;	/* -attributes: the only ones written */
+	bool headed;		/* the heading line is out */
 };
 
+/* The text of v as condor_status prints a value: strings raw (quoted
+ * with V), the rest as the long format writes it. */
 static void
-print_projection(const struct stream_opts *o, ca_ad *ad, strbuf *sb)
+af_value(strbuf *sb, ca_value v, const struct af_value *st)
 {
-	strbuf_reset(sb);
-	for (int i = 0; i < o->nprint; i++) {
-		ca_value v = ca_eval_expr(&cx, o->print[i], ad, target_ad);
-		if (i)
-			strbuf_addc(sb, '\t');
-		if (v.kind == CA_STRING)
-			strbuf_add(sb, v.u.s, v.x.len);
+	if (st->time && ca_is_num(v)) {
+		int64_t t = v.kind == CA_INT ? v.u.i : (int64_t)v.u.r;
+		bool neg = t < 0;
+		uint64_t u = neg ? 0 - (uint64_t)t : (uint64_t)t;
+		strbuf_addf(sb, "%s%llu+%02u:%02u:%02u", neg ? "-" : "",
+		    (unsigned long long)(u / 86400), (unsigned)(u / 3600 % 24),
+		    (unsigned)(u / 60 % 60), (unsigned)(u % 60));
+	} else if (st->date && ca_is_num(v)) {
+		time_t t = (time_t)(v.kind == CA_INT ? v.u.i : (int64_t)v.u.r);
+		struct tm tm;
+		char buf[32];
+		if (localtime_r(&t, &tm) != NULL && strftime(buf, sizeof buf, "%m/%d %H:%M", &tm))
+			strbuf_adds(sb, buf);
 		else
-			ca_print_value(sb, v, 0);
+			ca_print_value(sb, v, CA_PR_OLD);
+	} else if (v.kind == CA_STRING && !st->quoted)
+		strbuf_add(sb, v.u.s, v.x.len);
+	else
+		ca_print_value(sb, v, CA_PR_OLD);
+}
+
+/* printf-style formatting of v by one -format conversion: %s %d %i %u %x
+ * %o %c %f %e %g %v %V %r with flags, width and precision; "\n" and
+ * "\t" in fmt are a newline and a tab. */
+static void
+format_value(strbuf *sb, const char *fmt, ca_value v, const ca_expr *e)
+{
+	for (const char *p = fmt; *p; p++) {
+		if (*p == '\\' && (p[1] == 'n' || p[1] == 't')) {
+			strbuf_addc(sb, *++p == 'n' ? '\n' : '\t');
+			continue;
+		}
+		if (*p != '%') {
+			strbuf_addc(sb, *p);
+			continue;
+		}
+		if (p[1] == '%') {
+			strbuf_addc(sb, '%');
+			p++;
+			continue;
+		}
+		const char *start = p++;
+		p += strspn(p, "-+ #0123456789.");
+		char conv = *p, cspec[32];
+		size_t n = (size_t)(p - start);
+		if (conv == '\0' || n > 20) {
+			strbuf_add(sb, start, strlen(start));
+			return;
+		}
+		memcpy(cspec, start, n);
+		int64_t i = 0;
+		double r = 0;
+		strbuf t = STRBUF_INIT;
+		switch (conv) {
+		case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c':
+			if (v.kind == CA_INT || v.kind == CA_BOOL)
+				i = v.kind == CA_INT ? v.u.i : v.u.b;
+			else if (v.kind == CA_REAL && v.u.r > -9e18 && v.u.r < 9e18)
+				i = (int64_t)v.u.r;
+			memcpy(cspec + n, "ll", 2);
+			cspec[n + 2] = conv;
+			cspec[n + 3] = '\0';
+			strbuf_addf(sb, cspec, (long long)i);
+			break;
+		case 'f': case 'e': case 'E': case 'g': case 'G':
+			if (ca_is_num(v) || v.kind == CA_BOOL)
+				r = v.kind == CA_REAL ? v.u.r : v.kind == CA_INT ? (double)v.u.i : v.u.b;
+			cspec[n] = conv;
+			cspec[n + 1] = '\0';
+			/* the C library's text, with '.' whatever the locale */
+			strbuf_addf(&t, cspec, r);
+			for (size_t k = 0; k < t.len; k++)
+				if (t.buf[k] == ',')
+					t.buf[k] = '.';
+			strbuf_add(sb, t.buf, t.len);
+			break;
+		default:	/* s, v, V, r */
+			if (conv == 'r' && e != NULL)
+				ca_print_expr(&t, e, CA_PR_OLD);
+			else if (v.kind == CA_STRING && conv != 'V')
+				strbuf_add(&t, v.u.s, v.x.len);
+			else
+				ca_print_value(&t, v, CA_PR_OLD);
+			cspec[n] = 's';
+			cspec[n + 1] = '\0';
+			strbuf_addf(sb, cspec, t.buf);
+			break;
+		}
+		strbuf_release(&t);
+	}
+}
+
+/* Pad sb from `from` to width w (left-aligned), raising w to the text. */
+static void
+pad(strbuf *sb, size_t from, size_t *w, bool last)
+{
+	size_t len = sb->len - from;
+
+	if (len > *w)
+		*w = len;
+	if (!last)
+		while (sb->len - from < *w)
+			strbuf_addc(sb, ' ');
+}
+
+static void
+print_heading(struct stream_opts *o, strbuf *sb)
+{
+	const struct af_style *st = &o->af;
+
+	strbuf_reset(sb);
+	for (size_t i = 0; i < o->cols.n; i++) {
+		struct column *c = &o->cols.at[i];
+		if (c->kind == COL_FORMAT)
+			continue;
+		if (i)
+			strbuf_adds(sb, c->kind == COL_P ? "\t" : st->colpre ? st->colpre : "");
+		size_t from = sb->len;
+		strbuf_adds(sb, c->kind == COL_JOBID ? " ID" : c->text);
+		c->width = sb->len - from;
+		if (c->kind != COL_P)
+			pad(sb, from, &c->width, i + 1 == o->cols.n);
+		if (c->kind != COL_P && st->colsux)
+			strbuf_adds(sb, st->colsux);
 	}
 	strbuf_addc(sb, '\n');
+	fwrite(sb->buf, 1, sb->len, stdout);
+}
+
+static void
+print_projection(struct stream_opts *o, ca_ad *ad, strbuf *sb)
+{
+	const struct af_style *st = &o->af;
+
+	if ((o->af.heading || o->header) && !o->headed) {
+		print_heading(o, sb);
+		o->headed = true;
+	}
+	strbuf_reset(sb);
+	if (st->rowpre)
+		strbuf_adds(sb, st->rowpre);
+	for (size_t i = 0; i < o->cols.n; i++) {
+		struct column *c = &o->cols.at[i];
+		ca_value v = ca_undef();
+		if (c->e != NULL)
+			v = ca_eval_expr(&cx, c->e, ad, target_ad);
+		switch (c->kind) {
+		case COL_P:
+			if (i)
+				strbuf_addc(sb, '\t');
+			if (v.kind == CA_STRING)
+				strbuf_add(sb, v.u.s, v.x.len);
+			else
+				ca_print_value(sb, v, 0);
+			break;
+		case COL_FORMAT:
+			format_value(sb, c->fmt, v, c->e);
+			break;
+		default: {	/* -af */
+			if (i && st->colpre && o->cols.at[i - 1].kind != COL_FORMAT)
+				strbuf_adds(sb, st->colpre);
+			if (st->label)
+				strbuf_addf(sb, "%s = ", c->kind == COL_JOBID ? "ID" : c->text);
+			size_t from = sb->len;
+			if (c->kind == COL_JOBID) {
+				char id[CA_JOBID_LEN];
+				ca_jobid(&cx, ad, id, sizeof id);
+				strbuf_adds(sb, id);
+			} else if (c->how.raw) {
+				ca_attr *at = c->e->node == CA_N_ATTR && c->e->op == CA_SC_NONE ?
+				    ca_ad_find(ad, c->e->u.attr.name) : NULL;
+				if (at != NULL)
+					ca_print_expr(sb, at->expr, CA_PR_OLD);
+				else
+					af_value(sb, v, &c->how);
+			} else
+				af_value(sb, v, &c->how);
+			if (st->heading)
+				pad(sb, from, &c->width, i + 1 == o->cols.n);
+			if (st->colsux)
+				strbuf_adds(sb, st->colsux);
+			break;
+		}
+		}
+	}
+	if (o->cols.n == 0 || o->cols.at[o->cols.n - 1].kind != COL_FORMAT)
+		strbuf_addc(sb, '\n');
 	fwrite(sb->buf, 1, sb->len, stdout);
 }
 
@@ -808,8 +1034,26 @@ put_failed(const ca_writer *w, const ca_reader *r, const char *path)
 	}
 }
 
+/* -attributes: the listed attributes of ad, in its order. */
+static ca_ad *
+keep_only(ca_ad *ad, const struct stream_opts *o)
+{
+	ca_ad *kept = ca_ad_new();
+
+	for (uint32_t i = 0; i < ad->n; i++) {
+		const ca_attr *at = &ad->attrs[i];
+		for (size_t k = 0; k < o->attrs.n; k++)
+			if (strcasecmp(o->attrs.at[k], at->name->key) == 0) {
+				ca_ad_set_copy(kept, at->spell, strlen(at->spell), at->expr);
+				break;
+			}
+	}
+	ca_ad_free(ad);
+	return kept;
+}
+
 static void
-stream_file(const struct stream_opts *o, const char *path, ca_writer *w, strbuf *sb)
+stream_file(struct stream_opts *o, const char *path, ca_writer *w, strbuf *sb)
 {
 	ca_reader *r = cli_open(path, cli_common.in);
 	ca_ad *ad;
@@ -823,6 +1067,8 @@ stream_file(const struct stream_opts *o, const char *path, ca_writer *w, strbuf 
 		if (keep) {
 			if (o->set)
 				ca_ad_merge(ad, o->set);
+			if (o->attrs.n)
+				ad = keep_only(ad, o);
 			if (w == NULL)
 				print_projection(o, ad, sb);
 			else if (ca_writer_put(w, ad) < 0)
@@ -837,13 +1083,13 @@ stream_file(const struct stream_opts *o, const char *path, ca_writer *w, strbuf 
 }
 
 static int
-stream_mode(const struct stream_opts *o, struct action *acts, int nacts)
+stream_mode(struct stream_opts *o, struct action *acts, int nacts)
 {
 	strbuf sb = STRBUF_INIT;
 	ca_writer *w = NULL;
 	int nfiles = 0;
 
-	if (o->nprint == 0 && (w = ca_writer_open(stdout, o->out, o->gzip)) == NULL)
+	if (o->cols.n == 0 && (w = ca_writer_open(stdout, o->out, o->gzip)) == NULL)
 		cli_die(EX_SYSTEM, "cannot start the output");
 	for (int i = 0; i < nacts; i++)
 		if (acts[i].kind == 0) {
@@ -860,17 +1106,54 @@ stream_mode(const struct stream_opts *o, struct action *acts, int nacts)
 	return cli_finish();
 }
 
+/* A column as the command line gives it. */
+struct colarg {
+	int kind;		/* COL_* */
+	const char *text, *fmt;	/* fmt: -format's, or -af's qualifiers */
+};
+
 /* What the command line asks for, gathered by option(). */
 static struct {
 	ca_vec(struct action) acts;	/* -f, -t, -x and positional arguments, in order */
-	ca_vec(const char *) print, set;
+	ca_vec(struct colarg) cols;
+	ca_vec(const char *) set;
+	ca_vec(const char *) attrs;
 	const char *where;
-	bool stream, interactive;
-} cmd = { CA_VEC_INIT, CA_VEC_INIT, CA_VEC_INIT, NULL, false, false };
+	const char *quals;	/* the qualifiers of the -af at hand */
+	ca_vec(const char *) allquals;	/* of every -af */
+	bool af;		/* positional arguments are -af columns */
+	const char *format;	/* -format FMT waiting for its EXPR */
+	bool stream, interactive, header;
+	ca_arena arena;		/* the -attributes names */
+} cmd;
+
+/* -attributes A,B,C (several times too) */
+static void
+add_attrs(const char *list)
+{
+	char *copy = ca_xstrndup(list, strlen(list)), *save = NULL;
+
+	for (char *t = strtok_r(copy, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save))
+		*ca_vec_push(&cmd.attrs) = ca_arena_strndup(&cmd.arena, t, strlen(t));
+	free(copy);
+}
 
 static void
 option(void *arg, int key, char *val)
 {
+	if (cmd.format != NULL && key != CLI_POS)
+		cli_usage_error("-format %s needs an expression after it", cmd.format);
+	if (key != CLI_POS)
+		cmd.af = false;		/* -af's list ends at the next option */
+	if (key == CLI_POS && cmd.format != NULL) {
+		*ca_vec_push(&cmd.cols) = (struct colarg){ COL_FORMAT, val, cmd.format };
+		cmd.format = NULL;
+		return;
+	}
+	if (key == CLI_POS && cmd.af) {
+		*ca_vec_push(&cmd.cols) = (struct colarg){ COL_AF, val, cmd.quals };
+		return;
+	}
 	switch (key) {
 	case CLI_POS:
 	case 'f':
@@ -888,7 +1171,36 @@ option(void *arg, int key, char *val)
 		cmd.stream = true;
 		break;
 	case 'p':
-		*ca_vec_push(&cmd.print) = val;
+		*ca_vec_push(&cmd.cols) = (struct colarg){ COL_P, val, NULL };
+		cmd.stream = true;
+		break;
+	case OPT_HEADER:
+		cmd.header = true;
+		cmd.stream = true;
+		break;
+	case OPT_AF:
+		cmd.quals = val;
+		*ca_vec_push(&cmd.allquals) = val;
+		cmd.af = cmd.stream = true;
+		break;
+	case OPT_FORMAT:
+		cmd.format = val;
+		cmd.stream = true;
+		break;
+	case OPT_ADS:
+		*ca_vec_push(&cmd.acts) = (struct action){ 0, val, optind - 1 };
+		cmd.stream = true;
+		break;
+	case OPT_ATTRS:
+		add_attrs(val);
+		cmd.stream = true;
+		break;
+	case OPT_LONG:
+	case OPT_JSON:
+	case OPT_XML:
+		cli_common.out = key == OPT_LONG ? CA_FMT_LONG : key == OPT_JSON ? CA_FMT_JSON :
+		    CA_FMT_XML;
+		cli_common.out_set = true;
 		cmd.stream = true;
 		break;
 	case 's':
@@ -916,6 +1228,57 @@ option(void *arg, int key, char *val)
 	}
 }
 
+/* The -af qualifiers as condor_status reads them: those that shape rows
+ * into st (from every -af), those of a column's value into how. */
+static void
+af_quals(struct af_style *st, struct af_value *how, const char *q)
+{
+	for (; q && *q; q++)
+		switch (*q) {
+		case ',': st->colsux = ","; break;
+		case 'n': st->colsux = "\n"; break;
+		case 'g': st->colpre = NULL; st->rowpre = "\n"; break;
+		case 't': st->colpre = "\t"; break;
+		case 'l': st->label = true; break;
+		case 'h': st->heading = true; break;
+		case 'j': st->jobid = true; break;
+		case 'V': how->quoted = true; break;
+		case 'r': case 'o': how->raw = true; break;
+		case 'T': how->time = true; break;
+		case 'Y': how->date = true; break;
+		case ':': case '=': break;
+		default:
+			cli_usage_error("-af: unknown qualifier '%c' (jlhVrTY,tng)", *q);
+		}
+	if (st->label && st->heading)
+		cli_usage_error("-af: the qualifiers l and h do not go together");
+}
+
+/* The columns of a projection, compiled. */
+static void
+make_columns(struct stream_opts *o, ca_arena *a)
+{
+	struct af_value ignore;
+
+	o->af.colpre = " ";
+	for (size_t i = 0; i < cmd.allquals.n; i++)
+		af_quals(&o->af, &ignore, cmd.allquals.at[i]);
+	if (o->af.jobid)
+		*ca_vec_push(&o->cols) = (struct column){ COL_JOBID, NULL, "ID", NULL, { 0 }, 0 };
+	for (size_t i = 0; i < cmd.cols.n; i++) {
+		const struct colarg *c = &cmd.cols.at[i];
+		const char *opt = c->kind == COL_P ? "-p" : c->kind == COL_AF ? "-af" : "-format";
+		struct column *col = ca_vec_push(&o->cols);
+		*col = (struct column){ c->kind, cli_expr(a, opt, c->text, pflags), c->text,
+		    c->kind == COL_FORMAT ? c->fmt : NULL, { 0 }, 0 };
+		if (c->kind == COL_AF) {
+			struct af_style st = o->af;
+			af_quals(&st, &col->how, c->fmt);
+		}
+	}
+	o->header = cmd.header;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -924,9 +1287,18 @@ main(int argc, char **argv)
 	cli_init(argc, argv, "classad-eval");
 	ca_ctx_init(&cx);
 	cli_parse(&spec, argc, argv, option, NULL);
+	if (cmd.format != NULL)
+		cli_usage_error("-format %s needs an expression after it", cmd.format);
+	for (size_t i = 0, n = 0; i < cmd.allquals.n; i++, n = 0) {
+		for (size_t k = 0; k < cmd.cols.n; k++)
+			n += cmd.cols.at[k].kind == COL_AF;
+		if (n == 0)
+			cli_usage_error("-af needs the attributes or expressions to print after it");
+	}
 	o.out = cli_common.out;
 	o.gzip = cli_common.gzip;
-	o.nprint = (int)cmd.print.n;
+	o.attrs.at = cmd.attrs.at;
+	o.attrs.n = cmd.attrs.n;
 
 	struct action *acts = cmd.acts.at;
 	int nacts = (int)cmd.acts.n, stream = cmd.stream, interactive = cmd.interactive;
@@ -949,9 +1321,7 @@ main(int argc, char **argv)
 		}
 		if (cmd.where)
 			o.where = cli_expr(&a, "-w", cmd.where, pflags);
-		o.print = ca_arena_array(&a, (size_t)o.nprint, sizeof *o.print);
-		for (int i = 0; i < o.nprint; i++)
-			o.print[i] = cli_expr(&a, "-p", cmd.print.at[i], pflags);
+		make_columns(&o, &a);
 		if (cmd.set.n) {
 			o.set = ca_ad_new();
 			for (size_t i = 0; i < cmd.set.n; i++) {
@@ -965,6 +1335,7 @@ main(int argc, char **argv)
 		}
 		rc = stream_mode(&o, acts, nacts);
 		ca_ad_free(o.set);
+		ca_vec_free(&o.cols);
 		ca_arena_free(&a);
 	} else if (interactive || npos == 0) {
 		if (npos)
@@ -983,7 +1354,10 @@ main(int argc, char **argv)
 	ca_ctx_free(&cx);
 	ca_intern_cleanup();
 	ca_vec_free(&cmd.acts);
-	ca_vec_free(&cmd.print);
+	ca_vec_free(&cmd.cols);
 	ca_vec_free(&cmd.set);
+	ca_vec_free(&cmd.attrs);
+	ca_vec_free(&cmd.allquals);
+	ca_arena_free(&cmd.arena);
 	return rc;
 }

@@ -28,14 +28,17 @@ static const cli_opt options[] = {
 	{ CLI_K_OUT, 'o', "output-format", CLI_ARG, "FORMAT",
 	    "long|new|json|xml: match ads instead of lines" },
 	{ CLI_K_GZIP, 'z', "gzip", CLI_NOARG, NULL, "compress the match ads with gzip" },
-	{ OPT_CONSTRAINT, 0, "constraint", CLI_ARG, "EXPR",
-	    "consider only the slots for which EXPR is true" },
+	{ OPT_CONSTRAINT, 'w', "constraint", CLI_ARG, "EXPR",
+	    "consider only the slots for which EXPR is true (also -w,\n"
+	    "--where, -constraint)", "constraint", 5 },
+	{ OPT_CONSTRAINT, 0, "where", CLI_ARG, "EXPR", NULL },
 	{ 'r', 0, "reverse", CLI_NOARG, NULL, "for every slot, the jobs it matches, best first by\n"
-	    "the slot's Rank" },
+	    "the slot's Rank", "reverse", 0 },
 	{ 'a', 0, "analyze", CLI_OPTARG, "ID",
 	    "why jobs match or do not (condor_q -better-analyze);\n"
-	    "with -r, why slots do; ID: one job (ClusterId.ProcId)\n"
-	    "or slot (Name), or its 0-based index" },
+	    "ID: a cluster C or a job C.P as condor_q takes them;\n"
+	    "with -r, why slots do: ID a slot's Name or 0-based index", "analyze", 0 },
+	{ 'a', 0, "better-analyze", CLI_OPTARG, "ID", NULL, "better-analyze", 6 },
 	{ CLI_K_IN, 'i', "input-format", CLI_ARG, "FORMAT",
 	    "auto|long|new|json|xml (both inputs; -I too)" },
 	{ CLI_K_IN, 'I', NULL, CLI_ARG, "FORMAT", NULL },
@@ -52,7 +55,8 @@ static const cli_spec spec = {
 	"usage: classad-match [-b] [-n N] [-o FORMAT] [-z] [-r] [--constraint EXPR]\n"
 	"                     [-i FORMAT] [--strict] [--now EPOCH] JOBS SLOTS\n"
 	"       classad-match --analyze[=ID] [-r] [--constraint EXPR] [-i FORMAT]\n"
-	"                     [--strict] [--now EPOCH] [ID] JOBS SLOTS\n",
+	"                     [--strict] [--now EPOCH] [ID] JOBS SLOTS\n"
+	"condor_q's spellings: -better-analyze, -analyze, -reverse, -constraint.\n",
 	"For every job, the slots it matches (both Requirements true), best first by\n"
 	"the job's Rank; one line each: job id, slot name, job Rank, slot Rank.\n",
 	options,
@@ -163,7 +167,19 @@ slot_name(struct run *r, strbuf *sb, const ca_ad *ad, uint32_t index)
 	ca_arena_reset(&r->cx.scratch);
 }
 
-/* Does id name this ad: its id text, or its index when id is a number. */
+/* Does id name this job, as condor_q's arguments do: "C.P" the job, "C"
+ * every job of cluster C. */
+static bool
+job_matches(const char *id, const char *text)
+{
+	size_t n = strspn(id, "0123456789");
+
+	if (n > 0 && id[n] == '\0')
+		return strncmp(text, id, n) == 0 && text[n] == '.';
+	return strcmp(id, text) == 0;
+}
+
+/* Does id name this slot: its Name, or its 0-based index. */
 static bool
 id_matches(const char *id, const char *text, size_t index)
 {
@@ -462,7 +478,7 @@ analyze_jobs(struct run *r, const char *slots_path)
 
 	r->selected = ca_xcalloc(r->jobs.n ? r->jobs.n : 1, sizeof *r->selected);
 	for (size_t j = 0; j < r->jobs.n; j++)
-		if (opt.want_id == NULL || id_matches(opt.want_id, r->jobs.at[j].id, j))
+		if (opt.want_id == NULL || job_matches(opt.want_id, r->jobs.at[j].id))
 			r->selected[j] = found = true;
 	if (!found) {
 		if (opt.want_id)

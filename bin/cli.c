@@ -123,18 +123,92 @@ cli_help(const char *usage)
 	exit(cli_finish());
 }
 
+/* The options of the table being parsed, for "did you mean" hints. */
+static const cli_opt *hint_rows;
+
+/* Edit distance of a and b, counting a swap of neighbours as one edit,
+ * or 99 when the two are far apart in length. */
+static int
+distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+	int d[40][40];
+
+	if (n >= 40 || m >= 40 || (n > m ? n - m : m - n) > 2)
+		return 99;
+	for (size_t i = 0; i <= n; i++)
+		for (size_t j = 0; j <= m; j++) {
+			if (i == 0 || j == 0) {
+				d[i][j] = (int)(i + j);
+				continue;
+			}
+			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < c)
+				c = d[i - 2][j - 2] + 1;
+			d[i][j] = c;
+		}
+	return d[n][m];
+}
+
+/* The nearest spelling of an option to what was given (without its
+ * dashes and value), or NULL when none is near. */
+static const char *
+near_miss(const char *given, bool one_dash, char *buf, size_t len)
+{
+	char word[40];
+	size_t n = strcspn(given, "=");
+	int best = 3;
+
+	if (hint_rows == NULL || n == 0 || n >= sizeof word)
+		return NULL;
+	memcpy(word, given, n);
+	word[n] = '\0';
+	buf[0] = '\0';
+	/* the spellings with as many dashes as were typed come first, so
+	 * they win a tie */
+	for (int pass = 0; pass < 2; pass++)
+		for (const cli_opt *o = hint_rows; o->key || o->name || o->help; o++) {
+			bool condor = (pass == 0) == one_dash;
+			const char *w = condor ? o->condor : o->name;
+			int d;
+			if (w && (d = distance(word, w)) < best && d < (int)n) {
+				best = d;
+				snprintf(buf, len, "%s%s", condor ? "-" : "--", w);
+			}
+		}
+	return buf[0] ? buf : NULL;
+}
+
 void
 cli_bad_option(int ch, char *const *argv)
 {
 	const char *arg = argv[optind - 1];
-	char letter[3] = { '-', (char)optopt, '\0' };
+	char letter[3] = { '-', (char)optopt, '\0' }, hint[64];
+
+	/* inside a cluster (-reverze), getopt has not moved past it yet */
+	if (optopt > 0 && optopt < 128 && argv[optind] != NULL && argv[optind][0] == '-' &&
+	    argv[optind][1] != '-' && strchr(argv[optind] + 1, optopt) != NULL)
+		arg = argv[optind];
 	/* a short option by its letter (it may sit in a cluster like -zq);
 	 * a long one (or an unknown getopt_long_only word) as written */
-	const char *name = optopt > 0 && optopt < 128 && !(arg[0] == '-' && arg[1] == '-') ?
-	    letter : arg;
+	bool is_short = optopt > 0 && optopt < 128 && !(arg[0] == '-' && arg[1] == '-');
+	const char *name = is_short ? letter : arg;
 
 	if (ch == ':')
 		cli_usage_error("option '%s' needs a value", name);
+	const char *near = is_short ? (arg[0] == '-' && strlen(arg) > 3 ?
+	    near_miss(arg + 1, true, hint, sizeof hint) : NULL) :
+	    near_miss(arg + 2, false, hint, sizeof hint);
+	if (near && is_short)
+		cli_usage_error("unknown or ambiguous option '%s' (in '%s'); did you mean '%s'?",
+		    name, arg, near);
+	if (near)
+		cli_usage_error("unknown or ambiguous option '%s'; did you mean '%s'?", name, near);
 	cli_usage_error("unknown or ambiguous option '%s'", name);
 }
 
@@ -323,10 +397,67 @@ shared(const cli_opt *o, char *val)
 	}
 }
 
+static char **condor_argv;	/* argv with HTCondor's spellings rewritten */
+
 static void
 free_common(void)
 {
 	ca_vec_free(&cli_common.configs);
+	if (condor_argv != NULL)
+		for (char **a = condor_argv; *a; a++)
+			free(*a);
+	free(condor_argv);
+	condor_argv = NULL;
+}
+
+/* The row whose HTCondor spelling arg ("-constraint=...", "-const",
+ * "-af:h") is, or NULL: the whole word, or an abbreviation of at least
+ * condor_min letters that names one row only. */
+static const cli_opt *
+condor_row(const cli_opt *rows, const char *arg)
+{
+	size_t n = strcspn(arg + 1, "=:");
+	const cli_opt *found = NULL;
+
+	if (arg[0] != '-' || arg[1] == '-' || n < 2)
+		return NULL;
+	for (const cli_opt *o = rows; o->key || o->name || o->help; o++) {
+		if (o->condor == NULL || o->name == NULL)
+			continue;
+		if (strlen(o->condor) == n && strncmp(o->condor, arg + 1, n) == 0)
+			return o;
+		if (o->condor_min > 0 && n >= (size_t)o->condor_min && n < strlen(o->condor) &&
+		    strncmp(o->condor, arg + 1, n) == 0) {
+			if (found != NULL && found != o)
+				return NULL;	/* ambiguous */
+			found = o;
+		}
+	}
+	return found;
+}
+
+/* A copy of argv with every HTCondor spelling replaced by the long option
+ * it stands for ("-constraint X" becomes "--constraint X"), up to "--". */
+static char **
+rewrite_condor(const cli_opt *rows, int argc, char **argv)
+{
+	char **a = ca_xcalloc((size_t)argc + 1, sizeof *a);
+	bool done = false;
+
+	for (int i = 0; i < argc; i++) {
+		const cli_opt *o = done || i == 0 ? NULL : condor_row(rows, argv[i]);
+		if (o != NULL) {
+			/* "-af:h" (qualifiers after a colon) is "--af=:h" */
+			const char *rest = argv[i] + 1 + strcspn(argv[i] + 1, "=:");
+			size_t len = strlen(o->name) + strlen(rest) + 4;
+			a[i] = ca_xmalloc(len);
+			snprintf(a[i], len, "--%s%s%s", o->name, *rest == ':' ? "=" : "", rest);
+		} else
+			a[i] = ca_xstrndup(argv[i], strlen(argv[i]));
+		if (strcmp(argv[i], "--") == 0)
+			done = true;
+	}
+	return a;
 }
 
 int
@@ -335,6 +466,7 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 	ca_vec(struct option) lo = CA_VEC_INIT;
 	strbuf shortopts = STRBUF_INIT;
 	const cli_opt *rows = spec->opts;
+	char **given = argv, **copy_order = NULL;
 	size_t nrows = 0;
 	int ch;
 
@@ -342,6 +474,14 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 	cli_common.in = CA_FMT_AUTO;
 	cli_common.out = CA_FMT_LONG;
 	atexit(free_common);
+	hint_rows = rows;
+	for (const cli_opt *o = rows; o->key || o->name || o->help; o++)
+		if (o->condor != NULL) {
+			argv = condor_argv = rewrite_condor(rows, argc, argv);
+			copy_order = ca_xcalloc((size_t)argc + 1, sizeof *copy_order);
+			memcpy(copy_order, argv, (size_t)argc * sizeof *copy_order);
+			break;
+		}
 	strbuf_adds(&shortopts, spec->in_order ? "-:" : ":");
 	for (const cli_opt *o = rows; o->key || o->name || o->help; o++, nrows++) {
 		int l = letter_of(o);
@@ -387,6 +527,8 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 		fn(arg, o->key, optarg);
 	}
 	/* after "--"; optind - 1 is the argument's index, as for the others */
+	if (spec->in_order && optind < argc)
+		fn(arg, CLI_DASHDASH, NULL);
 	if (spec->in_order)
 		while (optind < argc) {
 			optind++;
@@ -394,6 +536,18 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 		}
 	strbuf_release(&shortopts);
 	ca_vec_free(&lo);
+	/* getopt moved the arguments of the rewritten copy: move the caller's
+	 * the same way, so argv[optind...] are the arguments left */
+	if (argv != given) {
+		char **orig = ca_xcalloc((size_t)argc + 1, sizeof *orig);
+		memcpy(orig, given, (size_t)argc * sizeof *orig);
+		for (int i = 0; i < argc; i++)
+			for (int k = 0; k < argc; k++)
+				if (copy_order[k] == argv[i])	/* the copy of given[k] */
+					given[i] = orig[k];
+		free(orig);
+		free(copy_order);
+	}
 	return optind;
 }
 

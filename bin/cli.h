@@ -20,7 +20,7 @@
  * shares (CLI_OPT_NOW, CLI_OPT_CONFIG, ...) are rows too, and cli_parse
  * keeps their values in cli_common. */
 enum { CLI_NOARG, CLI_ARG, CLI_OPTARG };
-enum { CLI_LONG = 256, CLI_POS = 1 };
+enum { CLI_LONG = 256, CLI_POS = 1, CLI_DASHDASH = 2 };
 /* the shared options' keys */
 enum {
 	CLI_K_NOW = 200, CLI_K_CONFIG, CLI_K_IN, CLI_K_OUT, CLI_K_GZIP, CLI_K_HELP, CLI_K_VERSION
@@ -33,6 +33,12 @@ typedef struct cli_opt {
 	int arg;		/* CLI_NOARG, CLI_ARG or CLI_OPTARG */
 	const char *meta;	/* the value in the usage: "FILE" */
 	const char *help;	/* the usage text; '\n' starts a continued line */
+	/* The spelling of HTCondor's tool for the same meaning, with one
+	 * dash ("constraint" for -constraint), and how short an abbreviation
+	 * of it may be (0: only the whole word), as condor_q and
+	 * condor_status accept -const for -constraint. */
+	const char *condor;
+	int condor_min;
 } cli_opt;
 
 #define CLI_HEADING(text)	{ 0, 0, NULL, 0, NULL, text }
@@ -72,7 +78,8 @@ extern struct cli_common cli_common;
 
 /* The option handler: key is the row's key (shared rows reach it too, after
  * cli_common is set, so a program may note that one was given), val its
- * value or NULL. While it runs, argv[optind - 1] is the argument at hand. */
+ * value or NULL. While it runs, argv[optind - 1] is the argument at hand.
+ * With in_order, "--" comes as CLI_DASHDASH before the arguments after it. */
 typedef void (*cli_fn)(void *arg, int key, char *val);
 
 /* Parse argv by the table. -h prints the usage (cli_usage) and -V the

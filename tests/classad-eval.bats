@@ -190,3 +190,87 @@ IN
 	run -4 --separate-stderr sh -c 'classad-eval 1 >/dev/full'
 	[[ $stderr == *"writing output failed"* ]]
 }
+
+# condor_status's spellings, on the example pool
+
+@test "condor_status spellings: -ads, -constraint, -af, -long, -json, -attributes" {
+	run -0 classad-eval -ads "$POOL/slots.ads" -constraint 'Memory > 8192' -af Name Memory
+	[ "${lines[0]}" = "slot1@ws02.cs.example.org 16384" ]
+	a=$output
+	# -const is an abbreviation condor_status takes too; -w and --where mean the same
+	run -0 classad-eval -const 'Memory > 8192' -af Name Memory -ads "$POOL/slots.ads"
+	[ "$output" = "$a" ]
+	run -0 classad-eval -w 'Memory > 8192' -af Name Memory -- "$POOL/slots.ads"
+	[ "$output" = "$a" ]
+	run -0 classad-eval -ads "$POOL/slots.ads" -constraint 'Memory > 8192' -long
+	[ "${lines[0]}" = 'Activity = "Idle"' ]
+	run -0 classad-eval -ads "$POOL/slots.ads" -json -attributes Name,Memory
+	[ "${lines[0]}" = "[" ]
+	[ "${lines[2]}" = '  "Memory": 8192,' ]
+	[ "${lines[3]}" = '  "Name": "slot1@ws01.cs.example.org"' ]
+	run -0 classad-eval -ads "$POOL/slots.ads" -xml -attributes Name
+	[[ $output == *'<a n="Name"><s>slot1@ws01.cs.example.org</s></a>'* ]]
+}
+
+@test "-af qualifiers: h (headings, columns as wide as their values), l, t, comma, n, g, V, r, j" {
+	cat >"$TMP/jobs.ads" <<'AD'
+ClusterId = 12
+ProcId = 0
+Owner = "alice"
+RequestMemory = 2048
+Cmd = "/bin/sleep"
+Req = RequestMemory * 2
+
+ClusterId = 12
+ProcId = 1
+Owner = "bob"
+RequestMemory = 512
+Cmd = "/bin/true"
+Req = RequestMemory * 2
+AD
+	run -0 classad-eval -ads "$TMP/jobs.ads" -af:h Owner RequestMemory Cmd
+	[ "$output" = $'Owner RequestMemory Cmd\nalice 2048          /bin/sleep\nbob   512           /bin/true' ]
+	run -0 classad-eval -ads "$TMP/jobs.ads" -af:l Owner RequestMemory
+	[ "${lines[0]}" = "Owner = alice RequestMemory = 2048" ]
+	run -0 classad-eval -ads "$TMP/jobs.ads" -af:t Owner RequestMemory
+	[ "${lines[1]}" = $'bob\t512' ]
+	run -0 classad-eval -ads "$TMP/jobs.ads" -af:, Owner RequestMemory
+	[ "${lines[0]}" = "alice, 2048," ]
+	run -0 classad-eval -ads "$TMP/jobs.ads" -af:n Owner RequestMemory
+	[ "$output" = $'alice\n 2048\n\nbob\n 512' ]
+	run -0 classad-eval -ads "$TMP/jobs.ads" -af:lrng Owner Req
+	# lrng: the long format, as condor_status's manual says
+	[ "$output" = $'\nOwner = "alice"\nReq = RequestMemory * 2\n\n\nOwner = "bob"\nReq = RequestMemory * 2' ]
+	run -0 classad-eval -ads "$TMP/jobs.ads" -af:jV Owner Req
+	[ "$output" = $'12.0 "alice" 4096\n12.1 "bob" 1024' ]
+	# -autoformat is the long spelling; a list ends at the next option
+	run -0 classad-eval -autoformat Owner -ads "$TMP/jobs.ads" -af:T RequestMemory
+	[ "${lines[0]}" = "alice 0+00:34:08" ]
+	run -2 --separate-stderr classad-eval -ads "$TMP/jobs.ads" -af:q Owner
+	[[ $stderr == *"-af: unknown qualifier 'q'"* ]]
+	run -2 --separate-stderr classad-eval -ads "$TMP/jobs.ads" -af
+	[[ $stderr == *"-af needs the attributes or expressions to print after it"* ]]
+}
+
+@test "-format: printf-style columns with %s %d %f %v %V %r, and --header for -p" {
+	run -0 classad-eval -ads "$POOL/slots.ads" -format '%s ' Name -format '%d\n' Memory
+	[ "${lines[0]}" = "slot1@ws01.cs.example.org 8192" ]
+	run -0 classad-eval -ads "$POOL/slots.ads" -format '%-30s|' Name -format '%8.2f\n' 'Memory / 3.0'
+	[ "${lines[0]}" = "slot1@ws01.cs.example.org     | 2730.67" ]
+	run -0 classad-eval -ads "$POOL/slots.ads" -format '%V\n' Name
+	[ "${lines[0]}" = '"slot1@ws01.cs.example.org"' ]
+	run -0 classad-eval -ads "$POOL/slots.ads" -format '%r\n' 'Memory * 2'
+	[ "${lines[0]}" = 'Memory * 2' ]
+	run -0 classad-eval -p Name -p Memory --header "$POOL/slots.ads"
+	[ "${lines[0]}" = $'Name\tMemory' ]
+	[ "${lines[1]}" = $'slot1@ws01.cs.example.org\t8192' ]
+	run -2 --separate-stderr classad-eval -ads "$POOL/slots.ads" -format '%d'
+	[[ $stderr == *"-format %d needs an expression after it"* ]]
+}
+
+@test "a near miss of an option gets a hint" {
+	run -2 --separate-stderr classad-eval --wehre x
+	[[ $stderr == *"unknown or ambiguous option '--wehre'; did you mean '--where'?"* ]]
+	run -2 --separate-stderr classad-eval -constriant x
+	[[ $stderr == *"did you mean '-constraint'?"* ]]
+}

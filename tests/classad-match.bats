@@ -253,11 +253,34 @@ ADS
 	check_golden classad-match/pool-analyze-ws01
 }
 
-@test "--analyze=ID and a positional ID are the same; a 0-based index works too" {
+@test "--analyze=ID and a positional ID are the same; a number alone is a cluster, as for condor_q" {
 	run -1 classad-match --analyze=103.0 "$POOL/jobs.ads" "$POOL/slots.ads"
 	a=$output
-	run -1 classad-match --analyze 3 "$POOL/jobs.ads" "$POOL/slots.ads"
+	run -1 classad-match --analyze 103 "$POOL/jobs.ads" "$POOL/slots.ads"
 	[ "$output" = "$a" ]
+	run -1 classad-match -better-analyze 103 "$POOL/jobs.ads" "$POOL/slots.ads"
+	[ "$output" = "$a" ]
+	run -1 classad-match -better 103.0 "$POOL/jobs.ads" "$POOL/slots.ads"
+	[ "$output" = "$a" ]
+	# 3 is cluster 3, which the queue does not have (not the fourth job)
+	run -1 --separate-stderr classad-match --analyze 3 "$POOL/jobs.ads" "$POOL/slots.ads"
+	[ "$output" = "" ]
+	[ "$stderr" = "classad-match: no job 3 in the jobs" ]
+}
+
+@test "condor_q's and condor_status's spellings: -constraint, -reverse, -analyze; near misses get a hint" {
+	run -0 classad-match -constraint 'Memory > 8000' "$POOL/jobs.ads" "$POOL/slots.ads"
+	a=$output
+	run -0 classad-match -w 'Memory > 8000' "$POOL/jobs.ads" "$POOL/slots.ads"
+	[ "$output" = "$a" ]
+	run -0 classad-match --where 'Memory > 8000' "$POOL/jobs.ads" "$POOL/slots.ads"
+	[ "$output" = "$a" ]
+	run -0 classad-match -const 'Memory > 8000' -reverse "$POOL/jobs.ads" "$POOL/slots.ads"
+	[ -n "$output" ]
+	run -2 --separate-stderr classad-match --constrant true "$POOL/jobs.ads" "$POOL/slots.ads"
+	[[ $stderr == *"unknown or ambiguous option '--constrant'; did you mean '--constraint'?"* ]]
+	run -2 --separate-stderr classad-match -reverze "$POOL/jobs.ads" "$POOL/slots.ads"
+	[[ $stderr == *"unknown or ambiguous option '-e' (in '-reverze'); did you mean '-reverse'?"* ]]
 }
 
 @test "--analyze counts only the slots --constraint keeps" {
