@@ -130,12 +130,9 @@ static ca_format show_format = CA_FMT_NEW;
 static void
 input_error(const char *where, int line, int col, const char *msg)
 {
-	if (in_repl) {
-		if (line > 0)
-			fprintf(stderr, "%s:%d:%d: %s\n", where, line, col, msg);
-		else
-			fprintf(stderr, "%s: %s\n", where, msg);
-	} else
+	if (in_repl)
+		cli_msg(where, line, col, "%s", msg);
+	else
 		cli_errat(where, line, col, "%s", msg);
 	cli_raise(EX_INPUT);
 }

@@ -32,16 +32,101 @@ cli_raise(int status)
 		cli_status = status;
 }
 
+/* Length of the well-formed UTF-8 sequence at s (n bytes left) that is not
+ * a C1 control (U+0080-U+009F, which terminals may obey), or 0. */
+static size_t
+utf8_ok(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	if (len == 0 || len > n || s[0] > 0xf4)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+		return 0;
+	if ((len == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (len == 4 && s[0] == 0xf0 && s[1] < 0x90) ||
+	    (len == 4 && s[0] == 0xf4 && s[1] >= 0x90) || (len == 3 && s[0] == 0xed && s[1] >= 0xa0))
+		return 0;	/* overlong, beyond U+10FFFF, surrogates */
+	return len;
+}
+
+void
+cli_write_safe(FILE *fp, const char *text, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)text;
+
+	for (size_t i = 0; i < n;) {
+		size_t k;
+		if (s[i] >= 0x20 && s[i] < 0x7f) {
+			for (k = i; k < n && s[k] >= 0x20 && s[k] < 0x7f; k++)
+				;
+			fwrite(s + i, 1, k - i, fp);
+			i = k;
+		} else if (s[i] == '\t' || s[i] == '\n') {
+			fputc(s[i++], fp);
+		} else if (s[i] >= 0x80 && (k = utf8_ok(s + i, n - i)) > 0) {
+			fwrite(s + i, 1, k, fp);
+			i += k;
+		} else
+			fprintf(fp, "\\x%02x", s[i++]);
+	}
+}
+
+/* The one place messages reach the terminal: "prog: " (unless NULL), the
+ * place, the message, with every control byte and stray byte escaped as
+ * \xHH, so nothing a file name or an ad holds can drive the terminal. */
+static void
+vemit(const char *prog, const char *file, int line, int col, const char *fmt, va_list ap)
+{
+	strbuf sb = STRBUF_INIT;
+
+	if (prog)
+		strbuf_addf(&sb, "%s: ", prog);
+	if (file || line > 0) {
+		strbuf_addf(&sb, "%s:", file ? file : "<stdin>");
+		if (line > 0) {
+			strbuf_addf(&sb, "%d:", line);
+			if (col > 0)
+				strbuf_addf(&sb, "%d:", col);
+		}
+		strbuf_addc(&sb, ' ');
+	}
+	strbuf_vaddf(&sb, fmt, ap);
+	/* one line: a newline inside the message is escaped too */
+	for (size_t i = 0; i < sb.len; i++)
+		if (sb.buf[i] == '\n') {
+			strbuf t = STRBUF_INIT;
+			strbuf_add(&t, sb.buf, i);
+			strbuf_adds(&t, "\\n");
+			strbuf_add(&t, sb.buf + i + 1, sb.len - i - 1);
+			strbuf_release(&sb);
+			sb = t;
+		}
+	strbuf_addc(&sb, '\n');
+	cli_write_safe(stderr, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+void
+cli_msg(const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vemit(NULL, file, line, col, fmt, ap);
+	va_end(ap);
+}
+
 void
 cli_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vemit(progname, NULL, 0, 0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void
@@ -49,17 +134,9 @@ cli_errat(const char *file, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: %s:", progname, file ? file : "<stdin>");
-	if (line > 0) {
-		fprintf(stderr, "%d:", line);
-		if (col > 0)
-			fprintf(stderr, "%d:", col);
-	}
-	fputc(' ', stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vemit(progname, file ? file : "<stdin>", line, col, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void
@@ -101,11 +178,9 @@ cli_die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vemit(progname, NULL, 0, 0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(status);
 }
 
@@ -232,11 +307,10 @@ cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vemit(progname, NULL, 0, 0, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help'.\n", progname);
+	fprintf(stderr, "Try '%s --help'.\n", progname);
 	exit(EX_USAGE);
 }
 

@@ -108,8 +108,16 @@ extern const char *progname;
 extern int cli_status;		/* worst status so far (keeps the maximum) */
 
 void cli_init(int argc, char **argv, const char *name);
+/* Every message goes to stderr through one function, which escapes control
+ * bytes and bytes that are not UTF-8 as \xHH (a file name or an ad cannot
+ * drive the terminal) and keeps each message on one line. */
 /* "prog: message" on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "file:line:col: message" without the program's name (the REPL's). */
+void cli_msg(const char *file, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* text as it is, but its control and stray bytes escaped (\t and \n kept). */
+void cli_write_safe(FILE *fp, const char *text, size_t n);
 /* "prog: file:line:col: message"; line/col 0 are left out. */
 void cli_errat(const char *file, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -871,3 +871,21 @@ asan() {
 	[[ $output == "$want" ]]
 	[[ -n $lim ]] || skip "AddressSanitizer build: streamed without the memory limit"
 }
+
+@test "hostile: control bytes in file names and values are escaped in diagnostics" {
+	bad=$'evil\e]0;pwned\a\e[2J'
+	printf 'A = 1\n' >"$TMP/$bad"
+	printf 'Name = "x\001y"\nBroken = (\n' >>"$TMP/$bad"
+	run -3 --separate-stderr classad-eval -w true "$TMP/$bad"
+	[[ $stderr != *$'\e'* ]]
+	[[ $stderr != *$'\a'* ]]
+	[[ $stderr == *'evil\x1b]0;pwned\x07\x1b[2J'* ]]
+	# a stray byte that is not UTF-8, and a C1 control in UTF-8, too
+	run -2 --separate-stderr classad-eval $'--wher\x9bx' x
+	[[ $stderr == *'\x9b'* ]]
+	run -2 --separate-stderr classad-eval $'--wh\xc2\x9bx' x
+	[[ $stderr == *'\xc2\x9b'* ]]
+	# UTF-8 text itself is left as it is
+	run -2 --separate-stderr classad-eval $'--w\xc3\xa9' x
+	[[ $stderr == *$'\xc3\xa9'* ]]
+}
