@@ -180,8 +180,13 @@ lint:
 demo: deps-build all
 	@CA_BIN=$(abspath $(OUT)) sh share/demo.sh
 
-bench: all $(B)/tests/bench
+bench: all $(B)/tests/bench $(B)/tests/poolgen
 	@$(B)/tests/bench
+
+# realistic pool data (condor_status -long, condor_q -long, history files)
+$(B)/tests/poolgen: tests/poolgen.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 BENCH_SRC := $(sort $(wildcard tests/bench*.c))
 $(B)/tests/bench: $(BENCH_SRC:%.c=$(B)/%.o) $(LIBA)
