@@ -58,7 +58,11 @@ CONDOR_A    = $(B)/libcondor.a
 LIBA        = $(CONDOR_A) $(CORE_A)
 CORE_INC    = -Ilib/classad
 ALL_INC     = -Ilib/classad -Ilib/condor -Ibin -Itests/unit
-PROG_SRC := $(sort $(filter-out bin/cli.c,$(wildcard bin/*.c)))
+# bin/ holds one source file per program, and the code programs share
+# (option tables and diagnostics, pictures) in libcli.a
+CLI_SRC  := bin/cli.c bin/plot.c
+CLI_A     = $(B)/bin/libcli.a
+PROG_SRC := $(sort $(filter-out $(CLI_SRC),$(wildcard bin/*.c)))
 PROGS    := $(PROG_SRC:bin/%.c=$(OUT)/%)
 UNIT_CORE   = $(B)/tests/unit/unit-core
 UNIT_CONDOR = $(B)/tests/unit/unit-condor
@@ -105,10 +109,13 @@ $(CONDOR_A): $(CONDOR_SRC:%.c=$(B)/%.o)
 # the core alone: its library and its unit tests, nothing of lib/condor/
 core: $(CORE_A) $(UNIT_CORE)
 
-$(OUT)/%: $(B)/bin/%.o $(B)/bin/cli.o $(LIBA)
+$(CLI_A): $(CLI_SRC:%.c=$(B)/%.o)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(OUT)/%: $(B)/bin/%.o $(CLI_A) $(LIBA)
 	@mkdir -p $(dir $@)
 	@echo "  LD $@"
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/bin/cli.o $(LIBA) $(LIBS) \
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CLI_A) $(LIBA) $(LIBS) \
 	    $(if $(filter classad-eval,$(notdir $@)),$(RL_LIBS))
 
 UNIT_CORE_SRC   := tests/unit/unit.c $(sort $(wildcard tests/unit/core/*.c))
