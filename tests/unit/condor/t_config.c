@@ -289,29 +289,30 @@ UNIT_SUITE(config_blocks)
 	CHECK(strcmp(str(c, "IN"), "yes") == 0);
 	CHECK(strcmp(str(c, "D"), "3") == 0);
 	CHECK(!ca_config_defined(c, "SKIPPED"));
-	CHECK(strcmp(str(c, "T"), "  GPUs = 2 : Capability >= 8.0\n  90%") == 0);
+	/* each line trimmed, as HTCondor reads them */
+	CHECK(strcmp(str(c, "T"), "GPUs = 2 : Capability >= 8.0\n90%") == 0);
 	CHECK(strcmp(str(c, "AFTER"), "ok") == 0);
 	ca_config_free(c);
 
 	CHECK(load_fails("if true\nA = 1\n", 1, 1, "'if' without 'endif'"));
 	CHECK(load_fails("A = 1\nendif\n", 2, 1, "without 'if'"));
 	CHECK(load_fails("if true\nelse\nelse\nendif\n", 3, 1, "second 'else'"));
-	CHECK(load_fails("if version > 8.0\nendif\n", 1, 4, "not supported"));
+	CHECK(load_fails("if version > 5.0\nendif\n", 1, 4, "is not a version"));
 	CHECK(load_fails("if 1 +\nendif\n", 1, 4, "neither true nor false"));
 	CHECK(load_fails("T @=end\nline\n", 1, 3, "no '@end' line"));
 	CHECK(load_fails("A = 1\nJUSTANAME\n", 2, 10, "expected '='"));
 	CHECK(load_fails("A = 1\n = 2\n", 2, 2, "expected a name"));
 	CHECK(load_fails("A = $(B C)\n", 1, 5, "bad macro name"));
 	CHECK(load_fails("A = $()\n", 1, 5, "bad macro name"));
-	CHECK(load_fails("use POLICY : Desktop\n", 1, 14, "unknown template"));
-	CHECK(load_fails("include command : ls\n", 1, 9, "not supported"));
+	CHECK(load_fails("use POLICY : Nope\n", 1, 14, "unknown template POLICY:Nope"));
 
 	c = ca_config_new();
 	CHECK(ca_config_load_mem(c, "t.cfg", "A = 1\nB = 2\0\n", 13, &err) < 0 &&
 	    err.line == 2 && err.col == 6 && strstr(err.msg, "NUL") != NULL);
 	ca_config_free(c);
-	c = cfg_of("F = $RANDOM_CHOICE(1,2)\n");
-	CHECK(lookup_fails(c, "F", 1, 5, "not supported"));
+	c = cfg_of("F = $RANDOM_CHOICE(1,2)\nG = $NOSUCH(1,2)\n");
+	CHECK(strcmp(str(c, "F"), "1") == 0 || strcmp(str(c, "F"), "2") == 0);
+	CHECK(strcmp(str(c, "G"), "$NOSUCH(1,2)") == 0);	/* no function: text */
 	ca_config_free(c);
 
 	/* templates */
