@@ -473,7 +473,9 @@ conditional(struct src *s, const struct logical *lg, size_t woff, size_t wlen, s
 		}
 		return 0;
 	}
-	if (rlen > 0)
+	/* HTCondor ignores what follows else and endif; a comment is fine here,
+	 * anything else ("else if ...") is a mistake worth naming */
+	if (rlen > 0 && lg->text.buf[rest] != '#')
 		return lg_err(s, lg, rest, "unexpected text after '%.*s'", (int)wlen, word);
 	if (cfg_ci_equal(word, wlen, "else")) {
 		if (top->seen_else)
@@ -807,6 +809,9 @@ include(struct src *s, const struct logical *lg, size_t kwend, size_t opts, size
 	strbuf name = STRBUF_INIT, into = STRBUF_INIT;
 	int rc = -1;
 
+	while (rest < len && cfg_is_blank((unsigned char)t[rest]))
+		rest++;
+
 	for (size_t i = opts; i < opts + olen;) {
 		while (i < opts + olen && cfg_is_blank((unsigned char)t[i]))
 			i++;
@@ -982,8 +987,19 @@ use(struct src *s, const struct logical *lg, size_t cat, size_t clen, size_t res
 		outer.uline = s->tmpl ? s->uline : lg->line;
 		outer.ufile = s->tmpl ? s->ufile : s->file;
 		if (load_text(cfg, file, s->dir, text.buf, text.len, s->depth + 1, s->err, &outer,
-		    tmpl) < 0)
+		    tmpl) < 0) {
+			/* an error the template itself found (a missing argument) is
+			 * the use line's */
+			if (s->err != NULL && s->err->file == file) {
+				char msg[sizeof s->err->msg];
+				snprintf(msg, sizeof msg, "%s", s->err->msg);
+				if (strncmp(msg, "use ", 4) == 0)
+					lg_err(s, lg, nm, "%s", msg);	/* a nested one's */
+				else
+					lg_err(s, lg, nm, "use %s: %s", tmpl, msg);
+			}
 			goto out;
+		}
 	}
 	rc = 0;
 out:

@@ -23,6 +23,20 @@
 #define SIM	true
 #define NOSIM	false
 
+/* How the idle-desktop policies end: jobs are vacated, never suspended,
+ * and the keyboard of the machine counts for every slot. */
+#define EVICT_NOT_SUSPEND \
+"WANT_SUSPEND = False\n" \
+"WANT_VACATE = True\n" \
+"SUSPEND = False\n" \
+"CONTINUE = True\n" \
+"KILL = False\n" \
+"MaxJobRetirementTime = 0\n" \
+"CLAIM_WORKLIFE =\n" \
+"SLOTS_CONNECTED_TO_KEYBOARD = 1000000\n" \
+"SLOTS_CONNECTED_TO_CONSOLE = 1000000\n" \
+"IS_OWNER = (START =?= False)\n"
+
 static const struct cfg_builtin_tmpl tmpls[] = {
 	/* ---- POLICY: what a machine does with jobs ---- */
 
@@ -104,16 +118,7 @@ static const struct cfg_builtin_tmpl tmpls[] = {
 "if defined RunJobsHours\n"
 "  START = ($(START)) || ($(RunJobsHours))\n"
 "endif\n"
-"WANT_SUSPEND = False\n"
-"WANT_VACATE = True\n"
-"SUSPEND = False\n"
-"CONTINUE = True\n"
-"KILL = False\n"
-"MaxJobRetirementTime = 0\n"
-"CLAIM_WORKLIFE =\n"
-"SLOTS_CONNECTED_TO_KEYBOARD = 1000000\n"
-"SLOTS_CONNECTED_TO_CONSOLE = 1000000\n"
-"IS_OWNER = (START =?= False)\n",
+EVICT_NOT_SUSPEND,
 	    SIM, "([start_hour, end_hour [, first_day, last_day]]): run on idle desktops, "
 	    "never suspend" },
 
@@ -125,16 +130,7 @@ static const struct cfg_builtin_tmpl tmpls[] = {
 "CpuBusyTimer = (CpuBusyValue * (time() - CpuBusyTime))\n"
 "PREEMPT = $(NoJobsHours)\n"
 "START = $(RunJobsHours)\n"
-"WANT_SUSPEND = False\n"
-"WANT_VACATE = True\n"
-"SUSPEND = False\n"
-"CONTINUE = True\n"
-"KILL = False\n"
-"MaxJobRetirementTime = 0\n"
-"CLAIM_WORKLIFE =\n"
-"SLOTS_CONNECTED_TO_KEYBOARD = 1000000\n"
-"SLOTS_CONNECTED_TO_CONSOLE = 1000000\n"
-"IS_OWNER = (START =?= False)\n",
+EVICT_NOT_SUSPEND,
 	    SIM, "(start_hour, end_hour [, first_day, last_day]): run outside working hours" },
 
 	{ "POLICY", "ALWAYS_RUN_JOBS",
