@@ -149,6 +149,12 @@ val() { config-val -c "$TMP/c.config" "$@"; }
 	run -3 --separate-stderr config-val --command-timeout 1 -c "$TMP/c.config" A
 	[[ $stderr == *"command 'sleep 30' did not finish in 1 seconds"* ]]
 	((SECONDS < 10))
+	# one that closes its output and goes on running is stopped too
+	cfg 'include command : sh -c "exec >&-; sleep 30"'
+	SECONDS=0
+	run -3 --separate-stderr config-val --command-timeout 1 -c "$TMP/c.config" A
+	[[ $stderr == *"did not finish in 1 seconds"* ]]
+	((SECONDS < 10))
 	cfg 'include command : echo A = 1'
 	run -3 --separate-stderr config-val --command-timeout 0 -c "$TMP/c.config" A
 	[[ $stderr == *"running commands is turned off"* ]]

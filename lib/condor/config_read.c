@@ -726,11 +726,22 @@ run_command(ca_config *cfg, const char *cmd, char **out, size_t *outlen, int *st
 		n += (size_t)got;
 	}
 	close(pfd[0]);
-	if (fail != NULL)
-		kill(pid, SIGKILL);
+	/* a command that closed its output may still run: it gets the time
+	 * that is left, then it is killed */
 	int st = 0;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	for (;;) {
+		if (fail != NULL)
+			kill(pid, SIGKILL);
+		pid_t w = waitpid(pid, &st, fail != NULL ? 0 : WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (w == 0 && now_ms() >= deadline)
+			fail = "did not finish in time";
+		else if (w == 0) {
+			struct timespec ts = { 0, 20 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
 	if (fail != NULL) {
 		free(buf);
 		if (strcmp(fail, "did not finish in time") == 0)
