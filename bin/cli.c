@@ -542,6 +542,7 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 	const cli_opt *rows = spec->opts;
 	char **given = argv, **copy_order = NULL;
 	size_t nrows = 0;
+	bool long_only = false;
 	int ch;
 
 	cli_common.now = (int64_t)time(NULL);
@@ -559,6 +560,7 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 	strbuf_adds(&shortopts, spec->in_order ? "-:" : ":");
 	for (const cli_opt *o = rows; o->key || o->name || o->help; o++, nrows++) {
 		int l = letter_of(o);
+		long_only |= o->key == CLI_K_LONG_ONLY;
 		if (l) {
 			strbuf_addc(&shortopts, (char)l);
 			if (o->arg != CLI_NOARG)
@@ -573,7 +575,8 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 	*ca_vec_push(&lo) = (struct option){ NULL, 0, NULL, 0 };
 
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, shortopts.buf, lo.at, NULL)) != -1) {
+	while ((ch = long_only ? getopt_long_only(argc, argv, shortopts.buf, lo.at, NULL) :
+	    getopt_long(argc, argv, shortopts.buf, lo.at, NULL)) != -1) {
 		const cli_opt *o = NULL;
 
 		if (ch == 1 && spec->in_order) {

@@ -23,7 +23,8 @@ enum { CLI_NOARG, CLI_ARG, CLI_OPTARG };
 enum { CLI_LONG = 256, CLI_POS = 1, CLI_DASHDASH = 2 };
 /* the shared options' keys */
 enum {
-	CLI_K_NOW = 200, CLI_K_CONFIG, CLI_K_IN, CLI_K_OUT, CLI_K_GZIP, CLI_K_HELP, CLI_K_VERSION
+	CLI_K_NOW = 200, CLI_K_CONFIG, CLI_K_IN, CLI_K_OUT, CLI_K_GZIP, CLI_K_HELP, CLI_K_VERSION,
+	CLI_K_LONG_ONLY
 };
 
 typedef struct cli_opt {
@@ -55,6 +56,9 @@ typedef struct cli_opt {
 #define CLI_OPT_HELP		{ CLI_K_HELP, 'h', "help", CLI_NOARG, NULL, \
 	"this text;  -V, --version  the version" }, \
 				{ CLI_K_VERSION, 'V', "version", CLI_NOARG, NULL, NULL }
+/* A row that lets long options be given with one dash too (-dump, -config
+ * FILE), as HTCondor's tools spell them; -x stays the letter x. */
+#define CLI_OPT_LONG_ONLY	{ CLI_K_LONG_ONLY, 0, NULL, 0, NULL, NULL }
 #define CLI_END			{ 0, 0, NULL, 0, NULL, NULL }
 
 typedef struct cli_spec {

@@ -1,12 +1,16 @@
-/* config.c - the HTCondor-style configuration reader behind every -c FILE:
- * condor_config syntax into a table of names; $(NAME) expanded on lookup. */
+/* config.c - the HTCondor configuration behind every -c FILE: a table of
+ * names over HTCondor's built-in defaults, its lookups and typed lookups. */
 #include <errno.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "config.h"
+#include "config_priv.h"
 #include "classad.h"
 
 /*
@@ -17,71 +21,60 @@
  * A's value means B's last definition, whichever file it came from. Only a
  * self-reference ($(A) inside A's definition) is replaced at once, by A's
  * previous value, which is how "START = ($(START)) || ..." extends a policy.
+ *
+ * Two tables: what the files (and ca_config_set) define, and below it the
+ * built-ins: HTCondor's defaults and the values it finds at run time. A
+ * built-in entry is made the first time a lookup needs it, so that it has a
+ * place like any other (the expansion marks it busy, errors point at it).
  */
 
-#define MAX_INCLUDE_DEPTH	16
-#define MAX_EXPAND_DEPTH	64
-#define MAX_EXPANSION		((size_t)16 << 20)
-#define MAX_IF_DEPTH		64
-#define MAX_FILE		((size_t)64 << 20)	/* include : /dev/zero must end */
+/* ---- characters ---- */
 
-struct seg {
-	size_t off;		/* offset in the value */
-	int line, col;		/* where that byte was in the file */
-};
+/* Characters of a configuration name. HTCondor is lenient here (the manual
+ * writes SLOT_TYPE_<N>_PARTITIONABLE), so only what the syntax needs is out. */
+int
+cfg_is_name_char(int c)
+{
+	return c > ' ' && c < 127 && strchr("=:@$()#\"'\\,+", c) == NULL;
+}
 
-struct entry {
-	char *key;		/* lower-cased name */
-	char *spell;		/* first spelling */
-	char *value;		/* raw text, NUL-terminated */
-	size_t len;
-	size_t cap;		/* bytes value has room for, less the NUL */
-	const char *file;
-	int line, col;		/* of the value's first byte */
-	struct seg *segs;	/* NULL: rewritten by a self-reference */
-	size_t nsegs;
-	uint32_t hash;
-	bool busy;		/* being expanded: recursion check */
-};
+bool
+cfg_ci_equal(const char *a, size_t alen, const char *b)
+{
+	size_t blen = strlen(b);
 
-struct tmpl {
-	char *category, *name, *text;
-};
+	if (alen != blen)
+		return false;
+	for (size_t i = 0; i < alen; i++)
+		if (cfg_lower((unsigned char)a[i]) != cfg_lower((unsigned char)b[i]))
+			return false;
+	return true;
+}
 
-struct ca_config {
-	ca_arena arena;		/* names, values, segment maps, file names */
-	struct entry *ents;
-	size_t n, cap;
-	uint32_t *index;	/* open addressing: entry index + 1 */
-	size_t icap;		/* power of two */
-	struct tmpl *tmpls;
-	size_t ntmpl, tcap;
-	char *subsys;
-	ca_ctx cx;		/* for typed lookups and conditions */
-	bool have_cx;
-};
+bool
+cfg_ci_prefix(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && cfg_ci_equal(s, n, prefix);
+}
+
+void
+cfg_trim(const char **s, size_t *len)
+{
+	while (*len > 0 && cfg_is_blank((unsigned char)**s)) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len > 0 && cfg_is_blank((unsigned char)(*s)[*len - 1]))
+		(*len)--;
+}
 
 /* ---- errors ---- */
 
-static void
-set_err(ca_diag *err, const char *file, int line, int col, int sys, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-
-static void
-set_err(ca_diag *err, const char *file, int line, int col, int sys, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL)
-		return;
-	va_start(ap, fmt);
-	ca_diag_vset(err, sys ? CA_EX_SYSTEM : CA_EX_INPUT, file, line, col, fmt, ap);
-	va_end(ap);
-}
-
-/* File, line and column of byte off of e's value. */
-static void
-locate(const struct entry *e, size_t off, int *line, int *col)
+/* Line and column of byte off of e's value. */
+void
+cfg_locate(const struct cfg_entry *e, size_t off, int *line, int *col)
 {
 	*line = e->line;
 	*col = e->col;
@@ -94,184 +87,225 @@ locate(const struct entry *e, size_t off, int *line, int *col)
 	*col = e->segs[i].col + (int)(off - e->segs[i].off);
 }
 
-static void
-entry_err(ca_diag *err, const struct entry *e, size_t off, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void
-entry_err(ca_diag *err, const struct entry *e, size_t off, const char *fmt, ...)
+void
+cfg_entry_err(ca_diag *err, const struct cfg_entry *e, size_t off, const char *fmt, ...)
 {
 	va_list ap;
 	int line, col;
 
 	if (err == NULL)
 		return;
-	locate(e, off, &line, &col);
-	err->file = e->file;
-	err->line = line;
-	err->col = col;
-	err->status = CA_EX_INPUT;
+	cfg_locate(e, off, &line, &col);
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	ca_diag_vset(err, CA_EX_INPUT, e->file, line, col, fmt, ap);
 	va_end(ap);
 }
 
-/* ---- characters ---- */
+/* ---- the tables ---- */
 
-static int
-is_blank(int c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static int
-lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c + 32 : c;
-}
-
-static int
-is_alpha(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static int
-is_alnum(int c)
-{
-	return is_alpha(c) || (c >= '0' && c <= '9');
-}
-
-/* Characters of a configuration name. HTCondor is lenient here (the manual
- * writes SLOT_TYPE_<N>_PARTITIONABLE), so only what the syntax needs is out. */
-static int
-is_name_char(int c)
-{
-	return c > ' ' && c < 127 && strchr("=:@$()#\"'\\,", c) == NULL;
-}
-
-static bool
-ci_equal(const char *a, size_t alen, const char *b)
-{
-	size_t blen = strlen(b);
-
-	if (alen != blen)
-		return false;
-	for (size_t i = 0; i < alen; i++)
-		if (lower((unsigned char)a[i]) != lower((unsigned char)b[i]))
-			return false;
-	return true;
-}
-
-static void
-trim(const char **s, size_t *len)
-{
-	while (*len > 0 && is_blank((unsigned char)**s)) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len > 0 && is_blank((unsigned char)(*s)[*len - 1]))
-		(*len)--;
-}
-
-/* ---- the table ---- */
-
-static uint32_t
+static uint64_t
 hash_name(const char *s, size_t len)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = 0x636f6e666967ULL;
 
 	for (size_t i = 0; i < len; i++)
-		h = (h ^ (uint32_t)lower((unsigned char)s[i])) * 16777619u;
+		h = ca_hash_mix(h, (uint64_t)cfg_lower((unsigned char)s[i]));
 	return h;
 }
 
-static struct entry *
-find(const ca_config *cfg, const char *s, size_t len)
+static struct cfg_entry *
+table_find(const struct cfg_table *t, const char *s, size_t len, uint64_t h)
 {
-	if (cfg->icap == 0)
-		return NULL;
-	uint32_t h = hash_name(s, len);
-	size_t mask = cfg->icap - 1;
-	for (size_t j = h & mask;; j = (j + 1) & mask) {
-		uint32_t k = cfg->index[j];
-		if (k == 0)
-			return NULL;
-		struct entry *e = &cfg->ents[k - 1];
-		if (e->hash == h && ci_equal(s, len, e->key))
+	ca_dict_it it;
+
+	for (uint32_t i = ca_dict_first(&t->index, h, &it); i != CA_DICT_NONE;
+	    i = ca_dict_next(&t->index, &it)) {
+		struct cfg_entry *e = t->v.at[i];
+		if (e->hash == h && cfg_ci_equal(s, len, e->key))
 			return e;
 	}
+	return NULL;
 }
 
-/* NAME, or SUBSYS.NAME first when a subsystem is set. */
-static struct entry *
-lookup(const ca_config *cfg, const char *s, size_t len)
+/* A new empty entry for name (not there yet) at the end of t. */
+static struct cfg_entry *
+table_add(ca_config *cfg, struct cfg_table *t, const char *s, size_t len, uint64_t h)
 {
-	if (cfg->subsys != NULL) {
-		strbuf sb = STRBUF_INIT;
-		strbuf_adds(&sb, cfg->subsys);
-		strbuf_addc(&sb, '.');
-		strbuf_add(&sb, s, len);
-		struct entry *e = find(cfg, sb.buf, sb.len);
-		strbuf_release(&sb);
-		if (e != NULL)
-			return e;
-	}
-	return find(cfg, s, len);
-}
+	struct cfg_entry *e = ca_arena_zalloc(&cfg->arena, sizeof *e);
 
-static void
-index_grow(ca_config *cfg)
-{
-	size_t cap = cfg->icap ? cfg->icap * 2 : 64;
-	uint32_t *ix = ca_xcalloc(cap, sizeof *ix);
-
-	for (size_t i = 0; i < cfg->n; i++) {
-		size_t j = cfg->ents[i].hash & (cap - 1);
-		while (ix[j] != 0)
-			j = (j + 1) & (cap - 1);
-		ix[j] = (uint32_t)(i + 1);
-	}
-	free(cfg->index);
-	cfg->index = ix;
-	cfg->icap = cap;
-}
-
-/* The entry for name, created (empty) if new. */
-static struct entry *
-intern_entry(ca_config *cfg, const char *s, size_t len)
-{
-	struct entry *e = find(cfg, s, len);
-
-	if (e != NULL)
-		return e;
-	if (cfg->n == cfg->cap) {
-		cfg->cap = cfg->cap ? cfg->cap * 2 : 64;
-		cfg->ents = ca_xreallocarray(cfg->ents, cfg->cap, sizeof *cfg->ents);
-	}
-	e = &cfg->ents[cfg->n];
-	memset(e, 0, sizeof *e);
 	e->spell = ca_arena_strndup(&cfg->arena, s, len);
 	e->key = ca_arena_strndup(&cfg->arena, s, len);
 	for (size_t i = 0; i < len; i++)
-		e->key[i] = (char)lower((unsigned char)e->key[i]);
-	e->hash = hash_name(s, len);
-	cfg->n++;
-	if (cfg->n * 2 > cfg->icap)
-		index_grow(cfg);
-	else {
-		size_t j = e->hash & (cfg->icap - 1);
-		while (cfg->index[j] != 0)
-			j = (j + 1) & (cfg->icap - 1);
-		cfg->index[j] = (uint32_t)cfg->n;
-	}
+		e->key[i] = (char)cfg_lower((unsigned char)e->key[i]);
+	e->hash = h;
+	ca_dict_add(&t->index, h, (uint32_t)t->v.n);
+	*ca_vec_push(&t->v) = e;
 	return e;
+}
+
+static void
+table_free(struct cfg_table *t)
+{
+	ca_vec_free(&t->v);
+	ca_dict_free(&t->index);
+}
+
+/* The value HTCondor finds at run time for name, into sb; false when name
+ * is none of those. Only what a configuration uses to pick files and
+ * branches: the machine's details come from the slots a program reads. */
+static bool
+detected(const ca_config *cfg, const char *s, size_t len, strbuf *sb)
+{
+	struct utsname u;
+	char host[256];
+
+	if (cfg_ci_equal(s, len, "SUBSYSTEM")) {
+		if (cfg->subsys == NULL)
+			return false;
+		strbuf_adds(sb, cfg->subsys);
+	} else if (cfg_ci_equal(s, len, "LOCALNAME")) {
+		const char *n = cfg->localname ? cfg->localname : cfg->subsys;
+		if (n == NULL)
+			return false;
+		strbuf_adds(sb, n);
+	} else if (cfg_ci_equal(s, len, "HOSTNAME") || cfg_ci_equal(s, len, "FULL_HOSTNAME")) {
+		if (gethostname(host, sizeof host) != 0)
+			return false;
+		host[sizeof host - 1] = '\0';
+		size_t n = strlen(host);
+		if (cfg_ci_equal(s, len, "HOSTNAME"))
+			n = strcspn(host, ".");
+		strbuf_add(sb, host, n);
+	} else if (cfg_ci_equal(s, len, "TILDE")) {
+		struct passwd *pw = getpwnam("condor");
+		if (pw == NULL)
+			return false;
+		strbuf_adds(sb, pw->pw_dir);
+	} else if (cfg_ci_equal(s, len, "USERNAME")) {
+		struct passwd *pw = getpwuid(geteuid());
+		if (pw == NULL)
+			return false;
+		strbuf_adds(sb, pw->pw_name);
+	} else if (cfg_ci_equal(s, len, "OPSYS") || cfg_ci_equal(s, len, "UNAME_OPSYS")) {
+		if (uname(&u) != 0)
+			return false;
+		if (cfg_ci_equal(s, len, "UNAME_OPSYS"))
+			strbuf_adds(sb, u.sysname);
+		else if (strcmp(u.sysname, "Darwin") == 0)
+			strbuf_adds(sb, "OSX");
+		else
+			for (const char *p = u.sysname; *p; p++)
+				strbuf_addc(sb, (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p));
+	} else if (cfg_ci_equal(s, len, "ARCH") || cfg_ci_equal(s, len, "UNAME_ARCH")) {
+		if (uname(&u) != 0)
+			return false;
+		if (cfg_ci_equal(s, len, "ARCH") && strcmp(u.machine, "x86_64") == 0)
+			strbuf_adds(sb, "X86_64");
+		else if (cfg_ci_equal(s, len, "ARCH") && u.machine[0] == 'i' &&
+		    strcmp(u.machine + 2, "86") == 0)
+			strbuf_adds(sb, "INTEL");
+		else
+			strbuf_adds(sb, u.machine);
+	} else
+		return false;
+	return true;
+}
+
+static const char *const detected_names[] = {
+	"ARCH", "FULL_HOSTNAME", "HOSTNAME", "LOCALNAME", "OPSYS", "SUBSYSTEM", "TILDE",
+	"UNAME_ARCH", "UNAME_OPSYS", "USERNAME"
+};
+#define NDETECTED (sizeof detected_names / sizeof detected_names[0])
+
+/* The built-in entry for name exactly, made on first use, or NULL. */
+static struct cfg_entry *
+builtin(ca_config *cfg, const char *s, size_t len)
+{
+	uint64_t h = hash_name(s, len);
+	struct cfg_entry *e = table_find(&cfg->builtin, s, len, h);
+	strbuf sb = STRBUF_INIT;
+	const char *v = cfg_default(s, len);
+	int kind = CFG_K_DEFAULT;
+
+	if (e != NULL)
+		return e;
+	if (v == NULL) {
+		if (!detected(cfg, s, len, &sb)) {
+			strbuf_release(&sb);
+			return NULL;
+		}
+		v = sb.buf;
+		kind = CFG_K_DETECTED;
+	}
+	e = table_add(cfg, &cfg->builtin, s, len, h);
+	e->len = e->cap = strlen(v);
+	e->value = ca_arena_strndup(&cfg->arena, v, e->len);
+	e->kind = (unsigned char)kind;
+	e->file = kind == CFG_K_DEFAULT ? "<built-in default>" : "<detected>";
+	e->ufile = e->file;
+	strbuf_release(&sb);
+	return e;
+}
+
+struct cfg_entry *
+cfg_find(ca_config *cfg, const char *s, size_t len)
+{
+	struct cfg_entry *e = table_find(&cfg->files, s, len, hash_name(s, len));
+
+	return e ? e : builtin(cfg, s, len);
+}
+
+/* prefix "." name, in buf (of size cap) when it fits, else in sb. */
+static const char *
+join(char *buf, size_t cap, strbuf *sb, const char *prefix, const char *s, size_t len,
+    size_t *out)
+{
+	size_t pl = strlen(prefix);
+
+	*out = pl + 1 + len;
+	if (*out < cap) {
+		memcpy(buf, prefix, pl);
+		buf[pl] = '.';
+		memcpy(buf + pl + 1, s, len);
+		return buf;
+	}
+	strbuf_reset(sb);
+	strbuf_adds(sb, prefix);
+	strbuf_addc(sb, '.');
+	strbuf_add(sb, s, len);
+	return sb->buf;
+}
+
+struct cfg_entry *
+cfg_lookup(ca_config *cfg, const char *s, size_t len)
+{
+	const char *prefixes[2] = { cfg->localname, cfg->subsys };
+	struct cfg_entry *e;
+	char buf[128];
+	strbuf sb = STRBUF_INIT;
+
+	for (int k = 0; k < 2; k++) {
+		if (prefixes[k] == NULL)
+			continue;
+		size_t n;
+		const char *p = join(buf, sizeof buf, &sb, prefixes[k], s, len, &n);
+		if ((e = cfg_find(cfg, p, n)) != NULL) {
+			strbuf_release(&sb);
+			return e;
+		}
+	}
+	strbuf_release(&sb);
+	return cfg_find(cfg, s, len);
 }
 
 ca_config *
 ca_config_new(void)
 {
-	return ca_xcalloc(1, sizeof(ca_config));
+	ca_config *cfg = ca_xcalloc(1, sizeof(ca_config));
+
+	cfg->cmd_seconds = CFG_COMMAND_SECONDS;
+	cfg->warnings = (strbuf)STRBUF_INIT;
+	return cfg;
 }
 
 void
@@ -281,270 +315,129 @@ ca_config_free(ca_config *cfg)
 		return;
 	if (cfg->have_cx)
 		ca_ctx_free(&cfg->cx);
+	table_free(&cfg->files);
+	table_free(&cfg->builtin);
+	ca_vec_free(&cfg->tmpls);
+	ca_vec_free(&cfg->uses);
+	ca_vec_free(&cfg->sources);
+	ca_vec_free(&cfg->locals);
+	strbuf_release(&cfg->warnings);
 	ca_arena_free(&cfg->arena);
-	free(cfg->ents);
-	free(cfg->index);
-	free(cfg->tmpls);
 	free(cfg);
+}
+
+/* The built-ins depend on the subsystem and the local name (SUBSYSTEM,
+ * LOCALNAME): forget the ones made so far. */
+static void
+builtins_changed(ca_config *cfg)
+{
+	cfg->builtin.v.n = 0;
+	ca_dict_clear(&cfg->builtin.index);
+}
+
+static char *
+dup_name(ca_config *cfg, const char *s)
+{
+	return s && *s ? ca_arena_strndup(&cfg->arena, s, strlen(s)) : NULL;
 }
 
 void
 ca_config_set_subsys(ca_config *cfg, const char *subsys)
 {
-	cfg->subsys = subsys ? ca_arena_strndup(&cfg->arena, subsys, strlen(subsys)) : NULL;
+	cfg->subsys = dup_name(cfg, subsys);
+	builtins_changed(cfg);
+}
+
+void
+ca_config_set_localname(ca_config *cfg, const char *name)
+{
+	cfg->localname = dup_name(cfg, name);
+	builtins_changed(cfg);
+}
+
+void
+ca_config_set_seed(ca_config *cfg, uint64_t seed)
+{
+	cfg->seed = seed;
+}
+
+void
+ca_config_set_now(ca_config *cfg, int64_t now)
+{
+	cfg->now = now;
+	cfg->now_set = true;
+	if (cfg->have_cx)
+		cfg->cx.now = now;
+}
+
+void
+ca_config_set_command_timeout(ca_config *cfg, int seconds)
+{
+	cfg->cmd_seconds = seconds < 0 ? 0 : seconds;
 }
 
 void
 ca_config_add_template(ca_config *cfg, const char *category, const char *name,
     const char *text)
 {
-	if (cfg->ntmpl == cfg->tcap) {
-		cfg->tcap = cfg->tcap ? cfg->tcap * 2 : 8;
-		cfg->tmpls = ca_xreallocarray(cfg->tmpls, cfg->tcap, sizeof *cfg->tmpls);
-	}
-	struct tmpl *t = &cfg->tmpls[cfg->ntmpl++];
+	struct cfg_tmpl *t = ca_vec_push(&cfg->tmpls);
+
 	t->category = ca_arena_strndup(&cfg->arena, category, strlen(category));
 	t->name = ca_arena_strndup(&cfg->arena, name, strlen(name));
 	t->text = ca_arena_strndup(&cfg->arena, text, strlen(text));
 }
 
-static ca_ctx *
-ctx(ca_config *cfg)
+ca_ctx *
+cfg_ctx(ca_config *cfg)
 {
 	if (!cfg->have_cx) {
 		ca_ctx_init(&cfg->cx);
+		if (cfg->now_set)
+			cfg->cx.now = cfg->now;
 		cfg->have_cx = true;
 	}
 	return &cfg->cx;
 }
 
-/* ---- macro references ---- */
+/* ---- definitions ---- */
 
-enum ref_kind {
-	REF_LITERAL,		/* a '$' that starts nothing */
-	REF_VERBATIM,		/* $$ or $$(...): kept for match time */
-	REF_MACRO,		/* $(NAME) or $(NAME:default) */
-	REF_ENV,		/* $ENV(VAR) */
-	REF_FUNC,		/* $WORD(...): not supported */
-	REF_UNBALANCED,		/* $( or $WORD( without its ')' */
-	REF_BADNAME		/* $( ) or $(a b) */
-};
-
-struct mref {
-	enum ref_kind kind;
-	size_t end;		/* offset just past the reference */
-	size_t name, nlen;	/* NAME (or VAR, or WORD for REF_FUNC) */
-	size_t dflt, dlen;	/* the default after ':' */
-	bool has_dflt;
-};
-
-/* Offset of the ')' closing the '(' at open, or 0 when there is none. */
-static size_t
-closing(const char *t, size_t len, size_t open)
+int
+cfg_define(ca_config *cfg, const char *name, size_t nlen, const char *value, size_t len,
+    const struct cfg_where *w, const struct cfg_seg *segs, size_t nsegs, ca_diag *err)
 {
-	int depth = 0;
-
-	for (size_t j = open; j < len; j++) {
-		if (t[j] == '(')
-			depth++;
-		else if (t[j] == ')' && --depth == 0)
-			return j;
-	}
-	return 0;
-}
-
-/* Classify the reference starting with the '$' at t[k]. */
-static void
-scan_ref(const char *t, size_t len, size_t k, struct mref *m)
-{
-	memset(m, 0, sizeof *m);
-	m->kind = REF_LITERAL;
-	m->end = k + 1;
-	if (k + 1 >= len)
-		return;
-	if (t[k + 1] == '$') {
-		m->kind = REF_VERBATIM;
-		m->end = k + 2;
-		if (k + 2 < len && t[k + 2] == '(') {
-			size_t c = closing(t, len, k + 2);
-			if (c)
-				m->end = c + 1;
-		}
-		return;
-	}
-	if (t[k + 1] == '(') {
-		size_t c = closing(t, len, k + 1);
-		if (c == 0) {
-			m->kind = REF_UNBALANCED;
-			return;
-		}
-		m->end = c + 1;
-		m->name = k + 2;
-		size_t j = m->name;
-		while (j < c && t[j] != ':')
-			j++;
-		m->nlen = j - m->name;
-		if (j < c) {
-			m->has_dflt = true;
-			m->dflt = j + 1;
-			m->dlen = c - j - 1;
-		}
-		m->kind = REF_MACRO;
-		if (m->nlen == 0)
-			m->kind = REF_BADNAME;
-		for (size_t i = m->name; i < m->name + m->nlen; i++)
-			if (!is_name_char((unsigned char)t[i]))
-				m->kind = REF_BADNAME;
-		return;
-	}
-	if (is_alpha((unsigned char)t[k + 1])) {
-		size_t j = k + 1;
-		while (j < len && is_alnum((unsigned char)t[j]))
-			j++;
-		if (j >= len || t[j] != '(')
-			return;
-		size_t c = closing(t, len, j);
-		if (c == 0) {
-			m->kind = REF_UNBALANCED;
-			return;
-		}
-		m->end = c + 1;
-		if (ci_equal(t + k + 1, j - k - 1, "ENV")) {
-			m->kind = REF_ENV;
-			m->name = j + 1;
-			size_t i = m->name;
-			while (i < c && t[i] != ':')
-				i++;
-			m->nlen = i - m->name;
-			if (i < c) {
-				m->has_dflt = true;
-				m->dflt = i + 1;
-				m->dlen = c - i - 1;
-			}
-		} else {
-			m->kind = REF_FUNC;
-			m->name = k + 1;
-			m->nlen = j - k - 1;
-		}
-	}
-}
-
-/* Syntax check of a value as it is defined: every $( closed, names valid.
- * Defaults are checked too, and nested at most MAX_EXPAND_DEPTH deep (so
- * that expanding them cannot recurse without end). depth: 0 at the top.
- * Returns 0 or -1 with err set. */
-static int
-check_refs(const struct entry *e, const char *t, size_t len, size_t base, int depth,
-    ca_diag *err)
-{
-	struct mref m;
-
-	if (depth >= MAX_EXPAND_DEPTH) {
-		entry_err(err, e, base, "macro defaults nested more than %d deep",
-		    MAX_EXPAND_DEPTH);
-		return -1;
-	}
-
-	for (size_t i = 0; i < len;) {
-		const char *d = memchr(t + i, '$', len - i);
-		if (d == NULL)
-			break;
-		size_t k = (size_t)(d - t);
-		scan_ref(t, len, k, &m);
-		if (m.kind == REF_UNBALANCED) {
-			entry_err(err, e, base + k, "unbalanced '$(': no ')' closes it");
-			return -1;
-		}
-		if (m.kind == REF_BADNAME) {
-			entry_err(err, e, base + k, "bad macro name '%.*s'", (int)m.nlen,
-			    t + m.name);
-			return -1;
-		}
-		if ((m.kind == REF_MACRO || m.kind == REF_ENV) && m.has_dflt &&
-		    check_refs(e, t + m.dflt, m.dlen, base + m.dflt, depth + 1, err) < 0)
-			return -1;
-		i = m.end;
-	}
-	return 0;
-}
-
-/* value with every $(NAME) / $(NAME:default) of the name being defined
- * replaced by prev (its previous raw value; NULL: the default, or nothing).
- * Returns 1 when something was replaced, 0 when not, -1 when the result
- * would be longer than MAX_EXPANSION ("A = $(A)$(A)" doubles each time). */
-static int
-subst_self(const char *name, size_t nlen, const char *t, size_t len, const char *prev,
-    strbuf *out)
-{
-	struct mref m;
-	int any = 0;
-	size_t i = 0, plen = prev ? strlen(prev) : 0;
-
-	while (i < len) {
-		const char *d = memchr(t + i, '$', len - i);
-		if (d == NULL)
-			break;
-		size_t k = (size_t)(d - t);
-		scan_ref(t, len, k, &m);
-		if (m.kind == REF_MACRO && m.nlen == nlen) {
-			/* compare the two names without regard to case */
-			size_t j = 0;
-			while (j < nlen && lower((unsigned char)t[m.name + j]) ==
-			    lower((unsigned char)name[j]))
-				j++;
-			if (j == nlen) {
-				if (out->len + (k - i) + plen > MAX_EXPANSION)
-					return -1;
-				strbuf_add(out, t + i, k - i);
-				if (prev != NULL)
-					strbuf_add(out, prev, plen);
-				else if (m.has_dflt)
-					strbuf_add(out, t + m.dflt, m.dlen);
-				any = 1;
-				i = m.end;
-				continue;
-			}
-		}
-		strbuf_add(out, t + i, m.end - i);
-		i = m.end;
-	}
-	strbuf_add(out, t + i, len - i);
-	return any;
-}
-
-/* Define name = value (value[0..len)), written at file:line:col with the
- * segment map segs (NULL: a single segment at line:col). */
-static int
-define(ca_config *cfg, const char *name, size_t nlen, const char *value, size_t len,
-    const char *file, int line, int col, const struct seg *segs, size_t nsegs, ca_diag *err)
-{
-	struct entry tmp;
+	struct cfg_entry tmp;
 
 	memset(&tmp, 0, sizeof tmp);
-	tmp.file = file;
-	tmp.line = line;
-	tmp.col = col;
-	tmp.segs = (struct seg *)segs;
+	tmp.file = w->file;
+	tmp.line = w->line;
+	tmp.col = w->col;
+	tmp.segs = (struct cfg_seg *)segs;
 	tmp.nsegs = nsegs;
-	if (check_refs(&tmp, value, len, 0, 0, err) < 0)
+	if (cfg_check_refs(&tmp, value, len, err) < 0)
 		return -1;
 
-	struct entry *old = find(cfg, name, nlen);
 	strbuf sb = STRBUF_INIT;
-	int rewritten = subst_self(name, nlen, value, len, old ? old->value : NULL, &sb);
+	int rewritten = cfg_subst_self(cfg, name, nlen, value, len, &sb);
 	if (rewritten < 0) {
 		strbuf_release(&sb);
-		entry_err(err, &tmp, 0, "%.*s with its previous value is longer than %zu bytes",
-		    (int)nlen, name, MAX_EXPANSION);
+		cfg_entry_err(err, &tmp, 0, "%.*s with its previous value is longer than %zu bytes",
+		    (int)nlen, name, CFG_MAX_EXPANSION);
 		return -1;
 	}
-	struct entry *e = intern_entry(cfg, name, nlen);
+	uint64_t h = hash_name(name, nlen);
+	struct cfg_entry *e = table_find(&cfg->files, name, nlen, h);
+	if (e == NULL)
+		e = table_add(cfg, &cfg->files, name, nlen, h);
 	e->value = ca_arena_strndup(&cfg->arena, sb.buf, sb.len);
 	e->len = e->cap = sb.len;
 	strbuf_release(&sb);
-	e->file = file;
-	e->line = line;
-	e->col = col;
+	e->file = w->file;
+	e->line = w->line;
+	e->col = w->col;
+	e->tmpl = w->tmpl;
+	e->ufile = w->ufile ? w->ufile : w->file;
+	e->uline = w->ufile ? w->uline : w->line;
+	e->kind = CFG_K_FILE;
 	e->segs = NULL;
 	e->nsegs = 0;
 	if (!rewritten && segs != NULL && nsegs > 0) {
@@ -553,855 +446,6 @@ define(ca_config *cfg, const char *name, size_t nlen, const char *value, size_t 
 		e->nsegs = nsegs;
 	}
 	return 0;
-}
-
-/* ---- expansion ---- */
-
-struct xp {
-	ca_config *cfg;
-	strbuf *out;
-	ca_diag *err;
-	const struct entry *stack[MAX_EXPAND_DEPTH];
-	int depth;
-	int ddepth;		/* defaults being expanded, nested */
-};
-
-static int expand(struct xp *x, const struct entry *e, const char *t, size_t len, size_t base);
-
-static int
-recursion_err(struct xp *x, const struct entry *e, size_t off, const struct entry *r)
-{
-	char chain[160];
-	size_t n = 0;
-	int i = 0;
-
-	/* from the first appearance of r on the stack */
-	while (i < x->depth && x->stack[i] != r)
-		i++;
-	chain[0] = '\0';
-	for (; i < x->depth && n < sizeof chain; i++)
-		n += (size_t)snprintf(chain + n, sizeof chain - n, "%s -> ", x->stack[i]->spell);
-	if (n < sizeof chain)
-		snprintf(chain + n, sizeof chain - n, "%s", r->spell);
-	entry_err(x->err, e, off, "macro recursion: %s", chain);
-	return -1;
-}
-
-static int
-expand_entry(struct xp *x, const struct entry *e, size_t off, struct entry *r)
-{
-	if (r->busy)
-		return recursion_err(x, e, off, r);
-	if (x->depth >= MAX_EXPAND_DEPTH) {
-		entry_err(x->err, e, off, "macros nested more than %d deep", MAX_EXPAND_DEPTH);
-		return -1;
-	}
-	r->busy = true;
-	x->stack[x->depth++] = r;
-	int rc = expand(x, r, r->value, r->len, 0);
-	x->depth--;
-	r->busy = false;
-	return rc;
-}
-
-/* The default of reference m in t, expanded; defaults nest at most
- * MAX_EXPAND_DEPTH deep ("$(A:$(B:$(C:...)))" in an if or include line is
- * not checked when it is read). */
-static int
-expand_default(struct xp *x, const struct entry *e, const char *t, const struct mref *m,
-    size_t base)
-{
-	if (x->ddepth >= MAX_EXPAND_DEPTH) {
-		entry_err(x->err, e, base + m->dflt, "macro defaults nested more than %d deep",
-		    MAX_EXPAND_DEPTH);
-		return -1;
-	}
-	x->ddepth++;
-	int rc = expand(x, e, t + m->dflt, m->dlen, base + m->dflt);
-	x->ddepth--;
-	return rc;
-}
-
-/* Append the expansion of t[0..len) to x->out; t is e's value from offset
- * base on (for locating errors). */
-static int
-expand(struct xp *x, const struct entry *e, const char *t, size_t len, size_t base)
-{
-	struct mref m;
-	size_t i = 0;
-
-	while (i < len) {
-		const char *d = memchr(t + i, '$', len - i);
-		if (d == NULL)
-			break;
-		size_t k = (size_t)(d - t);
-		strbuf_add(x->out, t + i, k - i);
-		scan_ref(t, len, k, &m);
-		switch (m.kind) {
-		case REF_LITERAL:
-		case REF_VERBATIM:
-			strbuf_add(x->out, t + k, m.end - k);
-			break;
-		case REF_UNBALANCED:
-			entry_err(x->err, e, base + k, "unbalanced '$(': no ')' closes it");
-			return -1;
-		case REF_BADNAME:
-			entry_err(x->err, e, base + k, "bad macro name '%.*s'", (int)m.nlen,
-			    t + m.name);
-			return -1;
-		case REF_FUNC:
-			entry_err(x->err, e, base + k, "macro function $%.*s() is not supported",
-			    (int)m.nlen, t + m.name);
-			return -1;
-		case REF_ENV: {
-			char var[256];
-			const char *v = NULL;
-			if (m.nlen < sizeof var) {
-				memcpy(var, t + m.name, m.nlen);
-				var[m.nlen] = '\0';
-				v = getenv(var);
-			}
-			if (v != NULL)
-				strbuf_adds(x->out, v);
-			else if (m.has_dflt && expand_default(x, e, t, &m, base) < 0)
-				return -1;
-			break;
-		}
-		case REF_MACRO: {
-			struct entry *r = lookup(x->cfg, t + m.name, m.nlen);
-			if (r != NULL) {
-				if (expand_entry(x, e, base + k, r) < 0)
-					return -1;
-			} else if (m.has_dflt) {
-				if (expand_default(x, e, t, &m, base) < 0)
-					return -1;
-			} else if (ci_equal(t + m.name, m.nlen, "DOLLAR"))
-				strbuf_addc(x->out, '$');
-			/* an undefined macro expands to nothing, as in HTCondor */
-			break;
-		}
-		}
-		if (x->out->len > MAX_EXPANSION) {
-			entry_err(x->err, e, base + k, "macro expansion longer than %zu bytes",
-			    MAX_EXPANSION);
-			return -1;
-		}
-		i = m.end;
-	}
-	strbuf_add(x->out, t + i, len - i);
-	return 0;
-}
-
-/* The expansion of e's whole value into out (reset first). */
-static int
-expand_value(ca_config *cfg, struct entry *e, strbuf *out, ca_diag *err)
-{
-	struct xp x;
-
-	strbuf_reset(out);
-	memset(&x, 0, sizeof x);
-	x.cfg = cfg;
-	x.out = out;
-	x.err = err;
-	x.stack[x.depth++] = e;
-	e->busy = true;
-	int rc = expand(&x, e, e->value, e->len, 0);
-	e->busy = false;
-	return rc;
-}
-
-int
-ca_config_expand(ca_config *cfg, const char *text, size_t len, strbuf *out, ca_diag *err)
-{
-	struct entry e;
-	struct seg s = { 0, 1, 1 };
-	struct xp x;
-
-	memset(&e, 0, sizeof e);
-	e.spell = (char *)"<text>";
-	e.file = "<text>";
-	e.line = 1;
-	e.col = 1;
-	e.segs = &s;
-	e.nsegs = 1;
-	memset(&x, 0, sizeof x);
-	x.cfg = cfg;
-	x.out = out;
-	x.err = err;
-	strbuf_reset(out);
-	return expand(&x, &e, text, len, 0);
-}
-
-/* ---- reading files ---- */
-
-struct ifstate {
-	int line, col;
-	bool parent_on;		/* the enclosing region is active */
-	bool taken;		/* a branch of this if was (or may not be) taken */
-	bool on;		/* the current branch is active */
-	bool seen_else;
-};
-
-struct src {
-	ca_config *cfg;
-	const char *file;	/* in cfg->arena */
-	const char *dir;	/* for relative includes; NULL: the working directory */
-	const char *text;
-	size_t len, pos;
-	int line;		/* of the next physical line */
-	int depth;		/* include and use nesting */
-	ca_diag *err;
-	struct ifstate ifs[MAX_IF_DEPTH];
-	int nifs;
-};
-
-/* A logical line: physical lines joined by continuations. */
-struct logical {
-	strbuf text;
-	struct seg *segs;
-	size_t nsegs, cap;
-	int line;		/* of its first physical line */
-	bool comment;
-};
-
-static void
-seg_add(struct logical *lg, size_t off, int line, int col)
-{
-	if (lg->nsegs == lg->cap) {
-		lg->cap = lg->cap ? lg->cap * 2 : 8;
-		lg->segs = ca_xreallocarray(lg->segs, lg->cap, sizeof *lg->segs);
-	}
-	lg->segs[lg->nsegs++] = (struct seg){ off, line, col };
-}
-
-static bool
-phys_line(struct src *s, const char **p, size_t *n, int *lineno)
-{
-	if (s->pos >= s->len)
-		return false;
-	const char *b = s->text + s->pos;
-	const char *nl = memchr(b, '\n', s->len - s->pos);
-	size_t l = nl ? (size_t)(nl - b) : s->len - s->pos;
-
-	s->pos += l + (nl != NULL);
-	*lineno = s->line++;
-	if (l > 0 && b[l - 1] == '\r')
-		l--;
-	*p = b;
-	*n = l;
-	return true;
-}
-
-/* The next logical line; false at the end of the input. */
-static bool
-logical_line(struct src *s, struct logical *lg)
-{
-	const char *p;
-	size_t n;
-	int ln;
-	bool cont = false;
-
-	strbuf_reset(&lg->text);
-	lg->nsegs = 0;
-	lg->comment = false;
-	for (;;) {
-		if (!phys_line(s, &p, &n, &ln))
-			return cont;
-		size_t lead = 0;
-		while (lead < n && is_blank((unsigned char)p[lead]))
-			lead++;
-		while (n > lead && is_blank((unsigned char)p[n - 1]))
-			n--;
-		bool comment = lead < n && p[lead] == '#';
-		if (cont && comment)
-			continue;	/* a comment inside a continued value is skipped */
-		if (!cont) {
-			lg->line = ln;
-			seg_add(lg, 0, ln, 1);
-			strbuf_add(&lg->text, p, n);
-			if (comment) {
-				lg->comment = true;
-				return true;	/* a '\' ending a comment continues nothing */
-			}
-		} else {
-			seg_add(lg, lg->text.len, ln, (int)lead + 1);
-			strbuf_add(&lg->text, p + lead, n - lead);
-		}
-		if (lg->text.len > 0 && lg->text.buf[lg->text.len - 1] == '\\') {
-			lg->text.buf[--lg->text.len] = '\0';
-			cont = true;
-			continue;
-		}
-		return true;
-	}
-}
-
-/* Line and column of offset off of the logical line. */
-static void
-lg_where(const struct logical *lg, size_t off, int *line, int *col)
-{
-	struct entry e;
-
-	memset(&e, 0, sizeof e);
-	e.line = lg->line;
-	e.col = 1;
-	e.segs = lg->segs;
-	e.nsegs = lg->nsegs;
-	locate(&e, off, line, col);
-}
-
-static int
-lg_err(struct src *s, const struct logical *lg, size_t off, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int
-lg_err(struct src *s, const struct logical *lg, size_t off, const char *fmt, ...)
-{
-	va_list ap;
-	int line, col;
-
-	lg_where(lg, off, &line, &col);
-	if (s->err != NULL) {
-		s->err->file = s->file;
-		s->err->line = line;
-		s->err->col = col;
-		s->err->status = CA_EX_INPUT;
-		va_start(ap, fmt);
-		vsnprintf(s->err->msg, sizeof s->err->msg, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-static bool
-active(const struct src *s)
-{
-	return s->nifs == 0 || s->ifs[s->nifs - 1].on;
-}
-
-static int load_src(struct src *s);
-
-/* Expand text that is part of a logical line (a condition, a file name). */
-static int
-expand_part(struct src *s, const struct logical *lg, size_t off, size_t len, strbuf *out)
-{
-	struct entry e;
-	struct xp x;
-
-	memset(&e, 0, sizeof e);
-	e.spell = (char *)"<line>";
-	e.file = s->file;
-	e.line = lg->line;
-	e.col = 1;
-	e.segs = lg->segs;
-	e.nsegs = lg->nsegs;
-	memset(&x, 0, sizeof x);
-	x.cfg = s->cfg;
-	x.out = out;
-	x.err = s->err;
-	strbuf_reset(out);
-	return expand(&x, &e, lg->text.buf + off, len, off);
-}
-
-/* Evaluate the condition of if/elif at lg->text[off..off+len).
- * 1 true, 0 false, -1 error. */
-static int
-condition(struct src *s, const struct logical *lg, size_t off, size_t len)
-{
-	strbuf sb = STRBUF_INIT;
-	int rc = -1;
-
-	if (expand_part(s, lg, off, len, &sb) < 0)
-		goto out;
-	const char *c = sb.buf;
-	size_t n = sb.len;
-	bool neg = false;
-	trim(&c, &n);
-	while (n > 0 && *c == '!') {
-		neg = !neg;
-		c++;
-		n--;
-		trim(&c, &n);
-	}
-	size_t w = 0;
-	while (w < n && !is_blank((unsigned char)c[w]))
-		w++;
-	if (n == 0) {
-		lg_err(s, lg, off, "missing condition");
-		goto out;
-	}
-	if (ci_equal(c, w, "defined")) {
-		const char *name = c + w;
-		size_t nl = n - w;
-		trim(&name, &nl);
-		rc = nl > 0 && lookup(s->cfg, name, nl) != NULL;
-	} else if (ci_equal(c, w, "version")) {
-		lg_err(s, lg, off, "'if version' is not supported");
-		goto out;
-	} else if (ci_equal(c, n, "true") || ci_equal(c, n, "yes")) {
-		rc = 1;
-	} else if (ci_equal(c, n, "false") || ci_equal(c, n, "no")) {
-		rc = 0;
-	} else {
-		ca_arena a = { 0 };
-		ca_diag perr;
-		ca_expr *e = ca_parse_expr(&a, c, n, 0, &perr);
-		ca_value v = e ? ca_eval_expr(ctx(s->cfg), e, NULL, NULL) : ca_error(NULL);
-		int t = ca_value_truth(v);
-		ca_arena_reset(&ctx(s->cfg)->scratch);
-		ca_arena_free(&a);
-		if (t < 0) {
-			lg_err(s, lg, off, "condition '%.*s' is neither true nor false",
-			    (int)(n > 60 ? 60 : n), c);
-			goto out;
-		}
-		rc = t;
-	}
-	if (neg)
-		rc = !rc;
-out:
-	strbuf_release(&sb);
-	return rc;
-}
-
-/* if / elif / else / endif: word is the keyword, rest what follows it. */
-static int
-conditional(struct src *s, const struct logical *lg, const char *word, size_t wlen,
-    size_t rest, size_t rlen)
-{
-	struct ifstate *top = s->nifs ? &s->ifs[s->nifs - 1] : NULL;
-	size_t woff = (size_t)(word - lg->text.buf);
-
-	if (ci_equal(word, wlen, "if")) {
-		if (s->nifs == MAX_IF_DEPTH)
-			return lg_err(s, lg, woff, "'if' nested more than %d deep", MAX_IF_DEPTH);
-		struct ifstate *f = &s->ifs[s->nifs];
-		memset(f, 0, sizeof *f);
-		lg_where(lg, woff, &f->line, &f->col);
-		f->parent_on = active(s);
-		f->taken = true;
-		if (f->parent_on) {
-			int c = condition(s, lg, rest, rlen);
-			if (c < 0)
-				return -1;
-			f->on = c;
-			f->taken = c;
-		}
-		s->nifs++;
-		return 0;
-	}
-	if (top == NULL)
-		return lg_err(s, lg, woff, "'%.*s' without 'if'", (int)wlen, word);
-	if (ci_equal(word, wlen, "elif")) {
-		if (top->seen_else)
-			return lg_err(s, lg, woff, "'elif' after 'else'");
-		top->on = false;
-		if (top->parent_on && !top->taken) {
-			int c = condition(s, lg, rest, rlen);
-			if (c < 0)
-				return -1;
-			top->on = c;
-			top->taken = c;
-		}
-		return 0;
-	}
-	if (rlen > 0)
-		return lg_err(s, lg, rest, "unexpected text after '%.*s'", (int)wlen, word);
-	if (ci_equal(word, wlen, "else")) {
-		if (top->seen_else)
-			return lg_err(s, lg, woff, "second 'else'");
-		top->seen_else = true;
-		top->on = top->parent_on && !top->taken;
-		top->taken = true;
-		return 0;
-	}
-	s->nifs--;	/* endif */
-	return 0;
-}
-
-/* The whole of fp; NULL on a read error, or with *len = SIZE_MAX when it
- * is longer than MAX_FILE. */
-static char *
-read_all(FILE *fp, size_t *len)
-{
-	size_t cap = 8192, n = 0;
-	char *buf = ca_xmalloc(cap);
-
-	for (;;) {
-		if (n == cap) {
-			if (cap >= MAX_FILE) {
-				free(buf);
-				*len = SIZE_MAX;
-				return NULL;
-			}
-			buf = ca_xreallocarray(buf, cap *= 2, 1);
-		}
-		size_t got = fread(buf + n, 1, cap - n, fp);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
-
-/* Load text as a nested source of s (include, use) or as the top one. */
-static int
-load_text(ca_config *cfg, const char *file, const char *dir, const char *text, size_t len,
-    int depth, ca_diag *err)
-{
-	struct src *s = ca_xcalloc(1, sizeof *s);
-	const char *nul = memchr(text, '\0', len);
-	int rc;
-
-	s->cfg = cfg;
-	s->file = file;
-	s->dir = dir;
-	s->text = text;
-	s->len = len;
-	s->line = 1;
-	s->depth = depth;
-	s->err = err;
-	if (nul != NULL) {
-		int line = 1, col = 1;
-		for (const char *p = text; p < nul; p++, col++)
-			if (*p == '\n') {
-				line++;
-				col = 0;
-			}
-		set_err(err, file, line, col, 0, "NUL byte in the configuration");
-		free(s);
-		return -1;
-	}
-	rc = load_src(s);
-	free(s);
-	return rc;
-}
-
-static const char *
-dir_of(ca_config *cfg, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (slash == NULL)
-		return NULL;
-	return ca_arena_strndup(&cfg->arena, path, (size_t)(slash - path) + (slash == path));
-}
-
-static int
-load_path(ca_config *cfg, const char *path, int depth, bool ifexist, ca_diag *err,
-    const char *efile, int eline, int ecol)
-{
-	const char *file = ca_arena_strndup(&cfg->arena, path, strlen(path));
-	bool std = strcmp(path, "-") == 0;
-	FILE *fp = std ? stdin : fopen(path, "rb");
-	size_t len = 0;
-
-	if (std)
-		file = "<stdin>";
-	if (fp == NULL) {
-		if (ifexist && errno == ENOENT)
-			return 0;
-		if (efile != NULL)
-			set_err(err, efile, eline, ecol, 1, "cannot open %s: %s", path,
-			    strerror(errno));
-		else
-			set_err(err, file, 0, 0, 1, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	char *text = read_all(fp, &len);
-	int e = errno;
-	if (!std)
-		fclose(fp);
-	if (text == NULL && len == SIZE_MAX) {
-		if (efile != NULL)
-			set_err(err, efile, eline, ecol, 0, "%s is longer than %zu MiB: not a "
-			    "configuration file", path, MAX_FILE >> 20);
-		else
-			set_err(err, file, 0, 0, 0, "longer than %zu MiB: not a configuration file",
-			    MAX_FILE >> 20);
-		return -1;
-	}
-	if (text == NULL) {
-		set_err(err, file, 0, 0, 1, "read error: %s", strerror(e));
-		return -1;
-	}
-	int rc = load_text(cfg, file, std ? NULL : dir_of(cfg, path), text, len, depth, err);
-	free(text);
-	return rc;
-}
-
-/* include [ifexist] : FILE */
-static int
-include(struct src *s, const struct logical *lg, size_t rest)
-{
-	const char *t = lg->text.buf;
-	size_t len = lg->text.len, i = rest;
-	bool ifexist = false;
-
-	while (i < len && is_blank((unsigned char)t[i]))
-		i++;
-	if (i < len && t[i] != ':') {
-		size_t w = i;
-		while (i < len && is_alpha((unsigned char)t[i]))
-			i++;
-		if (ci_equal(t + w, i - w, "ifexist"))
-			ifexist = true;
-		else if (ci_equal(t + w, i - w, "command"))
-			return lg_err(s, lg, w, "'include command' is not supported");
-		else
-			return lg_err(s, lg, w, "expected ':' or 'ifexist' after 'include'");
-		while (i < len && is_blank((unsigned char)t[i]))
-			i++;
-	}
-	if (i >= len || t[i] != ':')
-		return lg_err(s, lg, i, "expected ':' in 'include : FILE'");
-	i++;
-	strbuf name = STRBUF_INIT;
-	if (expand_part(s, lg, i, len - i, &name) < 0) {
-		strbuf_release(&name);
-		return -1;
-	}
-	const char *p = name.buf;
-	size_t n = name.len;
-	trim(&p, &n);
-	if (n == 0) {
-		strbuf_release(&name);
-		return lg_err(s, lg, i, "no file name after 'include :'");
-	}
-	if (s->depth >= MAX_INCLUDE_DEPTH) {
-		strbuf_release(&name);
-		return lg_err(s, lg, rest, "includes nested more than %d deep (a loop?)",
-		    MAX_INCLUDE_DEPTH);
-	}
-	strbuf path = STRBUF_INIT;
-	if (p[0] != '/' && s->dir != NULL) {
-		strbuf_adds(&path, s->dir);
-		if (path.len > 0 && path.buf[path.len - 1] != '/')
-			strbuf_addc(&path, '/');
-	}
-	strbuf_add(&path, p, n);
-	int line, col;
-	lg_where(lg, i, &line, &col);
-	int rc = load_path(s->cfg, path.buf, s->depth + 1, ifexist, s->err, s->file, line, col);
-	strbuf_release(&path);
-	strbuf_release(&name);
-	return rc;
-}
-
-/* use CATEGORY : NAME[, NAME...] */
-static int
-use(struct src *s, const struct logical *lg, size_t rest)
-{
-	const char *t = lg->text.buf;
-	size_t len = lg->text.len, i = rest;
-
-	while (i < len && is_blank((unsigned char)t[i]))
-		i++;
-	size_t cat = i;
-	while (i < len && is_name_char((unsigned char)t[i]))
-		i++;
-	size_t clen = i - cat;
-	while (i < len && is_blank((unsigned char)t[i]))
-		i++;
-	if (clen == 0 || i >= len || t[i] != ':')
-		return lg_err(s, lg, cat, "expected 'use CATEGORY : NAME'");
-	i++;
-	while (i < len) {
-		while (i < len && (is_blank((unsigned char)t[i]) || t[i] == ','))
-			i++;
-		if (i >= len)
-			break;
-		size_t nm = i;
-		while (i < len && t[i] != ',' && !is_blank((unsigned char)t[i]) && t[i] != '(')
-			i++;
-		size_t nlen = i - nm;
-		if (i < len && t[i] == '(')
-			return lg_err(s, lg, i, "template arguments are not supported");
-		const struct tmpl *tp = NULL;
-		for (size_t k = 0; k < s->cfg->ntmpl; k++)
-			if (ci_equal(t + cat, clen, s->cfg->tmpls[k].category) &&
-			    ci_equal(t + nm, nlen, s->cfg->tmpls[k].name))
-				tp = &s->cfg->tmpls[k];
-		if (tp == NULL)
-			return lg_err(s, lg, nm, "unknown template %.*s:%.*s", (int)clen, t + cat,
-			    (int)nlen, t + nm);
-		if (s->depth >= MAX_INCLUDE_DEPTH)
-			return lg_err(s, lg, nm, "templates nested more than %d deep",
-			    MAX_INCLUDE_DEPTH);
-		strbuf fname = STRBUF_INIT;
-		strbuf_addf(&fname, "<use %s:%s>", tp->category, tp->name);
-		const char *file = ca_arena_strndup(&s->cfg->arena, fname.buf, fname.len);
-		strbuf_release(&fname);
-		if (load_text(s->cfg, file, s->dir, tp->text, strlen(tp->text), s->depth + 1,
-		    s->err) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* NAME @=TAG: the lines up to "@TAG" are the value, verbatim. */
-static int
-block(struct src *s, const struct logical *lg, size_t name, size_t nlen, size_t tag,
-    size_t tlen)
-{
-	struct logical val = { STRBUF_INIT, NULL, 0, 0, 0, false };
-	const char *p;
-	size_t n;
-	int ln, rc = -1;
-	char *tagz = ca_xstrndup(lg->text.buf + tag, tlen);
-
-	for (;;) {
-		if (!phys_line(s, &p, &n, &ln)) {
-			lg_err(s, lg, tag - 2, "no '@%s' line ends this value", tagz);
-			goto out;
-		}
-		size_t lead = 0;
-		while (lead < n && is_blank((unsigned char)p[lead]))
-			lead++;
-		size_t e = n;
-		while (e > lead && is_blank((unsigned char)p[e - 1]))
-			e--;
-		if (e - lead == tlen + 1 && p[lead] == '@' &&
-		    memcmp(p + lead + 1, tagz, tlen) == 0)
-			break;
-		if (val.nsegs > 0)
-			strbuf_addc(&val.text, '\n');
-		seg_add(&val, val.text.len, ln, 1);
-		strbuf_add(&val.text, p, n);
-	}
-	if (!active(s)) {
-		rc = 0;
-		goto out;
-	}
-	int line, col;
-	lg_where(lg, name, &line, &col);
-	rc = define(s->cfg, lg->text.buf + name, nlen, val.text.buf, val.text.len, s->file,
-	    val.nsegs ? val.segs[0].line : line, 1, val.segs, val.nsegs, s->err);
-out:
-	free(tagz);
-	strbuf_release(&val.text);
-	free(val.segs);
-	return rc;
-}
-
-/* One logical line that is not a comment. */
-static int
-statement(struct src *s, struct logical *lg)
-{
-	const char *t = lg->text.buf;
-	size_t len = lg->text.len, i = 0;
-
-	while (i < len && is_blank((unsigned char)t[i]))
-		i++;
-	if (i == len)
-		return 0;
-	size_t w = i;
-	while (i < len && is_name_char((unsigned char)t[i]))
-		i++;
-	size_t wlen = i - w;
-	while (i < len && is_blank((unsigned char)t[i]))
-		i++;
-	if (wlen == 0)
-		return active(s) ? lg_err(s, lg, w, "expected a name at '%c'", t[w]) : 0;
-
-	/* NAME = value */
-	if (i < len && t[i] == '=') {
-		if (!active(s))
-			return 0;
-		size_t v = i + 1;
-		while (v < len && is_blank((unsigned char)t[v]))
-			v++;
-		size_t vlen = len - v;
-		while (vlen > 0 && is_blank((unsigned char)t[v + vlen - 1]))
-			vlen--;
-		/* the segment map shifted to offsets within the value */
-		struct seg *segs = ca_xreallocarray(NULL, lg->nsegs, sizeof *segs);
-		size_t ns = 0;
-		for (size_t k = 0; k < lg->nsegs; k++) {
-			size_t end = k + 1 < lg->nsegs ? lg->segs[k + 1].off : len;
-			if (end <= v && k + 1 < lg->nsegs)
-				continue;
-			struct seg sg = lg->segs[k];
-			if (sg.off < v) {
-				sg.col += (int)(v - sg.off);
-				sg.off = v;
-			}
-			sg.off -= v;
-			segs[ns++] = sg;
-		}
-		int line, col;
-		lg_where(lg, v, &line, &col);
-		int rc = define(s->cfg, t + w, wlen, t + v, vlen, s->file, line, col, segs, ns,
-		    s->err);
-		free(segs);
-		return rc;
-	}
-	/* NAME @=TAG */
-	if (i + 1 < len && t[i] == '@' && t[i + 1] == '=') {
-		size_t g = i + 2;
-		while (g < len && is_blank((unsigned char)t[g]))
-			g++;
-		size_t glen = 0;
-		while (g + glen < len && is_alnum((unsigned char)t[g + glen]))
-			glen++;
-		if (glen == 0 || g + glen != len)
-			return active(s) ? lg_err(s, lg, i,
-			    "expected '@=TAG' with a tag of letters and digits") : 0;
-		return block(s, lg, w, wlen, g, glen);
-	}
-	const char *word = t + w;
-	if (ci_equal(word, wlen, "if") || ci_equal(word, wlen, "elif") ||
-	    ci_equal(word, wlen, "else") || ci_equal(word, wlen, "endif"))
-		return conditional(s, lg, word, wlen, i, len - i);
-	if (!active(s))
-		return 0;
-	if (ci_equal(word, wlen, "include"))
-		return include(s, lg, w + wlen);
-	if (ci_equal(word, wlen, "use"))
-		return use(s, lg, w + wlen);
-	return lg_err(s, lg, i, "expected '=' after '%.*s'", (int)wlen, word);
-}
-
-static int
-load_src(struct src *s)
-{
-	struct logical lg = { STRBUF_INIT, NULL, 0, 0, 0, false };
-	int rc = 0;
-
-	while (logical_line(s, &lg)) {
-		if (lg.comment)
-			continue;
-		if ((rc = statement(s, &lg)) < 0)
-			break;
-	}
-	if (rc == 0 && s->nifs > 0) {
-		struct ifstate *f = &s->ifs[s->nifs - 1];
-		set_err(s->err, s->file, f->line, f->col, 0, "'if' without 'endif'");
-		rc = -1;
-	}
-	strbuf_release(&lg.text);
-	free(lg.segs);
-	return rc;
-}
-
-int
-ca_config_load(ca_config *cfg, const char *path, ca_diag *err)
-{
-	return load_path(cfg, path, 0, false, err, NULL, 0, 0);
-}
-
-int
-ca_config_load_mem(ca_config *cfg, const char *name, const char *text, size_t len,
-    ca_diag *err)
-{
-	const char *file = ca_arena_strndup(&cfg->arena, name, strlen(name));
-
-	return load_text(cfg, file, NULL, text, len, 0, err);
 }
 
 int
@@ -1416,7 +460,8 @@ ca_config_set(ca_config *cfg, const char *name, const char *value, const char *o
 	/* Set again from the same origin (startd-step sets DETECTED_CPUS for
 	 * every machine it reads): a value without macros is written over the
 	 * last one when it fits, so memory does not grow with the sets. */
-	struct entry *old = nlen > 0 ? find(cfg, name, nlen) : NULL;
+	struct cfg_entry *old = nlen > 0 ? table_find(&cfg->files, name, nlen,
+	    hash_name(name, nlen)) : NULL;
 	if (old != NULL && old->file != NULL && strcmp(old->file, sb.buf) == 0 &&
 	    vlen <= old->cap && strchr(value, '$') == NULL) {
 		strbuf_release(&sb);
@@ -1427,16 +472,18 @@ ca_config_set(ca_config *cfg, const char *name, const char *value, const char *o
 	file = ca_arena_strndup(&cfg->arena, sb.buf, sb.len);
 	strbuf_release(&sb);
 	if (nlen == 0) {
-		set_err(err, file, 0, 0, 0, "empty configuration name");
+		ca_diag_set(err, CA_EX_INPUT, file, 0, 0, "empty configuration name");
 		return -1;
 	}
 	for (size_t i = 0; i < nlen; i++)
-		if (!is_name_char((unsigned char)name[i])) {
-			set_err(err, file, 0, 0, 0, "bad configuration name '%s'", name);
+		if (!cfg_is_name_char((unsigned char)name[i])) {
+			ca_diag_set(err, CA_EX_INPUT, file, 0, 0, "bad configuration name '%s'",
+			    name);
 			return -1;
 		}
-	struct seg sg = { 0, 1, 1 };
-	return define(cfg, name, nlen, value, vlen, file, 1, 1, &sg, 1, err);
+	struct cfg_seg sg = { 0, 1, 1 };
+	struct cfg_where w = { file, 1, 1, NULL, NULL, 0 };
+	return cfg_define(cfg, name, nlen, value, vlen, &w, &sg, 1, err);
 }
 
 /* ---- lookups ---- */
@@ -1444,13 +491,13 @@ ca_config_set(ca_config *cfg, const char *name, const char *value, const char *o
 bool
 ca_config_defined(const ca_config *cfg, const char *name)
 {
-	return lookup(cfg, name, strlen(name)) != NULL;
+	return cfg_lookup((ca_config *)cfg, name, strlen(name)) != NULL;
 }
 
 const char *
 ca_config_raw(const ca_config *cfg, const char *name)
 {
-	const struct entry *e = lookup(cfg, name, strlen(name));
+	const struct cfg_entry *e = cfg_lookup((ca_config *)cfg, name, strlen(name));
 
 	return e ? e->value : NULL;
 }
@@ -1458,7 +505,7 @@ ca_config_raw(const ca_config *cfg, const char *name)
 bool
 ca_config_locate(const ca_config *cfg, const char *name, ca_diag *err)
 {
-	const struct entry *e = lookup(cfg, name, strlen(name));
+	const struct cfg_entry *e = cfg_lookup((ca_config *)cfg, name, strlen(name));
 
 	if (e == NULL)
 		return false;
@@ -1473,92 +520,137 @@ ca_config_locate(const ca_config *cfg, const char *name, ca_diag *err)
 size_t
 ca_config_count(const ca_config *cfg)
 {
-	return cfg->n;
+	return cfg->files.v.n;
 }
 
 const char *
 ca_config_name_at(const ca_config *cfg, size_t i)
 {
-	return i < cfg->n ? cfg->ents[i].spell : NULL;
+	return i < cfg->files.v.n ? cfg->files.v.at[i]->spell : NULL;
 }
 
 int
 ca_config_string(ca_config *cfg, const char *name, strbuf *out, ca_diag *err)
 {
-	struct entry *e = lookup(cfg, name, strlen(name));
+	struct cfg_entry *e = cfg_lookup(cfg, name, strlen(name));
 
 	if (e == NULL)
 		return 0;
-	return expand_value(cfg, e, out, err) < 0 ? -1 : 1;
+	return cfg_expand_entry(cfg, e, out, err) < 0 ? -1 : 1;
+}
+
+int
+ca_config_expand(ca_config *cfg, const char *text, size_t len, strbuf *out, ca_diag *err)
+{
+	struct cfg_entry e;
+	struct cfg_seg s = { 0, 1, 1 };
+
+	memset(&e, 0, sizeof e);
+	e.spell = (char *)"<text>";
+	e.file = "<text>";
+	e.line = 1;
+	e.col = 1;
+	e.segs = &s;
+	e.nsegs = 1;
+	return cfg_expand_text(cfg, &e, text, len, 0, out, err);
 }
 
 /* The expanded, trimmed value of name in sb; *vp and *np point into it.
  * 1 defined and not empty, 0 otherwise, -1 error. */
 static int
-get_text(ca_config *cfg, const char *name, strbuf *sb, struct entry **ep, const char **vp,
-    size_t *np, ca_diag *err)
+get_text(ca_config *cfg, const char *name, strbuf *sb, struct cfg_entry **ep,
+    const char **vp, size_t *np, ca_diag *err)
 {
-	struct entry *e = lookup(cfg, name, strlen(name));
+	struct cfg_entry *e = cfg_lookup(cfg, name, strlen(name));
 
 	if (e == NULL)
 		return 0;
-	if (expand_value(cfg, e, sb, err) < 0)
+	if (cfg_expand_entry(cfg, e, sb, err) < 0)
 		return -1;
 	*vp = sb->buf;
 	*np = sb->len;
-	trim(vp, np);
+	cfg_trim(vp, np);
 	*ep = e;
 	return *np > 0;
 }
 
 /* Report a syntax error of the expression parsed from e's expansion text. */
 static void
-parse_err(const struct entry *e, const char *text, size_t len, const ca_diag *perr,
+parse_err(const struct cfg_entry *e, const char *text, size_t len, const ca_diag *perr,
     ca_diag *err)
 {
 	if (len == e->len && memcmp(text, e->value, len) == 0) {
-		entry_err(err, e, perr->pos, "%s: %s", e->spell, perr->msg);
+		cfg_entry_err(err, e, perr->pos, "%s: %s", e->spell, perr->msg);
 		return;
 	}
-	entry_err(err, e, 0, "%s: %s in its expansion \"%.*s%s\"", e->spell, perr->msg,
+	cfg_entry_err(err, e, 0, "%s: %s in its expansion \"%.*s%s\"", e->spell, perr->msg,
 	    (int)(len > 60 ? 60 : len), text, len > 60 ? "..." : "");
+}
+
+/* Evaluate text without an ad, keeping only numbers and booleans (other
+ * kinds become ERROR, strings too unless sb is given); with sb, the value's
+ * text is added to it as $EVAL shows it (a string without its quotes). 1,
+ * or 0 when the text does not parse (perr set when not NULL). */
+static int
+eval_text(ca_config *cfg, const char *text, size_t len, ca_value *v, strbuf *sb,
+    ca_diag *perr)
+{
+	ca_arena a = { 0 };
+	ca_diag d;
+	ca_expr *x = ca_parse_expr(&a, text, len, 0, perr ? perr : &d);
+
+	if (x == NULL) {
+		ca_arena_free(&a);
+		return 0;
+	}
+	ca_ctx *cx = cfg_ctx(cfg);
+	*v = ca_eval_expr(cx, x, NULL, NULL);
+	if (sb != NULL) {
+		if (v->kind == CA_STRING)
+			strbuf_add(sb, v->u.s, v->x.len);
+		else
+			ca_print_value(sb, *v, 0);
+	}
+	if (v->kind != CA_INT && v->kind != CA_REAL && v->kind != CA_BOOL && v->kind != CA_STRING)
+		v->kind = CA_ERROR;
+	if (v->kind == CA_STRING && sb == NULL)
+		v->kind = CA_ERROR;
+	ca_arena_reset(&cx->scratch);
+	ca_arena_free(&a);
+	return 1;
+}
+
+int
+cfg_eval(ca_config *cfg, const char *text, size_t len, ca_value *v, strbuf *sb)
+{
+	return eval_text(cfg, text, len, v, sb, NULL);
 }
 
 /* The value of name evaluated with no ad. */
 static int
-get_value(ca_config *cfg, const char *name, ca_value *out, strbuf *sb, struct entry **ep,
-    ca_diag *err)
+get_value(ca_config *cfg, const char *name, ca_value *out, strbuf *sb,
+    struct cfg_entry **ep, ca_diag *err)
 {
 	const char *v;
 	size_t n;
 	int rc = get_text(cfg, name, sb, ep, &v, &n, err);
+	ca_diag perr;
 
 	if (rc <= 0)
 		return rc;
-	ca_arena a = { 0 };
-	ca_diag perr;
-	ca_expr *x = ca_parse_expr(&a, sb->buf, sb->len, 0, &perr);
-	if (x == NULL) {
+	if (!eval_text(cfg, sb->buf, sb->len, out, NULL, &perr)) {
 		parse_err(*ep, sb->buf, sb->len, &perr, err);
-		ca_arena_free(&a);
 		return -1;
 	}
-	ca_ctx *cx = ctx(cfg);
-	*out = ca_eval_expr(cx, x, NULL, NULL);
-	/* keep only what the callers read: numbers and booleans */
-	ca_arena_free(&a);
-	if (out->kind != CA_INT && out->kind != CA_REAL && out->kind != CA_BOOL)
-		out->kind = CA_ERROR;
-	ca_arena_reset(&cx->scratch);
 	return 1;
 }
 
 static int
-type_err(const struct entry *e, const char *text, size_t len, const char *what,
+type_err(const struct cfg_entry *e, const char *text, size_t len, const char *what,
     ca_diag *err)
 {
-	entry_err(err, e, 0, "%s: '%.*s%s' is not %s", e->spell, (int)(len > 60 ? 60 : len), text,
-	    len > 60 ? "..." : "", what);
+	cfg_entry_err(err, e, 0, "%s: '%.*s%s' is not %s", e->spell, (int)(len > 60 ? 60 : len),
+	    text, len > 60 ? "..." : "", what);
 	return -1;
 }
 
@@ -1566,7 +658,7 @@ int
 ca_config_int(ca_config *cfg, const char *name, int64_t *out, ca_diag *err)
 {
 	strbuf sb = STRBUF_INIT;
-	struct entry *e = NULL;
+	struct cfg_entry *e = NULL;
 	ca_value v;
 	int rc = get_value(cfg, name, &v, &sb, &e, err);
 
@@ -1587,7 +679,7 @@ int
 ca_config_real(ca_config *cfg, const char *name, double *out, ca_diag *err)
 {
 	strbuf sb = STRBUF_INIT;
-	struct entry *e = NULL;
+	struct cfg_entry *e = NULL;
 	ca_value v;
 	int rc = get_value(cfg, name, &v, &sb, &e, err);
 
@@ -1607,15 +699,15 @@ int
 ca_config_bool(ca_config *cfg, const char *name, bool *out, ca_diag *err)
 {
 	strbuf sb = STRBUF_INIT;
-	struct entry *e = NULL;
+	struct cfg_entry *e = NULL;
 	const char *t;
 	size_t n;
 	int rc = get_text(cfg, name, &sb, &e, &t, &n, err);
 
 	if (rc == 1) {
-		if (ci_equal(t, n, "true") || ci_equal(t, n, "yes"))
+		if (cfg_ci_equal(t, n, "true") || cfg_ci_equal(t, n, "yes"))
 			*out = true;
-		else if (ci_equal(t, n, "false") || ci_equal(t, n, "no"))
+		else if (cfg_ci_equal(t, n, "false") || cfg_ci_equal(t, n, "no"))
 			*out = false;
 		else {
 			ca_value v;
@@ -1639,7 +731,7 @@ ca_config_expr(ca_config *cfg, const char *name, ca_arena *a, int pflags, ca_exp
     ca_diag *err)
 {
 	strbuf sb = STRBUF_INIT;
-	struct entry *e = NULL;
+	struct cfg_entry *e = NULL;
 	const char *t;
 	size_t n;
 	int rc = get_text(cfg, name, &sb, &e, &t, &n, err);
@@ -1655,4 +747,214 @@ ca_config_expr(ca_config *cfg, const char *name, ca_arena *a, int pflags, ca_exp
 	}
 	strbuf_release(&sb);
 	return rc;
+}
+
+/* ---- what condor_config_val shows ---- */
+
+const char *
+ca_config_default(const ca_config *cfg, const char *name)
+{
+	size_t len = strlen(name);
+	const char *v = NULL;
+
+	if (cfg->subsys != NULL) {
+		strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s.%s", cfg->subsys, name);
+		v = cfg_default(sb.buf, sb.len);
+		strbuf_release(&sb);
+	}
+	return v ? v : cfg_default(name, len);
+}
+
+bool
+ca_config_info_of(ca_config *cfg, const char *name, bool exact, ca_config_info *out)
+{
+	size_t len = strlen(name);
+	struct cfg_entry *e = exact ? cfg_find(cfg, name, len) : cfg_lookup(cfg, name, len);
+
+	memset(out, 0, sizeof *out);
+	out->dflt = ca_config_default(cfg, name);
+	if (e == NULL)
+		return false;
+	out->name = e->spell;
+	out->raw = e->value;
+	out->origin = e->kind == CFG_K_FILE ? CA_CONFIG_FROM_FILE :
+	    e->kind == CFG_K_DEFAULT ? CA_CONFIG_FROM_DEFAULT : CA_CONFIG_FROM_DETECTED;
+	out->file = e->ufile;
+	out->line = e->uline;
+	out->tmpl = e->tmpl;
+	out->tmpl_line = e->tmpl ? e->line : 0;
+	return true;
+}
+
+size_t
+ca_config_builtin_count(void)
+{
+	return cfg_default_count() + NDETECTED;
+}
+
+const char *
+ca_config_builtin_name_at(size_t i)
+{
+	size_t n = cfg_default_count();
+
+	if (i < n)
+		return cfg_default_name_at(i);
+	return i - n < NDETECTED ? detected_names[i - n] : NULL;
+}
+
+size_t
+ca_config_template_count(const ca_config *cfg)
+{
+	return cfg_template_builtin_count() + cfg->tmpls.n;
+}
+
+void
+ca_config_template_at(const ca_config *cfg, size_t i, ca_config_template *out)
+{
+	size_t n = cfg_template_builtin_count();
+
+	memset(out, 0, sizeof *out);
+	if (i < n) {
+		const struct cfg_builtin_tmpl *t = cfg_template_builtin_at(i);
+		out->category = t->category;
+		out->name = t->name;
+		out->text = t->text;
+		out->simulated = t->simulated;
+		out->about = t->about;
+	} else if (i - n < cfg->tmpls.n) {
+		const struct cfg_tmpl *t = &cfg->tmpls.at[i - n];
+		out->category = t->category;
+		out->name = t->name;
+		out->text = t->text;
+		out->simulated = true;
+	}
+}
+
+bool
+ca_config_template_find(const ca_config *cfg, const char *category, const char *name,
+    ca_config_template *out)
+{
+	size_t clen = strlen(category), nlen = strlen(name);
+
+	for (size_t k = cfg->tmpls.n; k-- > 0;)
+		if (cfg_ci_equal(category, clen, cfg->tmpls.at[k].category) &&
+		    cfg_ci_equal(name, nlen, cfg->tmpls.at[k].name)) {
+			ca_config_template_at(cfg, cfg_template_builtin_count() + k, out);
+			return true;
+		}
+	const struct cfg_builtin_tmpl *t = cfg_template_builtin(category, clen, name, nlen);
+	if (t == NULL)
+		return false;
+	memset(out, 0, sizeof *out);
+	out->category = t->category;
+	out->name = t->name;
+	out->text = t->text;
+	out->simulated = t->simulated;
+	out->about = t->about;
+	return true;
+}
+
+size_t
+ca_config_use_count(const ca_config *cfg)
+{
+	return cfg->uses.n;
+}
+
+void
+ca_config_use_at(const ca_config *cfg, size_t i, ca_config_use *out)
+{
+	const struct cfg_use *u = &cfg->uses.at[i];
+
+	out->category = u->category;
+	out->name = u->name;
+	out->args = u->args;
+	out->file = u->file;
+	out->line = u->line;
+	out->simulated = u->simulated;
+}
+
+size_t
+ca_config_source_count(const ca_config *cfg)
+{
+	return cfg->sources.n;
+}
+
+const char *
+ca_config_source_at(const ca_config *cfg, size_t i)
+{
+	return i < cfg->sources.n ? cfg->sources.at[i] : NULL;
+}
+
+const char *
+ca_config_warnings(const ca_config *cfg)
+{
+	return cfg->warnings.buf;
+}
+
+/* ---- knobs not simulated ---- */
+
+/* name without a SUBSYS. or LOCALNAME. prefix; *prefix gets the prefix
+ * (length in *plen) or NULL. */
+static const char *
+bare_name(const char *name, const char **prefix, size_t *plen)
+{
+	const char *dot = strchr(name, '.');
+
+	*prefix = NULL;
+	*plen = 0;
+	if (dot == NULL || dot == name || dot[1] == '\0')
+		return name;
+	*prefix = name;
+	*plen = (size_t)(dot - name);
+	return dot + 1;
+}
+
+size_t
+ca_config_unsimulated(ca_config *cfg, const char *subsys, ca_config_unsim_fn fn, void *arg)
+{
+	strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < cfg->files.v.n; i++) {
+		struct cfg_entry *e = cfg->files.v.at[i];
+		const char *prefix;
+		size_t plen;
+		const char *bare = bare_name(e->spell, &prefix, &plen);
+		const struct cfg_unsim *u = cfg_unsim_match(bare);
+
+		if (u == NULL)
+			continue;
+		if (subsys != NULL && !cfg_ci_equal(subsys, strlen(subsys), u->subsys))
+			continue;
+		/* SCHEDD.X matters to the schedd, not to the negotiator */
+		if (prefix != NULL && !cfg_ci_equal(prefix, plen, u->subsys) &&
+		    (cfg->localname == NULL || !cfg_ci_equal(prefix, plen, cfg->localname)))
+			continue;
+		ca_diag err;
+		int rc = cfg_expand_entry(cfg, e, &sb, &err);
+		const char *v = sb.buf;
+		size_t vl = sb.len;
+		cfg_trim(&v, &vl);
+		if (rc == 0 && (vl == 0 || (u->harmless && cfg_ci_equal(v, vl, u->harmless))))
+			continue;
+		ca_config_unsim x = { e->spell, u->subsys, u->why, e->ufile, e->uline, e->tmpl };
+		n++;
+		if (fn != NULL)
+			fn(arg, &x);
+	}
+	strbuf_release(&sb);
+	return n;
+}
+
+void
+ca_config_unsim_format(const ca_config_unsim *u, strbuf *sb)
+{
+	if (u->file != NULL && u->line > 0)
+		strbuf_addf(sb, "%s:%d: ", u->file, u->line);
+	else if (u->file != NULL)
+		strbuf_addf(sb, "%s: ", u->file);
+	strbuf_addf(sb, "%s is not simulated (%s: %s)", u->name, u->subsys, u->why);
+	if (u->tmpl != NULL)
+		strbuf_addf(sb, ", from use %s", u->tmpl);
 }

@@ -1,6 +1,6 @@
 /* fuzz_config.c - libFuzzer harness for the configuration reader: a file
  * loaded from memory, then every name looked up in every typed way, which
- * expands its macros. */
+ * expands its macros and functions; commands are not run. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +25,13 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* include can name any file: keep the fuzzer away from endless ones
- * (/dev/zero, /proc/self/...); the reader is not at fault there. */
+/* include can name any file and LOCAL_CONFIG_DIR any directory: keep the
+ * fuzzer away from endless files (/dev/zero, /proc/self/...) and from
+ * reading the whole machine; the reader is not at fault there. */
 static bool
 names_special_file(const uint8_t *data, size_t size)
 {
-	static const char *const bad[] = { "dev", "proc", "sys" };
+	static const char *const bad[] = { "dev", "proc", "sys", "_DIR", "_dir", "_Dir" };
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		size_t n = strlen(bad[i]);
@@ -61,6 +62,9 @@ lookups(ca_config *cfg, const char *name)
 	(void)ca_config_bool(cfg, name, &b, &err);
 	(void)ca_config_expr(cfg, name, &a, 0, &e, &err);
 	(void)ca_config_expr(cfg, name, &a, CA_P_STRICT, &e, &err);
+	ca_config_info in;
+	(void)ca_config_info_of(cfg, name, false, &in);
+	(void)ca_config_info_of(cfg, name, true, &in);
 	strbuf_release(&sb);
 	ca_arena_free(&a);
 }
@@ -73,6 +77,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ca_config *cfg = ca_config_new();
 	ca_diag err;
 
+	ca_config_set_command_timeout(cfg, 0);	/* include command: refused */
+	ca_config_set_now(cfg, 1700000000);
 	ca_config_add_template(cfg, "POLICY", "Desktop",
 	    "IS_OWNER = (START =?= FALSE)\nSTART = $(UWCS_START)\n");
 	ca_config_add_template(cfg, "ROLE", "Execute", "DAEMON_LIST = $(DAEMON_LIST) STARTD\n");
@@ -88,6 +94,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			lookups(cfg, ca_config_name_at(cfg, k));
 		lookups(cfg, "START");
 		lookups(cfg, "PRIORITY_HALFLIFE");
+		(void)ca_config_unsimulated(cfg, pass ? "NEGOTIATOR" : NULL, NULL, NULL);
 	}
 	strbuf sb = STRBUF_INIT;
 	(void)ca_config_expand(cfg, (const char *)data, size, &sb, &err);
