@@ -1,106 +1,150 @@
 /* startd-step - the condor_startd's slot state machine as a filter and a
  * policy simulator: slot ads in, slot ads advanced to now (or a timeline) out.
  *
- * Spec: the seeds 000 (Condor manual 3.5.3-3.5.10) and 001 (condor_startd
- * Policy Configuration: states, activities, transitions 1-37, the expression
- * summary, partitionable and dynamic slots, the policy examples), the
- * reference notes on HTCondor's startd, and semantics.md.
- * Deviations from HTCondor (each in the man page): the seed's numbering
- * (its prose where its diagram differs); the vacate time running out moves
- * Vacating to Killing, as the seed says; benchmarks take a set time and are
- * off by default, as the seed says; no Cleaning activity; the policy is
- * evaluated at events, timers and steps instead of every POLLING_INTERVAL;
- * the starter's death after a hard kill is modelled by KILLING_TIMEOUT;
- * LoadAvg moves with CondorLoadAvg; the bookkeeping attributes of
- * lib/startd.h (Job, PreemptingJob, Eviction, ...) carry the state.
- * TODO: custom machine resources in slot types, COD claims, WANT_HOLD,
- * consumption policies, hibernation.
+ * It follows the condor_startd of HTCondor's manual: its states and
+ * activities, transitions 1-37, the policy expressions, partitionable and
+ * dynamic slots and the example policies (lib/condor/startd.h).
+ * Where it differs from HTCondor (each in the man page): the transitions are
+ * numbered as the manual's prose numbers them where its diagram differs;
+ * the vacate time running out moves Vacating to Killing, as the manual says;
+ * benchmarks take a set time and are off by default; no Cleaning activity;
+ * the policy is evaluated at events, timers and steps instead of every
+ * POLLING_INTERVAL; the starter's death after a hard kill is modelled by
+ * KILLING_TIMEOUT; LoadAvg moves with CondorLoadAvg; bookkeeping attributes
+ * (Job, PreemptingJob, Eviction, ...) carry the state from one run to the next.
+ * Not simulated: custom machine resources in slot types, COD claims,
+ * WANT_HOLD, consumption policies, hibernation.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "condor.h"
 #include "classad.h"
 
-static const char usage_text[] =
-"usage: startd-step [-c CONFIG]... [--now EPOCH] [-e EVENTS]... [-a] [-l LOG | -v]\n"
-"                   [-i FORMAT] [-o FORMAT] [-z] [--state FILE | SLOTS...]\n"
-"       startd-step --init [-c CONFIG]... [--now EPOCH] [-o FORMAT] [-z]\n"
-"                   [--state FILE | MACHINES...]\n"
-"       startd-step --until EPOCH --every SECONDS [-c CONFIG]... [--now EPOCH]\n"
-"                   [-e EVENTS]... [-a] [-l LOG | -v] [--state FILE | SLOTS...]\n"
-"       startd-step --why SLOT [-c CONFIG]... [--now EPOCH] [-e EVENTS]... [SLOTS...]\n"
-"\n"
-"Advance slot ads through the condor_startd's states and activities under a\n"
-"policy: first the events (in time order), then every transition whose\n"
-"expression holds, until each slot is stable at --now.\n"
-"  -c, --config FILE       HTCondor-style policy configuration (repeatable;\n"
-"                          later files override earlier ones)\n"
-"  -e, --events FILE       events: ads with Name, Event and Time (repeatable);\n"
-"                          negotiate's match records are Match events\n"
-"  -a, --auto-claim        play the schedd: claim every match, start its job,\n"
-"                          release the claim when the job exits\n"
-"      --now EPOCH         the time to advance to (default: the clock)\n"
-"  -l, --log FILE          append the transition log to FILE\n"
-"  -v, --verbose           write the transition log to standard error\n"
-"      --init              create the slots of the machines described\n"
-"      --until EPOCH       timeline: step from --now to EPOCH ...\n"
-"      --every SECONDS     ... every SECONDS, printing each slot at each step\n"
-"      --why SLOT          explain SLOT's state after the step (instead of ads)\n"
-"      --state FILE        read the slots from FILE and write them back to it\n"
-"                          (atomically, under FILE.lock)\n"
-"  -i, --input-format F    auto|long|new|json|xml (slots, machines and events)\n"
-"  -o, --output-format F   long|new|json|xml (default: long)\n"
-"  -z, --gzip              compress the output\n"
-"  -h, --help              this text;  -V, --version  the version\n";
+enum {
+	OPT_INIT = CLI_LONG, OPT_UNTIL, OPT_EVERY, OPT_WHY, OPT_STATE
+};
 
-enum { OPT_NOW = 256, OPT_INIT, OPT_UNTIL, OPT_EVERY, OPT_WHY, OPT_STATE };
+static const cli_opt options[] = {
+	{ CLI_K_CONFIG, 'c', "config", CLI_ARG, "FILE",
+	    "HTCondor-style policy configuration (repeatable;\n"
+	    "later files override earlier ones)" },
+	{ 'e', 0, "events", CLI_ARG, "FILE",
+	    "events: ads with Name, Event and Time (repeatable);\n"
+	    "negotiate's match records are Match events" },
+	{ 'a', 0, "auto-claim", CLI_NOARG, NULL,
+	    "play the schedd: claim every match, start its job,\n"
+	    "release the claim when the job exits" },
+	{ CLI_K_NOW, 0, "now", CLI_ARG, "EPOCH", "the time to advance to (default: the clock)" },
+	{ 'l', 0, "log", CLI_ARG, "FILE", "append the transition log to FILE" },
+	{ 'v', 0, "verbose", CLI_NOARG, NULL, "write the transition log to standard error" },
+	{ OPT_INIT, 0, "init", CLI_NOARG, NULL, "create the slots of the machines described" },
+	{ OPT_UNTIL, 0, "until", CLI_ARG, "EPOCH", "timeline: step from --now to EPOCH ..." },
+	{ OPT_EVERY, 0, "every", CLI_ARG, "SECONDS",
+	    "... every SECONDS, printing each slot at each step" },
+	{ OPT_WHY, 0, "why", CLI_ARG, "SLOT",
+	    "explain SLOT's state after the step (instead of ads)" },
+	{ OPT_STATE, 0, "state", CLI_ARG, "FILE",
+	    "read the slots from FILE and write them back to it\n"
+	    "(atomically, under FILE.lock)" },
+	{ CLI_K_IN, 'i', "input-format", CLI_ARG, "FORMAT",
+	    "auto|long|new|json|xml (slots, machines and events)" },
+	CLI_OPT_OUT,
+	CLI_OPT_GZIP,
+	CLI_OPT_HELP,
+	CLI_END
+};
 
-static const struct option longopts[] = {
-	{ "config", required_argument, NULL, 'c' },
-	{ "events", required_argument, NULL, 'e' },
-	{ "auto-claim", no_argument, NULL, 'a' },
-	{ "now", required_argument, NULL, OPT_NOW },
-	{ "log", required_argument, NULL, 'l' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "init", no_argument, NULL, OPT_INIT },
-	{ "until", required_argument, NULL, OPT_UNTIL },
-	{ "every", required_argument, NULL, OPT_EVERY },
-	{ "why", required_argument, NULL, OPT_WHY },
-	{ "state", required_argument, NULL, OPT_STATE },
-	{ "input-format", required_argument, NULL, 'i' },
-	{ "output-format", required_argument, NULL, 'o' },
-	{ "gzip", no_argument, NULL, 'z' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
+static const cli_spec spec = {
+	"usage: startd-step [-c CONFIG]... [--now EPOCH] [-e EVENTS]... [-a] [-l LOG | -v]\n"
+	"                   [-i FORMAT] [-o FORMAT] [-z] [--state FILE | SLOTS...]\n"
+	"       startd-step --init [-c CONFIG]... [--now EPOCH] [-o FORMAT] [-z]\n"
+	"                   [--state FILE | MACHINES...]\n"
+	"       startd-step --until EPOCH --every SECONDS [-c CONFIG]... [--now EPOCH]\n"
+	"                   [-e EVENTS]... [-a] [-l LOG | -v] [--state FILE | SLOTS...]\n"
+	"       startd-step --why SLOT [-c CONFIG]... [--now EPOCH] [-e EVENTS]... [SLOTS...]\n",
+	"Advance slot ads through the condor_startd's states and activities under a\n"
+	"policy: first the events (in time order), then every transition whose\n"
+	"expression holds, until each slot is stable at --now.\n",
+	options,
+	NULL,
+	false
 };
 
 static struct {
-	const char **configs;
-	size_t nconfigs;
-	const char **events;
-	size_t nevents;
-	bool auto_claim, verbose, init, timeline, gzip;
+	ca_vec(const char *) events;
+	bool auto_claim, verbose, init, timeline, until_set, every_set;
 	const char *log, *why, *state;
 	int64_t now, until, every;
-	ca_format in, out;
-	bool out_set;
-	char **args;
-	int nargs;
-} opt = { .in = CA_FMT_AUTO, .out = CA_FMT_LONG };
+	char **files;		/* the slots (or machines) */
+	int nfiles;
+} opt;
+
+static void
+option(void *arg, int key, char *val)
+{
+	switch (key) {
+	case 'e': *ca_vec_push(&opt.events) = val; break;
+	case 'a': opt.auto_claim = true; break;
+	case 'l': opt.log = val; break;
+	case 'v': opt.verbose = true; break;
+	case OPT_INIT: opt.init = true; break;
+	case OPT_UNTIL: opt.until = cli_now(val); opt.until_set = true; break;
+	case OPT_EVERY:
+		opt.every = cli_int("--every", val, 1, (int64_t)1 << 32);
+		opt.every_set = true;
+		break;
+	case OPT_WHY: opt.why = val; break;
+	case OPT_STATE: opt.state = val; break;
+	default: break;
+	}
+}
+
+/* The combinations of options that make no sense. */
+static void
+check_usage(void)
+{
+	opt.timeline = opt.until_set || opt.every_set;
+	if (opt.timeline && !(opt.until_set && opt.every_set))
+		cli_usage_error("a timeline needs both --until EPOCH and --every SECONDS");
+	if (opt.timeline && opt.until < opt.now)
+		cli_usage_error("--until %lld is before --now %lld", (long long)opt.until,
+		    (long long)opt.now);
+	if (opt.init && (opt.timeline || opt.why || opt.events.n))
+		cli_usage_error("--init only creates slots (no --until, --why or -e)");
+	if (opt.why && opt.timeline)
+		cli_usage_error("--why explains one step: not with --until");
+	if (opt.log && opt.verbose)
+		cli_usage_error("choose one of -l FILE and -v");
+	if (opt.state && opt.nfiles > 0 && !opt.init)
+		cli_usage_error("--state FILE holds the slots: no SLOTS arguments with it");
+	if (opt.state && (strcmp(opt.state, "-") == 0 || opt.state[0] == '\0'))
+		cli_usage_error("--state must name a file (it is rewritten in place)");
+	int stdin_users = opt.nfiles == 0 && opt.state == NULL;
+	for (size_t i = 0; i < opt.events.n; i++)
+		stdin_users += strcmp(opt.events.at[i], "-") == 0;
+	for (int i = 0; i < opt.nfiles; i++)
+		stdin_users += strcmp(opt.files[i], "-") == 0;
+	if (stdin_users > 1)
+		cli_usage_error("standard input can feed only one of the slots and the events");
+}
 
 static ca_config *cfg;
 static ca_startd *sd;
+static ca_sevents *events;
 static FILE *logfp;
+
+/* The name of an input in messages. */
+static const char *
+display(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
 
 /* ---- the log ---- */
 
@@ -111,48 +155,19 @@ struct line {
 	size_t seq;
 	char *text;
 };
-static struct line *tl;
-static size_t ntl, captl;
-
-static void
-put_time(strbuf *sb, int64_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (localtime_r(&tt, &tm) == NULL)
-		strbuf_addf(sb, "%lld", (long long)t);
-	else
-		strbuf_addf(sb, "%04d-%02d-%02d %02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1,
-		    tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-}
+static ca_vec(struct line) lines;
 
 static void
 log_rec(void *arg, const ca_slog *r)
 {
 	strbuf sb = STRBUF_INIT;
 
-	(void)arg;
-	put_time(&sb, r->time);
-	if (r->num > 0)
-		strbuf_addf(&sb, " %s %s/%s -> %s/%s [%d] %s\n", r->slot,
-		    ca_sstate_name[r->from_state], ca_sact_name[r->from_act],
-		    ca_sstate_name[r->to_state], ca_sact_name[r->to_act], r->num, r->cause);
-	else
-		strbuf_addf(&sb, " %s %s/%s: %s\n", r->slot, ca_sstate_name[r->from_state],
-		    ca_sact_name[r->from_act], r->cause);
+	ca_slog_format(r, &sb);
 	if (logfp != NULL)
 		fputs(sb.buf, logfp);
-	if (opt.timeline) {
-		if (ntl == captl) {
-			captl = captl ? captl * 2 : 64;
-			tl = ca_xreallocarray(tl, captl, sizeof *tl);
-		}
-		tl[ntl].time = r->time;
-		tl[ntl].seq = ntl;
-		tl[ntl].text = strbuf_detach(&sb, NULL);
-		ntl++;
-	}
+	if (opt.timeline)
+		*ca_vec_push(&lines) = (struct line){ r->time, lines.n,
+		    strbuf_detach(&sb, NULL) };
 	strbuf_release(&sb);
 }
 
@@ -169,177 +184,54 @@ line_cmp(const void *x, const void *y)
 static void
 flush_lines(void)
 {
-	if (ntl == 0)
-		return;
-	qsort(tl, ntl, sizeof *tl, line_cmp);
-	for (size_t i = 0; i < ntl; i++) {
-		fputs(tl[i].text, stdout);
-		free(tl[i].text);
+	if (lines.n > 0)
+		qsort(lines.at, lines.n, sizeof *lines.at, line_cmp);
+	for (size_t i = 0; i < lines.n; i++) {
+		fputs(lines.at[i].text, stdout);
+		free(lines.at[i].text);
 	}
-	ntl = 0;
+	lines.n = 0;
 }
 
 static void
 diag_cb(void *arg, const ca_diag *err)
 {
-	(void)arg;
 	cli_diag(err);
-}
-
-/* The name of an input in messages. */
-static const char *
-display(const char *path)
-{
-	return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
 /* ---- events ---- */
 
-static ca_sevent *evs;		/* all events, in input order */
-static ca_ad **evads;
-static size_t nev;
-
-/* Events by machine: an open hash of lower-cased machine names. */
-struct bucket {
-	char *key;
-	size_t *idx;		/* into evs, in time order */
-	size_t n, cap;
-};
-static struct bucket *bk;
-static size_t nbk;
-
-static uint32_t
-hash_ci(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c >= 'A' && c <= 'Z')
-			c += 'a' - 'A';
-		h = (h ^ c) * 16777619u;
-	}
-	return h;
-}
-
-static struct bucket *
-bucket_find(const char *key, bool create)
-{
-	if (nbk == 0)
-		return NULL;
-	for (size_t j = hash_ci(key) & (nbk - 1);; j = (j + 1) & (nbk - 1)) {
-		if (bk[j].key == NULL) {
-			if (!create)
-				return NULL;
-			bk[j].key = ca_xstrndup(key, strlen(key));
-			return &bk[j];
-		}
-		if (strcasecmp(bk[j].key, key) == 0)
-			return &bk[j];
-	}
-}
-
 static void
 read_events(void)
 {
-	size_t cap = 0;
-
-	for (size_t f = 0; f < opt.nevents; f++) {
-		ca_diag err;
-		ca_reader *r = ca_reader_open(opt.events[f], opt.in, &err);
-		if (r == NULL) {
-			cli_diag(&err);
-			continue;
-		}
+	events = ca_sevents_new();
+	for (size_t f = 0; f < opt.events.n; f++) {
+		ca_reader *r = cli_open(opt.events.at[f], cli_common.in);
 		ca_ad *ad;
-		int rc;
-		while ((rc = ca_reader_next(r, &ad, &err)) != 0) {
-			if (rc < 0) {
+		ca_diag err;
+
+		if (r == NULL)
+			continue;
+		while (cli_next_ad(r, &ad, NULL))
+			if (ca_sevents_add(events, ad, opt.now, display(opt.events.at[f]),
+			    ca_reader_ad_line(r), &err) < 0) {
 				cli_diag(&err);
-				continue;
-			}
-			if (nev == cap) {
-				cap = cap ? cap * 2 : 64;
-				evs = ca_xreallocarray(evs, cap, sizeof *evs);
-				evads = ca_xreallocarray(evads, cap, sizeof *evads);
-			}
-			char why[300];
-			int line = ca_reader_ad_line(r);
-			if (ca_sevent_init(&evs[nev], ad, opt.now, why, sizeof why) < 0) {
-				cli_errat(display(opt.events[f]), line, 1, "%s", why);
-				cli_raise(EX_INPUT);
 				ca_ad_free(ad);
-				continue;
 			}
-			evs[nev].file = display(opt.events[f]);
-			evs[nev].line = line;
-			evs[nev].seq = (uint32_t)nev;
-			evads[nev] = ad;
-			nev++;
-		}
 		ca_reader_close(r);
 	}
-	/* index them by machine, each list in time order */
-	nbk = 16;
-	while (nbk < nev * 2 + 2)
-		nbk *= 2;
-	bk = ca_xcalloc(nbk, sizeof *bk);
-	ca_sevent **order = ca_xcalloc(nev + 1, sizeof *order);
-	for (size_t i = 0; i < nev; i++)
-		order[i] = &evs[i];
-	ca_sevent_sort(order, nev);
-	strbuf tmp = STRBUF_INIT;
-	for (size_t i = 0; i < nev; i++) {
-		struct bucket *b = bucket_find(ca_sevent_machine(order[i], &tmp), true);
-		if (b->n == b->cap) {
-			b->cap = b->cap ? b->cap * 2 : 4;
-			b->idx = ca_xreallocarray(b->idx, b->cap, sizeof *b->idx);
-		}
-		b->idx[b->n++] = (size_t)(order[i] - evs);
-	}
-	strbuf_release(&tmp);
-	free(order);
 }
 
-/* The events for machine m, in time order (malloc'ed; *n set). */
-static ca_sevent **
-events_for(ca_smachine *m, size_t *n)
-{
-	ca_sevent **v = NULL;
-	size_t k = 0, cap = 0;
-
-	for (size_t i = 0; i < ca_smachine_nkeys(m); i++) {
-		struct bucket *b = bucket_find(ca_smachine_key(m, i), false);
-		if (b == NULL)
-			continue;
-		for (size_t j = 0; j < b->n; j++) {
-			ca_sevent *ev = &evs[b->idx[j]];
-			if (ev->taken)
-				continue;
-			ev->taken = true;
-			if (k == cap) {
-				cap = cap ? cap * 2 : 8;
-				v = ca_xreallocarray(v, cap, sizeof *v);
-			}
-			v[k++] = ev;
-		}
-	}
-	if (k > 1)
-		ca_sevent_sort(v, k);
-	*n = k;
-	return v;
-}
-
+/* Events that found no slot: an event after the step's time is reported
+ * when the step leaves it out. */
 static void
 report_unused(void)
 {
-	for (size_t i = 0; i < nev; i++) {
-		ca_sevent *ev = &evs[i];
+	for (size_t i = 0; i < ca_sevents_count(events); i++) {
+		const ca_sevent *ev = ca_sevents_at(events, i);
 		if (ev->used)
 			continue;
-		if (ev->taken && ev->time > opt.now && !opt.timeline)
-			continue;	/* reported as being in the future */
-		if (ev->taken && opt.timeline && ev->time > opt.until)
+		if (ev->taken && ev->time > (opt.timeline ? opt.until : opt.now))
 			continue;
 		cli_errat(ev->file, ev->line, 1, "no slot named %s (event %s)", ev->name,
 		    ca_sevent_name[ev->kind]);
@@ -347,23 +239,8 @@ report_unused(void)
 	}
 }
 
-static void
-free_events(void)
-{
-	for (size_t i = 0; i < nev; i++)
-		ca_ad_free(evads[i]);
-	for (size_t i = 0; i < nbk; i++) {
-		free(bk[i].key);
-		free(bk[i].idx);
-	}
-	free(bk);
-	free(evs);
-	free(evads);
-}
-
 /* ---- output, to standard output or atomically to the state file ---- */
 
-static FILE *outfp;
 static ca_statefile state;	/* with --state: the new state file */
 static ca_writer *writer;
 static bool write_failed;
@@ -372,38 +249,52 @@ static bool slot_unwritable;	/* a slot could not be written as it is */
 static void
 out_open(ca_format fmt)
 {
+	FILE *fp = stdout;
 	ca_diag err;
 
-	if (opt.state == NULL)
-		outfp = stdout;
-	else if (ca_statefile_begin(&state, opt.state, &err) < 0) {
-		cli_diag(&err);
-		exit(cli_finish());
-	} else
-		outfp = state.fp;
+	if (opt.state != NULL) {
+		if (ca_statefile_begin(&state, opt.state, &err) < 0) {
+			cli_diag(&err);
+			exit(cli_finish());
+		}
+		fp = state.fp;
+	}
 	size_t l = opt.state ? strlen(opt.state) : 0;
-	bool gz = opt.gzip || (l > 3 && strcmp(opt.state + l - 3, ".gz") == 0);
-	if ((writer = ca_writer_open(outfp, fmt, gz)) == NULL)
+	bool gz = cli_common.gzip || (l > 3 && strcmp(opt.state + l - 3, ".gz") == 0);
+	if ((writer = ca_writer_open(fp, fmt, gz)) == NULL)
 		cli_die(EX_SYSTEM, "cannot start the output");
+}
+
+static void
+write_failure(void)
+{
+	write_failed = true;
+	cli_err("writing %s failed: %s", opt.state ? state.tmp : "output", strerror(errno));
+	cli_raise(EX_SYSTEM);
 }
 
 static void
 out_put(const ca_ad *ad)
 {
-	if (!write_failed && ca_writer_put(writer, ad) < 0) {
-		if (errno == EILSEQ) {
-			/* a slot the format cannot hold: an input problem;
-			 * the state file is then not rewritten */
-			cli_err("a slot: %s", ca_writer_refusal(writer));
-			cli_raise(EX_INPUT);
-			slot_unwritable = true;
-			return;
-		}
-		write_failed = true;
-		cli_err("writing %s failed: %s", opt.state ? state.tmp : "output",
-		    strerror(errno));
-		cli_raise(EX_SYSTEM);
-	}
+	if (write_failed || ca_writer_put(writer, ad) == 0)
+		return;
+	if (errno == EILSEQ) {
+		/* a slot the format cannot hold: an input problem; the state
+		 * file is then not rewritten */
+		cli_err("a slot: %s", ca_writer_refusal(writer));
+		cli_raise(EX_INPUT);
+		slot_unwritable = true;
+	} else
+		write_failure();
+}
+
+/* Every slot of machine m. */
+static void
+out_machine(const ca_smachine *m)
+{
+	for (size_t i = 0; i < ca_smachine_count(m); i++)
+		if (ca_smachine_slot(m, i) != NULL)
+			out_put(ca_smachine_slot(m, i));
 }
 
 /* Finish the output; the state file is replaced only when commit is set
@@ -415,12 +306,8 @@ out_close(bool commit)
 
 	if (writer == NULL)
 		return;
-	if (ca_writer_close(writer) < 0 && !write_failed) {
-		write_failed = true;
-		cli_err("writing %s failed: %s", opt.state ? state.tmp : "output",
-		    strerror(errno));
-		cli_raise(EX_SYSTEM);
-	}
+	if (ca_writer_close(writer) < 0 && !write_failed)
+		write_failure();
 	writer = NULL;
 	if (opt.state == NULL)
 		return;
@@ -445,162 +332,143 @@ static bool
 step_machine(ca_smachine *m)
 {
 	size_t n, next = 0;
-	ca_sevent **v = events_for(m, &n);
+	ca_sevent **v = ca_sevents_take(events, m, &n);
 
 	ca_startd_advance(sd, m, v, n, &next, opt.now);
-	for (size_t i = next; i < n; i++) {
+	for (size_t i = next; i < n; i++)
 		cli_errat(v[i]->file, v[i]->line, 1, "event %s for %s at %lld is after --now "
 		    "(%lld): not applied", ca_sevent_name[v[i]->kind], v[i]->name,
 		    (long long)v[i]->time, (long long)opt.now);
-	}
 	free(v);
-	if (opt.why != NULL) {
-		if (ca_startd_why(sd, m, opt.why, &whyout) == 0)
-			why_found = true;
-		return false;
-	}
-	for (size_t i = 0; i < ca_smachine_count(m); i++) {
-		const ca_ad *ad = ca_smachine_slot(m, i);
-		if (ad != NULL)
-			out_put(ad);
-	}
+	if (opt.why == NULL)
+		out_machine(m);
+	else if (ca_startd_why(sd, m, opt.why, &whyout) == 0)
+		why_found = true;
 	return false;
 }
 
 /* Called with each machine read; true when it keeps the machine. */
 typedef bool (*machine_fn)(ca_smachine *m);
 
-/* Read the slot ads of every input, handing each machine (its adjacent
- * ads) to fn. The format read is returned in *fmt. */
+/* The slot ads, or machine descriptions, of every input: files, else
+ * standard input. fn(ad, path, line) gets each ad read. */
 static void
-read_slots(char **files, int nfiles, machine_fn fn, ca_format *fmt)
+read_ads(void (*fn)(ca_ad *ad, const char *path, int line), ca_format *fmt)
 {
-	ca_smachine *m = NULL;
-	strbuf key = STRBUF_INIT, tmp = STRBUF_INIT;
+	for (int f = 0; f < (opt.nfiles ? opt.nfiles : 1); f++) {
+		const char *path = opt.nfiles ? opt.files[f] : "-";
+		ca_reader *r = cli_open(path, cli_common.in);
+		ca_ad *ad;
 
-	for (int f = 0; f < (nfiles ? nfiles : 1); f++) {
-		const char *path = nfiles ? files[f] : "-";
-		ca_diag err;
-		ca_reader *r = ca_reader_open(path, opt.in, &err);
 		if (r == NULL) {
-			cli_diag(&err);
 			slots_lost = true;
 			continue;
 		}
-		ca_ad *ad;
-		int rc;
-		while ((rc = ca_reader_next(r, &ad, &err)) != 0) {
-			if (rc < 0) {
-				cli_diag(&err);
-				slots_lost = true;
-				continue;
-			}
-			const char *k = ca_startd_machine_key(ad, &tmp);
-			if (m != NULL && strcasecmp(k, key.buf) != 0) {
-				if (!fn(m))
-					ca_smachine_free(m);
-				m = NULL;
-			}
-			if (m == NULL) {
-				m = ca_smachine_new(sd);
-				strbuf_reset(&key);
-				strbuf_adds(&key, k);
-			}
-			char why[300];
-			if (ca_smachine_add(m, ad, opt.now, why, sizeof why) < 0) {
-				cli_errat(display(path), ca_reader_ad_line(r), 1, "%s", why);
-				cli_raise(EX_INPUT);
-			}
-		}
+		while (cli_next_ad(r, &ad, &slots_lost))
+			fn(ad, path, ca_reader_ad_line(r));
 		if (fmt != NULL && f == 0)
 			*fmt = ca_reader_format(r);
 		ca_reader_close(r);
 	}
-	if (m != NULL && !fn(m))
-		ca_smachine_free(m);
-	strbuf_release(&key);
-	strbuf_release(&tmp);
 }
 
-/* --init: the slots of each machine description. */
+/* Slot ads go to machines: adjacent ads of one machine are stepped together. */
+static ca_smachine *machine;
+static strbuf machine_key = STRBUF_INIT;
+static machine_fn machine_done;
+
 static void
-init_machines(char **files, int nfiles)
+add_slot(ca_ad *ad, const char *path, int line)
 {
-	for (int f = 0; f < (nfiles ? nfiles : 1); f++) {
-		const char *path = nfiles ? files[f] : "-";
-		ca_diag err;
-		ca_reader *r = ca_reader_open(path, opt.in, &err);
-		if (r == NULL) {
-			cli_diag(&err);
-			slots_lost = true;
-			continue;
-		}
-		ca_ad *ad;
-		int rc;
-		while ((rc = ca_reader_next(r, &ad, &err)) != 0) {
-			if (rc < 0) {
-				cli_diag(&err);
-				slots_lost = true;
-				continue;
-			}
-			ca_smachine *m = ca_smachine_new(sd);
-			ca_diag cerr;
-			int line = ca_reader_ad_line(r);
-			if (ca_smachine_create(m, ad, opt.now, &cerr) < 0) {
-				if (strcmp(cerr.file, "<machine>") == 0) {
-					cerr.file = display(path);
-					cerr.line = line;
-					cerr.col = 1;
-				}
-				cli_diag(&cerr);
-				slots_lost = true;
-			} else
-				for (size_t i = 0; i < ca_smachine_count(m); i++)
-					out_put(ca_smachine_slot(m, i));
-			ca_smachine_free(m);
-			ca_ad_free(ad);
-		}
-		ca_reader_close(r);
+	const char *k = ca_startd_machine_key(ad);
+	ca_diag err;
+
+	if (machine != NULL && strcasecmp(k, machine_key.buf) != 0) {
+		if (!machine_done(machine))
+			ca_smachine_free(machine);
+		machine = NULL;
 	}
+	if (machine == NULL) {
+		machine = ca_smachine_new(sd);
+		strbuf_reset(&machine_key);
+		strbuf_adds(&machine_key, k);
+	}
+	if (ca_smachine_add(machine, ad, opt.now, &err) < 0) {
+		err.file = display(path);
+		err.line = line;
+		err.col = 1;
+		cli_diag(&err);
+	}
+}
+
+/* Read the slots, handing each machine to fn; the format read in *fmt. */
+static void
+read_slots(machine_fn fn, ca_format *fmt)
+{
+	machine_done = fn;
+	read_ads(add_slot, fmt);
+	if (machine != NULL && !fn(machine))
+		ca_smachine_free(machine);
+	machine = NULL;
+	strbuf_release(&machine_key);
+}
+
+/* --init: the slots of a machine description. */
+static void
+init_machine(ca_ad *ad, const char *path, int line)
+{
+	ca_smachine *m = ca_smachine_new(sd);
+	ca_diag err;
+
+	if (ca_smachine_create(m, ad, opt.now, &err) < 0) {
+		if (err.file == NULL) {
+			err.file = display(path);
+			err.line = line;
+			err.col = 1;
+		}
+		cli_diag(&err);
+		slots_lost = true;
+	} else
+		out_machine(m);
+	ca_smachine_free(m);
+	ca_ad_free(ad);
 }
 
 /* ---- the timeline ---- */
 
-static ca_smachine **machines;
-static size_t nmachines;
+static ca_vec(ca_smachine *) machines;
 
 static bool
 keep_machine(ca_smachine *m)
 {
-	machines = ca_xreallocarray(machines, nmachines + 1, sizeof *machines);
-	machines[nmachines++] = m;
+	*ca_vec_push(&machines) = m;
 	return true;
 }
 
 static void
 timeline(void)
 {
-	ca_sevent ***mev = ca_xcalloc(nmachines + 1, sizeof *mev);
-	size_t *mn = ca_xcalloc(nmachines + 1, sizeof *mn), *next = ca_xcalloc(nmachines + 1,
-	    sizeof *next);
+	size_t nm = machines.n;
+	ca_sevent ***mev = ca_xcalloc(nm + 1, sizeof *mev);
+	size_t *mn = ca_xcalloc(nm + 1, sizeof *mn), *next = ca_xcalloc(nm + 1, sizeof *next);
 	strbuf sb = STRBUF_INIT;
 
-	for (size_t k = 0; k < nmachines; k++)
-		mev[k] = events_for(machines[k], &mn[k]);
+	for (size_t k = 0; k < nm; k++)
+		mev[k] = ca_sevents_take(events, machines.at[k], &mn[k]);
 	for (int64_t t = opt.now;; t += opt.every) {
 		if (t > opt.until)
 			t = opt.until;
-		for (size_t k = 0; k < nmachines; k++)
-			ca_startd_advance(sd, machines[k], mev[k], mn[k], &next[k], t);
+		for (size_t k = 0; k < nm; k++)
+			ca_startd_advance(sd, machines.at[k], mev[k], mn[k], &next[k], t);
 		flush_lines();
-		for (size_t k = 0; k < nmachines; k++)
-			for (size_t i = 0; i < ca_smachine_count(machines[k]); i++) {
-				if (ca_smachine_slot(machines[k], i) == NULL)
+		for (size_t k = 0; k < nm; k++)
+			for (size_t i = 0; i < ca_smachine_count(machines.at[k]); i++) {
+				if (ca_smachine_slot(machines.at[k], i) == NULL)
 					continue;
 				strbuf_reset(&sb);
-				put_time(&sb, t);
+				ca_startd_time(&sb, t);
 				strbuf_adds(&sb, "  ");
-				ca_startd_status(sd, machines[k], i, &sb);
+				ca_startd_status(sd, machines.at[k], i, &sb);
 				strbuf_addc(&sb, '\n');
 				fputs(sb.buf, stdout);
 			}
@@ -608,183 +476,57 @@ timeline(void)
 			break;
 	}
 	strbuf_release(&sb);
-	for (size_t k = 0; k < nmachines; k++)
+	for (size_t k = 0; k < nm; k++)
 		free(mev[k]);
 	free(mev);
 	free(mn);
 	free(next);
 }
 
-/* ---- main ---- */
+/* ---- the modes ---- */
 
-static void
-load_config(void)
+/* The format of the state file, to write it back the same way. */
+static ca_format
+state_format(void)
 {
-	ca_diag err;
+	ca_format fmt = cli_common.out;
 
-	cfg = ca_config_new();
-	ca_config_set_subsys(cfg, "STARTD");
-	ca_startd_config_prepare(cfg);
-	for (size_t i = 0; i < opt.nconfigs; i++)
-		if (ca_config_load(cfg, opt.configs[i], &err) < 0) {
-			cli_diag(&err);
-			ca_config_free(cfg);
-			exit(cli_finish());
+	if (opt.state != NULL && !cli_common.out_set) {
+		/* a peek at its first ad; reading it for real reports any error */
+		ca_diag err;
+		ca_reader *r = ca_reader_open(opt.state, cli_common.in, &err);
+		ca_ad *ad;
+		if (r != NULL && ca_reader_next(r, &ad, &err) == 1) {
+			ca_ad_free(ad);
+			fmt = ca_reader_format(r);
 		}
-	if ((sd = ca_startd_new(cfg, &err)) == NULL) {
-		cli_diag(&err);
-		ca_config_free(cfg);
-		exit(cli_finish());
+		if (r != NULL)
+			ca_reader_close(r);
 	}
-	ca_startd_set_log(sd, log_rec, NULL);
-	ca_startd_set_diag(sd, diag_cb, NULL);
-	ca_startd_set_auto_claim(sd, opt.auto_claim);
+	return fmt;
 }
 
-int
-main(int argc, char **argv)
+static void
+run(void)
 {
-	int ch;
-	bool now_set = false, until_set = false, every_set = false;
-
-	cli_init(argc, argv, "startd-step");
-	opt.configs = ca_xcalloc((size_t)argc + 1, sizeof *opt.configs);
-	opt.events = ca_xcalloc((size_t)argc + 1, sizeof *opt.events);
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":c:e:al:vi:o:zhV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-			opt.configs[opt.nconfigs++] = optarg;
-			break;
-		case 'e':
-			opt.events[opt.nevents++] = optarg;
-			break;
-		case 'a':
-			opt.auto_claim = true;
-			break;
-		case OPT_NOW:
-			opt.now = cli_now(optarg);
-			now_set = true;
-			break;
-		case 'l':
-			opt.log = optarg;
-			break;
-		case 'v':
-			opt.verbose = true;
-			break;
-		case OPT_INIT:
-			opt.init = true;
-			break;
-		case OPT_UNTIL:
-			opt.until = cli_now(optarg);
-			until_set = true;
-			break;
-		case OPT_EVERY:
-			opt.every = cli_int("--every", optarg, 1, (int64_t)1 << 32);
-			every_set = true;
-			break;
-		case OPT_WHY:
-			opt.why = optarg;
-			break;
-		case OPT_STATE:
-			opt.state = optarg;
-			break;
-		case 'i':
-			opt.in = cli_format("-i", optarg, true);
-			break;
-		case 'o':
-			opt.out = cli_format("-o", optarg, false);
-			opt.out_set = true;
-			break;
-		case 'z':
-			opt.gzip = true;
-			break;
-		case 'h':
-			cli_help(usage_text);
-		case 'V':
-			cli_version();
-		default:
-			cli_bad_option(ch, argv);
-		}
-	}
-	opt.args = argv + optind;
-	opt.nargs = argc - optind;
-	opt.timeline = until_set || every_set;
-	if (opt.timeline && !(until_set && every_set))
-		cli_usage_error("a timeline needs both --until EPOCH and --every SECONDS");
-	if (!now_set)
-		opt.now = (int64_t)time(NULL);
-	if (opt.timeline && opt.until < opt.now)
-		cli_usage_error("--until %lld is before --now %lld", (long long)opt.until,
-		    (long long)opt.now);
-	if (opt.init && (opt.timeline || opt.why || opt.nevents))
-		cli_usage_error("--init only creates slots (no --until, --why or -e)");
-	if (opt.why && opt.timeline)
-		cli_usage_error("--why explains one step: not with --until");
-	if (opt.log && opt.verbose)
-		cli_usage_error("choose one of -l FILE and -v");
-	if (opt.state && opt.nargs > 0 && !opt.init)
-		cli_usage_error("--state FILE holds the slots: no SLOTS arguments with it");
-	if (opt.state && (strcmp(opt.state, "-") == 0 || opt.state[0] == '\0'))
-		cli_usage_error("--state must name a file (it is rewritten in place)");
-	int stdin_users = 0;
-	for (size_t i = 0; i < opt.nevents; i++)
-		stdin_users += strcmp(opt.events[i], "-") == 0;
-	for (int i = 0; i < opt.nargs; i++)
-		stdin_users += strcmp(opt.args[i], "-") == 0;
-	if (opt.nargs == 0 && opt.state == NULL)
-		stdin_users++;
-	if (stdin_users > 1)
-		cli_usage_error("standard input can feed only one of the slots and the events");
-
-	load_config();
-	if (opt.log != NULL && (logfp = fopen(opt.log, "a")) == NULL)
-		cli_die(EX_SYSTEM, "cannot open the log %s: %s", opt.log, strerror(errno));
-	if (opt.verbose)
-		logfp = stderr;
-
-	int lock = -1;
-	char *state_arg[1];
-	char **files = opt.args;
-	int nfiles = opt.nargs;
-	if (opt.state != NULL) {
-		ca_diag err;
-		if ((lock = ca_statefile_lock(opt.state, &err)) < 0) {
-			cli_diag(&err);
-			goto done;
-		}
-		if (!opt.init) {
-			if (access(opt.state, F_OK) != 0) {
-				cli_errat(opt.state, 0, 0,
-				    "no such state file (--init creates one)");
-				cli_raise(EX_SYSTEM);
-				goto done;
-			}
-			state_arg[0] = (char *)opt.state;
-			files = state_arg;
-			nfiles = 1;
-		}
-	}
-	read_events();
 	if (opt.init) {
-		out_open(opt.out);
-		init_machines(files, nfiles);
+		out_open(cli_common.out);
+		read_ads(init_machine, NULL);
 		out_close(!slots_lost);
 	} else if (opt.timeline) {
 		ca_format fmt = CA_FMT_LONG;
-		read_slots(files, nfiles, keep_machine, &fmt);
+		read_slots(keep_machine, &fmt);
 		timeline();
 		if (opt.state != NULL) {
-			out_open(opt.out_set ? opt.out : (fmt == CA_FMT_AUTO ? CA_FMT_LONG : fmt));
-			for (size_t k = 0; k < nmachines; k++)
-				for (size_t i = 0; i < ca_smachine_count(machines[k]); i++)
-					if (ca_smachine_slot(machines[k], i) != NULL)
-						out_put(ca_smachine_slot(machines[k], i));
+			out_open(cli_common.out_set ? cli_common.out :
+			    (fmt == CA_FMT_AUTO ? CA_FMT_LONG : fmt));
+			for (size_t k = 0; k < machines.n; k++)
+				out_machine(machines.at[k]);
 			out_close(!slots_lost);
 		}
 		report_unused();
 	} else if (opt.why != NULL) {
-		read_slots(files, nfiles, step_machine, NULL);
+		read_slots(step_machine, NULL);
 		report_unused();
 		if (why_found)
 			fputs(whyout.buf, stdout);
@@ -793,33 +535,75 @@ main(int argc, char **argv)
 			cli_raise(EX_NO);
 		}
 	} else {
-		ca_format fmt = opt.out;
-		if (opt.state != NULL && !opt.out_set) {
-			/* keep the state file's format: peek at it */
-			ca_diag err;
-			ca_reader *r = ca_reader_open(opt.state, opt.in, &err);
-			ca_ad *ad;
-			if (r != NULL && ca_reader_next(r, &ad, &err) == 1) {
-				ca_ad_free(ad);
-				fmt = ca_reader_format(r);
-			}
-			if (r != NULL)
-				ca_reader_close(r);
-		}
-		out_open(fmt);
-		read_slots(files, nfiles, step_machine, NULL);
+		out_open(state_format());
+		read_slots(step_machine, NULL);
 		out_close(!slots_lost);
 		report_unused();
 	}
-done:
-	if (lock >= 0)
-		ca_statefile_unlock(lock);
-	for (size_t k = 0; k < nmachines; k++)
-		ca_smachine_free(machines[k]);
-	free(machines);
+}
+
+/* The policy: HTCondor's defaults, then every -c file in order. */
+static void
+load_config(void)
+{
+	ca_diag err;
+
+	cfg = ca_config_new();
+	ca_config_set_subsys(cfg, "STARTD");
+	ca_startd_config_prepare(cfg);
+	if (cli_load_configs(cfg) < 0) {
+		ca_config_free(cfg);
+		exit(cli_finish());
+	}
+	if ((sd = ca_startd_new(cfg, &err)) == NULL) {
+		cli_diag(&err);
+		ca_config_free(cfg);
+		exit(cli_finish());
+	}
+	ca_startd_set_log(sd, log_rec, NULL);
+	ca_startd_set_diag(sd, diag_cb, NULL);
+	ca_startd_set_auto_claim(sd, opt.auto_claim);
+	if (opt.log != NULL && (logfp = fopen(opt.log, "a")) == NULL)
+		cli_die(EX_SYSTEM, "cannot open the log %s: %s", opt.log, strerror(errno));
+	if (opt.verbose)
+		logfp = stderr;
+}
+
+/* With --state: lock it, and read the slots from it. */
+static int
+lock_state(void)
+{
+	static char *state_arg[1];
+	ca_diag err;
+	int lock;
+
+	if ((lock = ca_statefile_lock(opt.state, &err)) < 0) {
+		cli_diag(&err);
+		return -1;
+	}
+	if (!opt.init) {
+		if (access(opt.state, F_OK) != 0) {
+			cli_errat(opt.state, 0, 0, "no such state file (--init creates one)");
+			cli_raise(EX_SYSTEM);
+			ca_statefile_unlock(lock);
+			return -1;
+		}
+		state_arg[0] = (char *)opt.state;
+		opt.files = state_arg;
+		opt.nfiles = 1;
+	}
+	return lock;
+}
+
+static void
+cleanup(void)
+{
+	for (size_t k = 0; k < machines.n; k++)
+		ca_smachine_free(machines.at[k]);
+	ca_vec_free(&machines);
 	flush_lines();
-	free(tl);
-	free_events();
+	ca_vec_free(&lines);
+	ca_sevents_free(events);
 	if (logfp != NULL && logfp != stderr && fclose(logfp) != 0) {
 		cli_err("writing the log %s failed: %s", opt.log, strerror(errno));
 		cli_raise(EX_SYSTEM);
@@ -828,7 +612,27 @@ done:
 	ca_config_free(cfg);
 	ca_intern_cleanup();
 	strbuf_release(&whyout);
-	free(opt.configs);
-	free(opt.events);
+	ca_vec_free(&opt.events);
+}
+
+int
+main(int argc, char **argv)
+{
+	int lock = -1;
+
+	cli_init(argc, argv, "startd-step");
+	int first = cli_parse(&spec, argc, argv, option, NULL);
+	opt.files = argv + first;
+	opt.nfiles = argc - first;
+	opt.now = cli_common.now;
+	check_usage();
+	load_config();
+	if (opt.state == NULL || (lock = lock_state()) >= 0) {
+		read_events();
+		run();
+	}
+	if (lock >= 0)
+		ca_statefile_unlock(lock);
+	cleanup();
 	return cli_finish();
 }

@@ -1,5 +1,5 @@
 /* bench_startd.c - `make bench`: slot ads per second through one startd-step
- * step with no events, 100,000 slots under the seed's default policy. */
+ * step with no events, 100,000 slots under the manual's default policy. */
 
 /*
  * The pool is 25,000 four-core machines of four static slots each, made by
@@ -31,7 +31,7 @@ void bench_startd(void);
 #define RUNS		3
 #define TARGET		100000.0
 
-/* The seed 001 default policy (condor_startd Policy Configuration). */
+/* The default policy of HTCondor's manual (condor_startd Policy Configuration). */
 static const char policy[] =
 "MINUTE          = 60\n"
 "HOUR            = (60 * $(MINUTE))\n"
@@ -104,7 +104,6 @@ make_pool(ca_startd *sd)
 		/* slots 1 and 3 run a job */
 		ca_ad *ev[4];
 		ca_sevent e[4], *p[4];
-		char why[100];
 		for (int s = 0; s < 2; s++) {
 			snprintf(buf, sizeof buf, "[ Name = \"slot%d@node%05d.example.org\"; "
 			    "Event = \"Claim\"; Time = %lld; Job = [ ClusterId = %d; "
@@ -117,7 +116,7 @@ make_pool(ca_startd *sd)
 			ev[2 * s + 1] = parse(buf);
 		}
 		for (int j = 0; j < 4; j++) {
-			ca_sevent_init(&e[j], ev[j], T, why, sizeof why);
+			ca_sevent_init(&e[j], ev[j], T, &err);
 			e[j].seq = (uint32_t)j;
 			p[j] = &e[j];
 		}
@@ -138,7 +137,7 @@ static double
 step_pool(ca_startd *sd, ca_ad **ads, ca_smachine **ms)
 {
 	ca_ad **copy = malloc(NSLOTS * sizeof *copy);
-	char why[200];
+	ca_diag err;
 	double t;
 
 	if (copy == NULL)
@@ -149,7 +148,7 @@ step_pool(ca_startd *sd, ca_ad **ads, ca_smachine **ms)
 	for (size_t i = 0; i < NMACHINES; i++) {
 		ca_smachine *m = ca_smachine_new(sd);
 		for (int s = 0; s < PER; s++)
-			ca_smachine_add(m, copy[i * PER + s], T + 10, why, sizeof why);
+			ca_smachine_add(m, copy[i * PER + s], T + 10, &err);
 		size_t next = 0;
 		ca_startd_advance(sd, m, NULL, 0, &next, T + 70);
 		ms[i] = m;
@@ -173,7 +172,6 @@ filter_pool(ca_startd *sd, const strbuf *text, size_t *out_len)
 	ca_writer *w = fp ? ca_writer_open(fp, CA_FMT_LONG, false) : NULL;
 	ca_smachine *m = NULL;
 	ca_ad *ad;
-	char why[200];
 	int n = 0;
 	double t = now_seconds();
 
@@ -182,7 +180,7 @@ filter_pool(ca_startd *sd, const strbuf *text, size_t *out_len)
 	while (ca_reader_next(r, &ad, &err) == 1) {
 		if (m == NULL)
 			m = ca_smachine_new(sd);
-		ca_smachine_add(m, ad, T + 10, why, sizeof why);
+		ca_smachine_add(m, ad, T + 10, &err);
 		if (++n % PER == 0) {
 			size_t next = 0;
 			ca_startd_advance(sd, m, NULL, 0, &next, T + 70);

@@ -8,7 +8,8 @@
  *   match.h       matchmaking and autoclusters;  analyze.h  better-analyze
  *   accountant.h  user priorities;  groups.h  hierarchical group quotas
  *   negotiator.h  one negotiation cycle
- *   startd.h      the startd's slot state machine */
+ *   startd.h      the startd's slot state machine
+ *   schedd.h      the schedd's job queue */
 #ifndef CONDOR_H
 #define CONDOR_H
 
@@ -22,5 +23,6 @@
 #include "groups.h"
 #include "negotiator.h"
 #include "startd.h"
+#include "schedd.h"
 
 #endif

@@ -1,5 +1,5 @@
 /* startd.h - the condor_startd's slot state machine as a policy simulator:
- * states, activities, the seed's numbered transitions, policy, timers, p-slots. */
+ * states, activities, the numbered transitions, policy, timers, p-slots. */
 #ifndef CA_STARTD_H
 #define CA_STARTD_H
 
@@ -26,13 +26,13 @@
  * policy expressions under their configuration names, TotalTime<State><Activity>,
  * the claim's clocks, ...). Attributes it does not know pass through.
  *
- * Transitions are numbered as in the seed (condor_startd Policy Configuration,
- * transitions 1-37); where the seed's prose and diagram disagree the prose wins:
- * leaving Preempting/Vacating is 22 (to Owner) or 23 (to Claimed/Idle), leaving
- * Preempting/Killing is 24 (to Claimed/Idle) or 25 (to Owner). Claimed/Busy,
- * Retiring or Suspended sent straight to Preempting by a command (a fast vacate,
- * a release, a fast shutdown or drain) is logged as 10, which the seed numbers
- * only from Claimed/Idle.
+ * Transitions are numbered as in HTCondor's manual (condor_startd Policy
+ * Configuration, transitions 1-37); where its prose and its diagram disagree
+ * the prose wins: leaving Preempting/Vacating is 22 (to Owner) or 23 (to
+ * Claimed/Idle), leaving Preempting/Killing is 24 (to Claimed/Idle) or 25 (to
+ * Owner). Claimed/Busy, Retiring or Suspended sent straight to Preempting by a
+ * command (a fast vacate, a release, a fast shutdown or drain) is logged as 10,
+ * which the manual numbers only from Claimed/Idle.
  */
 
 enum ca_sstate {
@@ -69,16 +69,31 @@ typedef struct ca_sevent {
 } ca_sevent;
 
 /* Check ad as an event and fill ev (time: Time, else deftime). Returns 0, or
- * -1 with why set ("no Event attribute", "unknown event \"Foo\""...). */
-int ca_sevent_init(ca_sevent *ev, const ca_ad *ad, int64_t deftime, char *why, size_t whylen);
-/* The machine an event is for: the part of Name after '@', else Name.
- * Points into ev's ad or into tmp. */
-const char *ca_sevent_machine(const ca_sevent *ev, strbuf *tmp);
+ * -1 with err set ("unknown event \"Foo\""...; no file or line: the caller
+ * knows where the ad was read). */
+int ca_sevent_init(ca_sevent *ev, const ca_ad *ad, int64_t deftime, ca_diag *err);
+/* The machine an event is for: the part of Name after '@', else Name
+ * (points into ev's ad). */
+const char *ca_sevent_machine(const ca_sevent *ev);
 /* Sort events by time, keeping input order among equal times. */
 void ca_sevent_sort(ca_sevent **evs, size_t n);
 
-/* A log record: a transition (num is the seed's number), or a note (num 0:
- * a slot created or deleted, an event ignored, a claim refused). */
+/* The events of a run, filed by the machine each is for. */
+typedef struct ca_sevents ca_sevents;
+ca_sevents *ca_sevents_new(void);
+/* Frees the events and their ads. */
+void ca_sevents_free(ca_sevents *q);
+/* Check ad as an event (ca_sevent_init) read at file:line, and keep it:
+ * 0, and q owns ad; or -1 with err set (at file:line:1), ad still the
+ * caller's. Add every event before the first ca_sevents_take. */
+int ca_sevents_add(ca_sevents *q, ca_ad *ad, int64_t deftime, const char *file, int line,
+    ca_diag *err);
+/* Every event in input order: i in [0, count). */
+size_t ca_sevents_count(const ca_sevents *q);
+const ca_sevent *ca_sevents_at(const ca_sevents *q, size_t i);
+
+/* A log record: a transition (num is its number), or a note (num 0: a slot
+ * created or deleted, an event ignored, a claim refused). */
 typedef struct ca_slog {
 	int64_t time;
 	const char *slot;
@@ -87,6 +102,11 @@ typedef struct ca_slog {
 	const char *cause;
 } ca_slog;
 typedef void (*ca_slog_fn)(void *arg, const ca_slog *rec);
+/* A record as the transition log writes it, one line:
+ * "TIME SLOT FROM -> TO [NUM] CAUSE" or "TIME SLOT STATE: NOTE". */
+void ca_slog_format(const ca_slog *rec, strbuf *out);
+/* A time as the log and the timeline write it: local "YYYY-MM-DD HH:MM:SS". */
+void ca_startd_time(strbuf *out, int64_t t);
 /* A problem in the configuration found while running (a STARTD_ATTRS value
  * that does not parse, an impossible slot layout...): err says where. */
 typedef void (*ca_sdiag_fn)(void *arg, const ca_diag *err);
@@ -96,7 +116,7 @@ typedef struct ca_smachine ca_smachine;
 
 /* Before the user's files are loaded into cfg: define HTCondor's defaults
  * (START = True, IS_OWNER = False, MATCH_TIMEOUT = 120, the policy macros of
- * the seeds: MINUTE, StateTimer, CPUIdle, KeyboardBusy, IsVanilla, ...) and
+ * the manual: MINUTE, StateTimer, CPUIdle, KeyboardBusy, IsVanilla, ...) and
  * register the templates `use POLICY : Desktop | UWCS_Desktop |
  * Always_Run_Jobs` and `use FEATURE : StaticSlots | PartitionableSlot`. */
 void ca_startd_config_prepare(ca_config *cfg);
@@ -114,8 +134,8 @@ void ca_startd_set_diag(ca_startd *sd, ca_sdiag_fn fn, void *arg);
 void ca_startd_set_auto_claim(ca_startd *sd, bool on);
 
 /* The machine a slot ad belongs to: Machine, else the part of Name after
- * '@', else Name ("" when there is none). Points into ad or into tmp. */
-const char *ca_startd_machine_key(const ca_ad *ad, strbuf *tmp);
+ * '@', else Name ("" when there is none). Points into ad. */
+const char *ca_startd_machine_key(const ca_ad *ad);
 
 /* A machine: the slots of one host, which are simulated together (dynamic
  * slots give their resources back to their partitionable slot; a policy may
@@ -123,23 +143,25 @@ const char *ca_startd_machine_key(const ca_ad *ad, strbuf *tmp);
 ca_smachine *ca_smachine_new(ca_startd *sd);
 void ca_smachine_free(ca_smachine *m);
 /* Hand a slot ad read from a stream to m (m frees it). The ad's clock is
- * MyCurrentTime (else now). Returns 0; or -1 with why set when the ad is
- * not a slot the machine can run (an unknown State or an illegal
- * State/Activity pair): it is then kept unchanged and written back as is. */
-int ca_smachine_add(ca_smachine *m, ca_ad *ad, int64_t now, char *why, size_t whylen);
+ * MyCurrentTime (else now). Returns 0; or -1 with err set (no file or line)
+ * when the ad is not a slot the machine can run (an unknown State or an
+ * illegal State/Activity pair): it is then kept unchanged and written back
+ * as is. */
+int ca_smachine_add(ca_smachine *m, ca_ad *ad, int64_t now, ca_diag *err);
 /* --init: the slots of the machine described by desc (Name or Machine, Cpus,
  * Memory, Disk and any other attributes) per NUM_CPUS, MEMORY, NUM_SLOTS,
  * NUM_SLOTS_TYPE_<N>, SLOT_TYPE_<N>, SLOT_TYPE_<N>_PARTITIONABLE, each in
- * Owner/Idle at now. Returns 0, or -1 with err set. */
+ * Owner/Idle at now. Returns 0, or -1 with err set: at the knob for a
+ * configuration problem, without a file for a problem of desc itself. */
 int ca_smachine_create(ca_smachine *m, const ca_ad *desc, int64_t now, ca_diag *err);
 /* Slots in stream order, created dynamic slots after them; NULL for a slot
  * that has been deleted (a dynamic slot back in Owner). */
 size_t ca_smachine_count(const ca_smachine *m);
 const ca_ad *ca_smachine_slot(const ca_smachine *m, size_t i);
-/* The names this machine answers to (its Machine and the host part of every
- * slot's Name), for routing events: i in [0, count). */
-size_t ca_smachine_nkeys(const ca_smachine *m);
-const char *ca_smachine_key(const ca_smachine *m, size_t i);
+/* The events of q for machine m (the names it answers to: its Machine and
+ * the host part of every slot's Name) not handed out yet, in time order
+ * (input order among equal times): a malloc'ed array, *n set. */
+ca_sevent **ca_sevents_take(ca_sevents *q, const ca_smachine *m, size_t *n);
 
 /* Advance m to time t: the events evs[*next...] whose time is <= t, in order
  * (each at its time; *next moves past them), and the timers and policy in

@@ -1,5 +1,5 @@
-/* t_startd.c - unit tests of lib/startd.c: slot layouts, transitions through
- * the API, events, timers, partitionable slots and the --why report. */
+/* t_startd.c - unit tests of lib/condor/startd*.c: slot layouts, transitions
+ * through the API, events, timers, partitionable slots and the --why report. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -107,13 +107,13 @@ world_free(struct world *w)
 static void
 event(struct world *w, const char *text)
 {
-	char why[200];
+	ca_diag err;
 	ca_ad *ad = ad_of(text);
 
 	if (ad == NULL || w->nev == 32)
 		return;
-	if (ca_sevent_init(&w->evs[w->nev], ad, T0, why, sizeof why) < 0) {
-		fprintf(stderr, "t_startd: event: %s\n", why);
+	if (ca_sevent_init(&w->evs[w->nev], ad, T0, &err) < 0) {
+		fprintf(stderr, "t_startd: event: %s\n", err.msg);
 		ca_ad_free(ad);
 		return;
 	}
@@ -285,8 +285,8 @@ UNIT_SUITE(startd_suspend_preempt)
 		ca_ad *u = ad_of("[ Name = \"desk\"; Event = \"MachineUpdate\"; "
 		    "KeyboardIdle = 0 ]");
 		ca_sevent ev;
-		char why[100];
-		CHECK(ca_sevent_init(&ev, u, t, why, sizeof why) == 0);
+		ca_diag err;
+		CHECK(ca_sevent_init(&ev, u, t, &err) == 0);
 		ca_sevent *p = &ev;
 		size_t k = 0;
 		ca_startd_advance(w.sd, w.m, &p, 1, &k, t);
@@ -306,16 +306,16 @@ UNIT_SUITE(startd_suspend_preempt)
 
 UNIT_SUITE(startd_events)
 {
-	char why[200];
+	ca_diag err;
 	ca_sevent ev;
 	ca_ad *ad;
 
 	ad = ad_of("[ Name = \"s\"; Event = \"match\"; Job = [ ClusterId = 1 ] ]");
-	CHECK(ca_sevent_init(&ev, ad, 77, why, sizeof why) == 0);
+	CHECK(ca_sevent_init(&ev, ad, 77, &err) == 0);
 	CHECK(ev.kind == CA_EV_MATCH && ev.time == 77 && strcmp(ev.name, "s") == 0);
 	ca_ad_free(ad);
 	ad = ad_of("[ Name = \"s\"; Event = \"Shutdown\"; Time = 12.9 ]");
-	CHECK(ca_sevent_init(&ev, ad, 77, why, sizeof why) == 0 && ev.time == 12);
+	CHECK(ca_sevent_init(&ev, ad, 77, &err) == 0 && ev.time == 12);
 	ca_ad_free(ad);
 	const char *bad[] = {
 		"[ Name = \"s\" ]", "[ Name = \"s\"; Event = 3 ]",
@@ -327,8 +327,9 @@ UNIT_SUITE(startd_events)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		ad = ad_of(bad[i]);
-		why[0] = '\0';
-		CHECK(ca_sevent_init(&ev, ad, 0, why, sizeof why) < 0 && why[0] != '\0');
+		err.msg[0] = '\0';
+		CHECK(ca_sevent_init(&ev, ad, 0, &err) < 0 && err.msg[0] != '\0' &&
+		    err.status == CA_EX_INPUT && err.file == NULL);
 		ca_ad_free(ad);
 	}
 	/* sorting keeps the input order of equal times */
@@ -344,12 +345,10 @@ UNIT_SUITE(startd_events)
 	ca_sevent_sort(p, 4);
 	CHECK(p[0] == &e[1] && p[1] == &e[3] && p[2] == &e[0] && p[3] == &e[2]);
 	/* the machine an event is for */
-	strbuf tmp = STRBUF_INIT;
 	ev.name = "slot1_2@host.x";
-	CHECK(strcmp(ca_sevent_machine(&ev, &tmp), "host.x") == 0);
+	CHECK(strcmp(ca_sevent_machine(&ev), "host.x") == 0);
 	ev.name = "host.y";
-	CHECK(strcmp(ca_sevent_machine(&ev, &tmp), "host.y") == 0);
-	strbuf_release(&tmp);
+	CHECK(strcmp(ca_sevent_machine(&ev), "host.y") == 0);
 }
 
 UNIT_SUITE(startd_pslot)
@@ -422,5 +421,55 @@ UNIT_SUITE(startd_bad_policy)
 	CHECK(w.diags == 1);
 	CHECK(strcmp(attr(&w, 0, "Good", b, sizeof b), "1") == 0);
 	CHECK(strcmp(attr(&w, 0, "Bad", b, sizeof b), "(none)") == 0);
+	world_free(&w);
+}
+
+UNIT_SUITE(startd_sevents)
+{
+	struct world w;
+	ca_sevents *q = ca_sevents_new();
+	ca_diag err;
+	static const char *const evs[] = {
+		"[ Name = \"slot1@DESK\"; Event = \"Vacate\"; Time = 1700000300 ]",
+		"[ Name = \"other\"; Event = \"Drain\"; Time = 1700000100 ]",
+		"[ Name = \"desk\"; Event = \"MachineUpdate\"; Time = 1700000200; "
+		    "KeyboardIdle = 0 ]",
+		"[ Name = \"slot1@desk\"; Event = \"Claim\"; Time = 1700000200; "
+		    JOB(3, "ann") " ]",
+		"[ Name = \"slot1@desk\"; Event = \"Bogus\" ]",
+	};
+
+	CHECK(world_init(&w, "NUM_SLOTS = 1\n", DESK));
+	for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+		ca_ad *ad = ad_of(evs[i]);
+		if (ca_sevents_add(q, ad, T0, "ev", (int)i + 1, &err) < 0) {
+			CHECK(i == 4 && strcmp(err.file, "ev") == 0 && err.line == 5 &&
+			    err.col == 1 && strstr(err.msg, "unknown event") != NULL);
+			ca_ad_free(ad);
+		}
+	}
+	CHECK(ca_sevents_count(q) == 4);
+	CHECK(ca_sevents_at(q, 1)->seq == 1 && ca_sevents_at(q, 1)->line == 2);
+	/* the machine's events, in any case, by time then input order */
+	size_t n, next = 0;
+	ca_sevent **v = ca_sevents_take(q, w.m, &n);
+	CHECK(n == 3 && v[0] == ca_sevents_at(q, 2) && v[1] == ca_sevents_at(q, 3) &&
+	    v[2] == ca_sevents_at(q, 0));
+	ca_startd_advance(w.sd, w.m, v, n, &next, T0 + 600);
+	CHECK(next == 3 && v[0]->used && v[1]->used && v[2]->used);
+	free(v);
+	/* each event is handed out once */
+	v = ca_sevents_take(q, w.m, &n);
+	CHECK(n == 0);
+	free(v);
+	CHECK(!ca_sevents_at(q, 1)->taken && !ca_sevents_at(q, 1)->used);
+	/* the log's line, after the local time "YYYY-MM-DD HH:MM:SS" */
+	strbuf sb = STRBUF_INIT;
+	ca_slog r = { T0, "slot1@desk", CA_S_OWNER, CA_A_IDLE, CA_S_UNCLAIMED, CA_A_IDLE, 1, "x" };
+	ca_slog_format(&r, &sb);
+	CHECK(sb.len > 19 && sb.buf[4] == '-' && sb.buf[13] == ':' &&
+	    strcmp(sb.buf + 19, " slot1@desk Owner/Idle -> Unclaimed/Idle [1] x\n") == 0);
+	strbuf_release(&sb);
+	ca_sevents_free(q);
 	world_free(&w);
 }

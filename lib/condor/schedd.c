@@ -1,0 +1,824 @@
+/* schedd.c - the condor_schedd's job queue in a simulated pool: submissions,
+ * job states, matches, slot updates, exits and the job event log. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classad.h"
+#include "schedd.h"
+#include "startd.h"
+
+/* Strings numbered: the n-th distinct string added is number n. The
+ * strings are not copied. */
+struct keys {
+	ca_vec(const char *) at;
+	ca_dict index;
+};
+
+/* What the step knows about a job id: the slot running it, the slot holding
+ * a match or a preempting claim for it, its JobExit, a match of this cycle,
+ * a match of this cycle that preempts it; and whether the queue has it. */
+struct jobref {
+	const ca_ad *run, *wait, *exit, *match, *preempt;
+	bool queued;
+};
+
+/* A slot by its Name (any case): the first slot of that name, and the time
+ * of the first StarterExit for it (-1: none). */
+struct slotref {
+	const ca_ad *slot;
+	int64_t starter;
+};
+
+/* An ad read and where. */
+struct input {
+	ca_ad *ad;
+	const char *file;
+	int line;
+};
+typedef ca_vec(struct input) inputs;
+
+struct ca_schedd {
+	ca_ctx cx;
+	int64_t now, first_cluster, max_cluster;
+	bool history, indexed;
+	ca_jlog_fn log;
+	void *log_arg;
+	ca_qdiag_fn diag;
+	void *diag_arg;
+	inputs jobs, slots, exits, matches;
+	struct keys ids;		/* job ids, numbering refs */
+	ca_vec(struct jobref) refs;
+	struct keys names;		/* slot names in lower case, numbering slots */
+	ca_vec(struct slotref) slotrefs;
+	ca_arena text;			/* the ids of the jobs queued, the names */
+	strbuf tmp;
+};
+
+ca_schedd *
+ca_schedd_new(int64_t now)
+{
+	ca_schedd *q = ca_xcalloc(1, sizeof *q);
+
+	ca_ctx_init(&q->cx);
+	q->tmp = (strbuf)STRBUF_INIT;
+	q->cx.now = now;
+	q->now = now;
+	return q;
+}
+
+static void
+inputs_free(inputs *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		ca_ad_free(v->at[i].ad);
+	ca_vec_free(v);
+}
+
+void
+ca_schedd_free(ca_schedd *q)
+{
+	if (q == NULL)
+		return;
+	inputs_free(&q->jobs);
+	inputs_free(&q->slots);
+	inputs_free(&q->exits);
+	inputs_free(&q->matches);
+	ca_vec_free(&q->ids.at);
+	ca_dict_free(&q->ids.index);
+	ca_vec_free(&q->refs);
+	ca_vec_free(&q->names.at);
+	ca_dict_free(&q->names.index);
+	ca_vec_free(&q->slotrefs);
+	ca_arena_free(&q->text);
+	strbuf_release(&q->tmp);
+	ca_ctx_free(&q->cx);
+	free(q);
+}
+
+void
+ca_schedd_set_log(ca_schedd *q, ca_jlog_fn fn, void *arg)
+{
+	q->log = fn;
+	q->log_arg = arg;
+}
+
+void
+ca_schedd_set_diag(ca_schedd *q, ca_qdiag_fn fn, void *arg)
+{
+	q->diag = fn;
+	q->diag_arg = arg;
+}
+
+void
+ca_schedd_set_history(ca_schedd *q, bool on)
+{
+	q->history = on;
+}
+
+void
+ca_schedd_set_first_cluster(ca_schedd *q, int64_t first)
+{
+	q->first_cluster = first;
+}
+
+static void
+report(ca_schedd *q, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+report(ca_schedd *q, const char *file, int line, const char *fmt, ...)
+{
+	ca_diag err;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ca_diag_vset(&err, CA_EX_INPUT, file, line, 0, fmt, ap);
+	va_end(ap);
+	if (q->diag != NULL)
+		q->diag(q->diag_arg, &err);
+}
+
+/* ---- attributes (attr.h's, with a default or NULL for "not there") ---- */
+
+static int64_t
+int_or(ca_schedd *q, const ca_ad *ad, const char *name, int64_t def)
+{
+	int64_t v = def;
+
+	(void)ca_get_int(&q->cx, ad, name, &v);
+	return v;
+}
+
+static bool
+get_int(ca_schedd *q, const ca_ad *ad, const char *name, int64_t *v)
+{
+	return ca_get_int(&q->cx, ad, name, v) == 1;
+}
+
+/* A string attribute, or NULL. The text lives in the ad (a literal) or in
+ * the scratch arena, which is reset only between slots in --exits. */
+static const char *
+str(ca_schedd *q, const ca_ad *ad, const char *name)
+{
+	const char *s = NULL;
+
+	return ca_get_str(&q->cx, ad, name, &s, NULL) == 1 ? s : NULL;
+}
+
+static bool
+str_is(ca_schedd *q, const ca_ad *ad, const char *name, const char *want)
+{
+	const char *s = str(q, ad, name);
+
+	return s != NULL && strcmp(s, want) == 0;
+}
+
+static void
+add_int(ca_schedd *q, ca_ad *ad, const char *name, int64_t d)
+{
+	ca_set_int(ad, name, int_or(q, ad, name, 0) + d);
+}
+
+/* Copy string attribute from of src to name of dst, when src has it. */
+static void
+copy_str(ca_schedd *q, ca_ad *dst, const char *name, const ca_ad *src, const char *from)
+{
+	ca_set_str(dst, name, str(q, src, from));
+}
+
+/* The job ad of a slot (Job = [ ... ]), or NULL. */
+static const ca_ad *
+slot_job(ca_schedd *q, const ca_ad *slot)
+{
+	ca_value v = ca_eval_attr(&q->cx, slot, NULL, "Job");
+
+	return v.kind == CA_AD ? v.u.ad->ad : NULL;
+}
+
+/* A slot in state st (and, when ac is not negative, activity ac). */
+static bool
+slot_is(ca_schedd *q, const ca_ad *slot, int st, int ac)
+{
+	return str_is(q, slot, "State", ca_sstate_name[st]) &&
+	    (ac < 0 || str_is(q, slot, "Activity", ca_sact_name[ac]));
+}
+
+/* A job with a CronTab schedule (cron-next's rule). */
+static bool
+is_cron(const ca_ad *job)
+{
+	static const char *const names[] = {
+		"CronMinute", "CronHour", "CronDayOfMonth", "CronMonth", "CronDayOfWeek"
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (ca_has(job, names[i]))
+			return true;
+	return false;
+}
+
+/* ---- the job event log ---- */
+
+static const char *
+event_type(int num)
+{
+	switch (num) {
+	case CA_JEV_SUBMIT: return "SubmitEvent";
+	case CA_JEV_EXECUTE: return "ExecuteEvent";
+	case CA_JEV_EVICTED: return "JobEvictedEvent";
+	case CA_JEV_TERMINATED: return "JobTerminatedEvent";
+	case CA_JEV_SUSPENDED: return "JobSuspendedEvent";
+	case CA_JEV_UNSUSPENDED: return "JobUnsuspendedEvent";
+	}
+	return "GenericEvent";
+}
+
+/* A new event ad for job: MyType, EventTypeNumber, EventTime and whose. */
+static ca_ad *
+event(ca_schedd *q, const ca_ad *job, int num, int64_t t)
+{
+	ca_ad *ev = ca_ad_new();
+	char id[CA_JOBID_LEN] = "?";
+	int64_t c = -1, p = -1;
+	bool nice;
+
+	ca_set_str(ev, "MyType", event_type(num));
+	ca_set_int(ev, "EventTypeNumber", num);
+	ca_set_int(ev, "EventTime", t);
+	get_int(q, job, "ClusterId", &c);
+	get_int(q, job, "ProcId", &p);
+	ca_set_int(ev, "Cluster", c);
+	ca_set_int(ev, "Proc", p);
+	ca_set_int(ev, "Subproc", 0);
+	if (!ca_jobid(&q->cx, job, id, sizeof id))
+		strcpy(id, "?");
+	ca_set_str(ev, "JobId", id);
+	copy_str(q, ev, "Owner", job, "Owner");
+	copy_str(q, ev, "User", job, "User");
+	copy_str(q, ev, "AccountingGroup", job, "AccountingGroup");
+	if (ca_get_bool(&q->cx, job, "NiceUser", &nice) == 1 && nice)
+		ca_set_bool(ev, "NiceUser", true);
+	return ev;
+}
+
+/* An event on slot (Slot = its Name, or the job's RemoteHost). */
+static ca_ad *
+slot_event(ca_schedd *q, const ca_ad *job, int num, int64_t t, const char *slot)
+{
+	ca_ad *ev = event(q, job, num, t);
+
+	ca_set_str(ev, "Slot", slot);
+	return ev;
+}
+
+static void
+log_event(ca_schedd *q, ca_ad *ev)
+{
+	if (q->log != NULL)
+		q->log(q->log_arg, ev);
+	ca_ad_free(ev);
+}
+
+/* ---- --exits: what the jobs on the slots do by now ---- */
+
+static ca_ad *
+exit_event(ca_schedd *q, const ca_ad *slot, const char *kind, int64_t t)
+{
+	ca_ad *ev = ca_ad_new();
+
+	copy_str(q, ev, "Name", slot, "Name");
+	ca_set_str(ev, "Event", kind);
+	ca_set_int(ev, "Time", t);
+	copy_str(q, ev, "JobId", slot, "JobId");
+	return ev;
+}
+
+/* When the job of slot (started at start, on the slot's clock at t0)
+ * finishes its JobDuration; false when it has none (it runs until it is
+ * evicted). */
+static bool
+finish_time(ca_schedd *q, const ca_ad *slot, int64_t t0, int64_t start, int64_t *t)
+{
+	const ca_ad *job = slot_job(q, slot);
+	int64_t ran = 0, dur, defer, wait = 0;
+	ca_value d;
+
+	if (job == NULL)
+		return false;
+	d = ca_eval_attr(&q->cx, job, slot, "JobDuration");
+	if (d.kind == CA_INT)
+		dur = d.u.i;
+	else if (d.kind == CA_REAL && d.u.r >= 0 && d.u.r < 9e18)
+		dur = (int64_t)d.u.r;
+	else
+		return false;
+	get_int(q, slot, "TotalJobRunTime", &ran);
+	if (get_int(q, job, "DeferralTime", &defer) && defer > start)
+		wait = defer - start;
+	int64_t left = dur + wait - ran;
+	*t = t0 + (left > 0 ? left : 0);
+	return true;
+}
+
+int
+ca_schedd_slot_exit(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err)
+{
+	int64_t t0, start, t;
+	int rc = 0;
+
+	*ev = NULL;
+	if (str(q, slot, "Name") == NULL) {
+		ca_diag_set(err, CA_EX_INPUT, NULL, 0, 0, "a slot without Name");
+		rc = -1;
+	} else if (!get_int(q, slot, "JobStart", &start))
+		;		/* no job on the slot */
+	else if ((t0 = int_or(q, slot, "MyCurrentTime", q->now)) > q->now)
+		;
+	else if (slot_is(q, slot, CA_S_PREEMPTING, -1))
+		*ev = exit_event(q, slot, "StarterExit", t0);
+	else if ((slot_is(q, slot, CA_S_CLAIMED, CA_A_BUSY) ||
+	    slot_is(q, slot, CA_S_CLAIMED, CA_A_RETIRING)) &&
+	    finish_time(q, slot, t0, start, &t) && t <= q->now)
+		*ev = exit_event(q, slot, "JobExit", t);
+	ca_arena_reset(&q->cx.scratch);
+	return *ev != NULL ? 1 : rc;
+}
+
+/* ---- reading ---- */
+
+/* The number of s in k (added when add is set), or CA_DICT_NONE. */
+static uint32_t
+key(struct keys *k, const char *s, bool add)
+{
+	uint64_t h = ca_hash_bytes(0, s, strlen(s));
+	ca_dict_it it;
+
+	for (uint32_t i = ca_dict_first(&k->index, h, &it); i != CA_DICT_NONE;
+	    i = ca_dict_next(&k->index, &it))
+		if (strcmp(k->at.at[i], s) == 0)
+			return i;
+	if (!add)
+		return CA_DICT_NONE;
+	ca_dict_add(&k->index, h, (uint32_t)k->at.n);
+	*ca_vec_push(&k->at) = s;
+	return (uint32_t)(k->at.n - 1);
+}
+
+/* What is known of job id (a new record when make is set, the id then kept
+ * as it is); NULL when nothing is. */
+static struct jobref *
+ref_of(ca_schedd *q, const char *id, bool make)
+{
+	uint32_t i = key(&q->ids, id, make);
+
+	if (i == CA_DICT_NONE)
+		return NULL;
+	if (i == q->refs.n)
+		*ca_vec_push(&q->refs) = (struct jobref){ NULL, NULL, NULL, NULL, NULL, false };
+	return &q->refs.at[i];
+}
+
+static void
+push(inputs *v, ca_ad *ad, const char *file, int line)
+{
+	*ca_vec_push(v) = (struct input){ ad, file, line };
+}
+
+/* A job joins the queue: its id is taken, its cluster counts. */
+static void
+queue_job(ca_schedd *q, ca_ad *job, const char *file, int line)
+{
+	char id[CA_JOBID_LEN];
+	int64_t c;
+
+	if (ca_jobid(&q->cx, job, id, sizeof id))
+		ref_of(q, ca_arena_strndup(&q->text, id, strlen(id)), true)->queued = true;
+	if (get_int(q, job, "ClusterId", &c) && c > q->max_cluster)
+		q->max_cluster = c;
+	push(&q->jobs, job, file, line);
+}
+
+/* The Requirements of a job submitted without any: what condor_submit adds. */
+static const char default_requirements[] =
+    "TARGET.Cpus >= RequestCpus && TARGET.Memory >= RequestMemory && "
+    "TARGET.Disk >= RequestDisk";
+
+static void
+set_default(ca_ad *job, const char *name, int64_t v)
+{
+	if (!ca_has(job, name))
+		ca_set_int(job, name, v);
+}
+
+/* One job of a submission joins the queue, as condor_submit would put it
+ * there: idle, vanilla, queued now. */
+static void
+enqueue(ca_schedd *q, ca_ad *job, const char *file, int line)
+{
+	char id[CA_JOBID_LEN];
+	struct jobref *r;
+
+	if (!ca_jobid(&q->cx, job, id, sizeof id))
+		report(q, file, line, "ClusterId and ProcId must be integers");
+	else if ((r = ref_of(q, id, false)) != NULL && r->queued)
+		report(q, file, line, "job %s is already in the queue", id);
+	else if (!ca_has(job, "Owner") && !ca_has(job, "User"))
+		report(q, file, line, "job %s has no Owner", id);
+	else {
+		set_default(job, "JobStatus", CA_J_IDLE);
+		set_default(job, "JobUniverse", 5);
+		set_default(job, "RequestCpus", 1);
+		set_default(job, "RequestMemory", 128);
+		set_default(job, "RequestDisk", 1024);
+		if (!ca_has(job, "Requirements")) {
+			ca_diag err;
+			ca_expr *e = ca_parse_expr(job->arena, default_requirements,
+			    sizeof default_requirements - 1, 0, &err);
+			ca_ad_set(job, ca_intern("Requirements", 12), NULL, e);
+		}
+		set_default(job, "QDate", q->now);
+		set_default(job, "EnteredCurrentStatus", q->now);
+		log_event(q, event(q, job, CA_JEV_SUBMIT, int_or(q, job, "QDate", q->now)));
+		queue_job(q, job, file, line);
+		return;
+	}
+	ca_ad_free(job);
+}
+
+/* A submission: a cluster (its ClusterId, else the next free one) of Queue
+ * jobs (default 1), ProcId 0, 1, ... as condor_submit's "queue N" makes
+ * them. */
+static void
+submit(ca_schedd *q, ca_ad *ad, const char *file, int line)
+{
+	int64_t n = 1, cluster;
+
+	if (ca_has(ad, "Queue")) {
+		if (!get_int(q, ad, "Queue", &n) || n < 1 || n > 100000) {
+			report(q, file, line, "Queue must be an integer from 1 to 100000");
+			ca_ad_free(ad);
+			return;
+		}
+		ca_unset(ad, "Queue");
+		if (ca_has(ad, "ProcId") && n > 1) {
+			report(q, file, line, "an ad with ProcId is one job: Queue must be 1");
+			ca_ad_free(ad);
+			return;
+		}
+	}
+	if (!get_int(q, ad, "ClusterId", &cluster)) {
+		if (ca_has(ad, "ClusterId")) {
+			report(q, file, line, "ClusterId must be an integer");
+			ca_ad_free(ad);
+			return;
+		}
+		cluster = q->max_cluster + 1;
+		if (cluster < q->first_cluster)
+			cluster = q->first_cluster;
+		ca_set_int(ad, "ClusterId", cluster);
+	}
+	for (int64_t p = 0; p < n; p++) {
+		ca_ad *job = p + 1 < n ? ca_ad_copy(ad) : ad;
+		if (n > 1 || !ca_has(job, "ProcId"))
+			ca_set_int(job, "ProcId", p);
+		enqueue(q, job, file, line);
+	}
+}
+
+void
+ca_schedd_add(ca_schedd *q, int what, ca_ad *ad, const char *file, int line)
+{
+	switch (what) {
+	case CA_Q_JOB: queue_job(q, ad, file, line); break;
+	case CA_Q_SUBMIT: submit(q, ad, file, line); break;
+	case CA_Q_SLOT: push(&q->slots, ad, file, line); break;
+	case CA_Q_EXIT: push(&q->exits, ad, file, line); break;
+	case CA_Q_MATCH: push(&q->matches, ad, file, line); break;
+	default: ca_ad_free(ad); break;
+	}
+}
+
+size_t
+ca_schedd_count(const ca_schedd *q)
+{
+	return q->jobs.n;
+}
+
+ca_ad *
+ca_schedd_job(const ca_schedd *q, size_t i)
+{
+	return q->jobs.at[i].ad;
+}
+
+/* ---- the index of what the step reads ---- */
+
+/* What is known of the slot named name (in any case; a new record when
+ * make is set); NULL when nothing is. */
+static struct slotref *
+slot_named(ca_schedd *q, const char *name, bool make)
+{
+	strbuf_reset(&q->tmp);
+	for (const char *c = name; *c; c++)
+		strbuf_addc(&q->tmp, *c >= 'A' && *c <= 'Z' ? (char)(*c + ('a' - 'A')) : *c);
+	uint32_t i = key(&q->names, q->tmp.buf, false);
+	if (i == CA_DICT_NONE && make)
+		i = key(&q->names, ca_arena_strndup(&q->text, q->tmp.buf, q->tmp.len), true);
+	if (i == CA_DICT_NONE)
+		return NULL;
+	if (i == q->slotrefs.n)
+		*ca_vec_push(&q->slotrefs) = (struct slotref){ NULL, -1 };
+	return &q->slotrefs.at[i];
+}
+
+/* Index the slots and exits by job id and slot name, the matches by job id. */
+static void
+index_all(ca_schedd *q)
+{
+	const char *id, *name;
+	int64_t t;
+
+	for (size_t i = 0; i < q->slots.n; i++) {
+		const ca_ad *s = q->slots.at[i].ad;
+		if ((id = str(q, s, "JobId")) != NULL) {
+			struct jobref *r = ref_of(q, id, true);
+			if (ca_has(s, "JobStart"))
+				r->run = s;
+			else if (r->wait == NULL)
+				r->wait = s;
+		}
+		if ((id = str(q, s, "PreemptingJobId")) != NULL) {
+			struct jobref *r = ref_of(q, id, true);
+			if (r->wait == NULL)
+				r->wait = s;
+		}
+		if ((name = str(q, s, "Name")) != NULL) {
+			struct slotref *r = slot_named(q, name, true);
+			if (r->slot == NULL)
+				r->slot = s;
+		}
+	}
+	for (size_t i = 0; i < q->exits.n; i++) {
+		const ca_ad *e = q->exits.at[i].ad;
+		if (str_is(q, e, "Event", "JobExit") && (id = str(q, e, "JobId")) != NULL)
+			ref_of(q, id, true)->exit = e;
+		if (str_is(q, e, "Event", "StarterExit") && (name = str(q, e, "Name")) != NULL &&
+		    get_int(q, e, "Time", &t)) {
+			struct slotref *r = slot_named(q, name, true);
+			if (r->starter < 0)
+				r->starter = t;
+		}
+	}
+	for (size_t i = 0; i < q->matches.n; i++) {
+		const ca_ad *m = q->matches.at[i].ad;
+		if ((id = str(q, m, "JobId")) != NULL)
+			ref_of(q, id, true)->match = m;
+		if ((id = str(q, m, "PreemptedJobId")) != NULL)
+			ref_of(q, id, true)->preempt = m;
+	}
+	q->indexed = true;
+}
+
+/* ---- the step of a job ---- */
+
+static void
+set_status(ca_schedd *q, ca_ad *job, int status, int64_t t)
+{
+	int64_t old = int_or(q, job, "JobStatus", CA_J_IDLE);
+
+	if (old == status)
+		return;
+	ca_set_int(job, "LastJobStatus", old);
+	ca_set_int(job, "JobStatus", status);
+	ca_set_int(job, "EnteredCurrentStatus", t);
+}
+
+/* The end of a stretch of suspension at t. */
+static void
+end_suspension(ca_schedd *q, ca_ad *job, int64_t t)
+{
+	int64_t since;
+
+	if (int_or(q, job, "JobStatus", CA_J_IDLE) == CA_J_SUSPENDED &&
+	    get_int(q, job, "LastSuspensionTime", &since) && t > since)
+		add_int(q, job, "CumulativeSuspensionTime", t - since);
+}
+
+/* Forget the eviction of the last run, or of a run that was going to be. */
+static void
+forget_eviction(ca_ad *job)
+{
+	ca_unset(job, "VacateReason");
+	ca_unset(job, "PreemptingJobId");
+	ca_unset(job, "PreemptingUser");
+}
+
+/* A match of this cycle preempts the job: why, and for whom. */
+static void
+preempted_by(ca_schedd *q, ca_ad *job, const ca_ad *m)
+{
+	copy_str(q, job, "VacateReason", m, "MatchReason");
+	copy_str(q, job, "PreemptingJobId", m, "JobId");
+	copy_str(q, job, "PreemptingUser", m, "Submitter");
+}
+
+/* The job starts on slot s (its JobStart is the activation). */
+static void
+job_start(ca_schedd *q, ca_ad *job, const ca_ad *s)
+{
+	int64_t start = int_or(q, s, "JobStart", q->now);
+
+	set_status(q, job, CA_J_RUNNING, start);
+	copy_str(q, job, "RemoteHost", s, "Name");
+	ca_set_int(job, "JobCurrentStartDate", start);
+	if (!ca_has(job, "JobStartDate"))
+		ca_set_int(job, "JobStartDate", start);
+	add_int(q, job, "NumJobStarts", 1);
+	ca_unset(job, "JobCurrentStartExecutingDate");
+	ca_unset(job, "MatchedSlot");
+	forget_eviction(job);
+}
+
+/* A running job on slot s: suspended or not, executing yet (after its
+ * DeferralTime), and whether its eviction has been decided. */
+static void
+job_running(ca_schedd *q, ca_ad *job, const ca_ad *s)
+{
+	int64_t st = int_or(q, job, "JobStatus", CA_J_IDLE), since, start, exec, defer = 0;
+	bool deferred = get_int(q, job, "DeferralTime", &defer);
+	const char *name = str(q, s, "Name"), *ev;
+	bool susp = str_is(q, s, "Activity", ca_sact_name[CA_A_SUSPENDED]);
+	bool busy = str_is(q, s, "Activity", ca_sact_name[CA_A_BUSY]);
+	bool preempting = slot_is(q, s, CA_S_PREEMPTING, -1);
+
+	since = int_or(q, s, "EnteredCurrentActivity", q->now);
+	if (susp && st != CA_J_SUSPENDED) {
+		set_status(q, job, CA_J_SUSPENDED, since);
+		ca_set_int(job, "LastSuspensionTime", since);
+		add_int(q, job, "TotalSuspensions", 1);
+		log_event(q, slot_event(q, job, CA_JEV_SUSPENDED, since, name));
+	} else if (!susp && st == CA_J_SUSPENDED) {
+		end_suspension(q, job, since);
+		set_status(q, job, CA_J_RUNNING, since);
+		if (!preempting)
+			log_event(q, slot_event(q, job, CA_JEV_UNSUSPENDED, since, name));
+	}
+	start = int_or(q, job, "JobCurrentStartDate", int_or(q, s, "JobStart", q->now));
+	exec = start;
+	if (deferred && defer > exec)
+		exec = defer;
+	if (exec <= q->now && !ca_has(job, "JobCurrentStartExecutingDate")) {
+		ca_set_int(job, "JobCurrentStartExecutingDate", exec);
+		ca_ad *e = slot_event(q, job, CA_JEV_EXECUTE, exec, name);
+		ca_set_int(e, "ActivationTime", start);
+		if (deferred)
+			ca_set_int(e, "DeferralTime", defer);
+		log_event(q, e);
+	}
+	/* the startd decided the eviction (PREEMPT, IS_OWNER, vacate, ...); a
+	 * preempting claim keeps the negotiator's reason; else none is pending */
+	if ((ev = str(q, s, "Eviction")) != NULL && *ev != '\0') {
+		if (!str_is(q, job, "VacateReason", ev))
+			ca_set_str(job, "VacateReason", ev);
+	} else if (!ca_has(s, "PreemptingJobId") && !preempting && (susp || busy))
+		forget_eviction(job);
+}
+
+/* Wall-clock time of the current run, to t. */
+static int64_t
+run_time(ca_schedd *q, const ca_ad *job, int64_t t)
+{
+	int64_t start;
+
+	if (!get_int(q, job, "JobCurrentStartDate", &start) || t < start)
+		return 0;
+	return t - start;
+}
+
+/* Leaving the slot: the run's clocks, RemoteHost becomes LastRemoteHost. */
+static void
+job_leaves(ca_schedd *q, ca_ad *job, int64_t t)
+{
+	end_suspension(q, job, t);
+	add_int(q, job, "RemoteWallClockTime", run_time(q, job, t));
+	copy_str(q, job, "LastRemoteHost", job, "RemoteHost");
+	ca_unset(job, "RemoteHost");
+}
+
+/* The job finished its run at t. Returns true when it leaves the queue. */
+static bool
+job_exits(ca_schedd *q, ca_ad *job, int64_t t)
+{
+	ca_ad *e = slot_event(q, job, CA_JEV_TERMINATED, t, str(q, job, "RemoteHost"));
+	int64_t exec;
+	bool remove;
+
+	if (!get_int(q, job, "JobCurrentStartExecutingDate", &exec))
+		exec = int_or(q, job, "JobCurrentStartDate", t);
+	ca_set_int(e, "RunTime", t >= exec ? t - exec : 0);
+	ca_set_int(e, "ReturnValue", 0);
+	ca_set_bool(e, "TerminatedNormally", true);
+	job_leaves(q, job, t);
+	ca_set_int(job, "ExitCode", 0);
+	ca_set_bool(job, "ExitBySignal", false);
+	add_int(q, job, "NumJobCompletions", 1);
+	/* OnExitRemove (cron jobs: false unless they say otherwise) */
+	int r = ca_get_bool(&q->cx, job, "OnExitRemove", &remove);
+	bool requeue = (r == 1 && !remove) || (r == 0 && is_cron(job));
+	ca_set_bool(e, "Requeued", requeue);
+	log_event(q, e);
+	if (requeue) {
+		set_status(q, job, CA_J_IDLE, t);
+		ca_unset(job, "DeferralTime");	/* the next run is computed afresh */
+		ca_unset(job, "CronDue");
+		ca_unset(job, "JobCurrentStartExecutingDate");
+		return false;
+	}
+	set_status(q, job, CA_J_COMPLETED, t);
+	ca_set_int(job, "CompletionDate", t);
+	return true;
+}
+
+/* The job left its slot without finishing: back to idle. */
+static void
+job_evicted(ca_schedd *q, ca_ad *job, const struct jobref *r)
+{
+	const char *host = str(q, job, "RemoteHost"), *reason;
+	int64_t t = -1, start = int_or(q, job, "JobCurrentStartDate", q->now);
+
+	if (r != NULL && r->preempt != NULL)
+		preempted_by(q, job, r->preempt);
+	if (host != NULL) {
+		const struct slotref *sr = slot_named(q, host, false);
+		if (sr != NULL)
+			t = sr->starter;
+		if (t < 0 && sr != NULL && sr->slot != NULL)
+			t = int_or(q, sr->slot, "EnteredCurrentState", -1);
+	}
+	if (t < start || t > q->now)
+		t = t < start ? (start <= q->now ? start : q->now) : q->now;
+	ca_ad *e = slot_event(q, job, CA_JEV_EVICTED, t, host);
+	reason = str(q, job, "VacateReason");
+	ca_set_str(e, "Reason", reason != NULL ? reason : "unknown");
+	copy_str(q, e, "PreemptingJobId", job, "PreemptingJobId");
+	copy_str(q, e, "PreemptingUser", job, "PreemptingUser");
+	ca_set_int(e, "RunTime", run_time(q, job, t));
+	ca_set_bool(e, "Checkpointed", false);
+	log_event(q, e);
+	if (reason == NULL)
+		ca_set_str(job, "VacateReason", "unknown");
+	job_leaves(q, job, t);
+	ca_set_int(job, "LastVacateTime", t);
+	ca_unset(job, "JobCurrentStartExecutingDate");
+	set_status(q, job, CA_J_IDLE, t);
+}
+
+bool
+ca_schedd_step(ca_schedd *q, size_t i)
+{
+	ca_ad *job = q->jobs.at[i].ad;
+	char id[CA_JOBID_LEN];
+	int64_t st = int_or(q, job, "JobStatus", CA_J_IDLE), t;
+	const struct jobref *r;
+
+	if (!q->indexed)
+		index_all(q);
+	if (!ca_jobid(&q->cx, job, id, sizeof id)) {
+		report(q, q->jobs.at[i].file, q->jobs.at[i].line, "a job without integer "
+		    "ClusterId and ProcId (left as it is)");
+		return false;
+	}
+	r = ref_of(q, id, false);
+	if (st == CA_J_COMPLETED || st == CA_J_REMOVED)
+		return q->history;
+	if (r != NULL && r->match != NULL && get_int(q, r->match, "Time", &t)) {
+		ca_set_int(job, "LastMatchTime", t);
+		add_int(q, job, "NumJobMatches", 1);
+	}
+	if (st == CA_J_RUNNING || st == CA_J_SUSPENDED) {
+		if (r != NULL && r->preempt != NULL && r->run != NULL)
+			preempted_by(q, job, r->preempt);
+		if (r != NULL && r->run != NULL)
+			job_running(q, job, r->run);
+		else if (r != NULL && r->exit != NULL) {
+			if (!get_int(q, r->exit, "Time", &t))
+				t = q->now;
+			return job_exits(q, job, t) && q->history;
+		} else
+			job_evicted(q, job, r);
+		return false;
+	}
+	if (st != CA_J_IDLE)
+		return false;
+	if (r != NULL && r->run != NULL) {
+		job_start(q, job, r->run);
+		job_running(q, job, r->run);
+	} else if (r != NULL && r->wait != NULL) {
+		const char *name = str(q, r->wait, "Name");
+		if (name != NULL && !str_is(q, job, "MatchedSlot", name))
+			ca_set_str(job, "MatchedSlot", name);
+	} else
+		ca_unset(job, "MatchedSlot");	/* the match was lost, if there was one */
+	return false;
+}

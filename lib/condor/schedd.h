@@ -1,0 +1,86 @@
+/* schedd.h - the condor_schedd's side of a simulated pool: the job queue
+ * brought up to date from submissions, matches, slots and job exits. */
+#ifndef CA_SCHEDD_H
+#define CA_SCHEDD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classad.h"
+
+/*
+ * A step of the schedd takes the queue (job ads), the slots as startd-step
+ * left them, the cycle's match records (negotiate) and its JobExit and
+ * StarterExit events, and moves each job through HTCondor's job states:
+ * matched jobs run, suspended jobs are Suspended, finished jobs complete (or
+ * go back to idle when OnExitRemove is false, as cron jobs do), evicted jobs
+ * go back to idle with the reason of the eviction. Every change is told as
+ * an event ad named after HTCondor's user-log events (SubmitEvent,
+ * ExecuteEvent, JobEvictedEvent, JobTerminatedEvent, JobSuspendedEvent,
+ * JobUnsuspendedEvent) for the job event log.
+ */
+
+/* HTCondor's job states (JobStatus). */
+enum ca_jstatus {
+	CA_J_IDLE = 1, CA_J_RUNNING = 2, CA_J_REMOVED = 3, CA_J_COMPLETED = 4, CA_J_HELD = 5,
+	CA_J_TRANSFERRING = 6, CA_J_SUSPENDED = 7
+};
+
+/* HTCondor's user-log event numbers (EventTypeNumber) of the events told. */
+enum ca_jevent {
+	CA_JEV_SUBMIT = 0, CA_JEV_EXECUTE = 1, CA_JEV_EVICTED = 4, CA_JEV_TERMINATED = 5,
+	CA_JEV_SUSPENDED = 10, CA_JEV_UNSUSPENDED = 11
+};
+
+/* What a step reads (ca_schedd_add). */
+enum ca_sinput {
+	CA_Q_JOB,	/* a job of the queue */
+	CA_Q_SUBMIT,	/* a submission: a cluster of Queue jobs (default 1) */
+	CA_Q_SLOT,	/* a slot ad as startd-step left it */
+	CA_Q_EXIT,	/* a JobExit or StarterExit event */
+	CA_Q_MATCH	/* a match record of negotiate */
+};
+
+typedef struct ca_schedd ca_schedd;
+
+/* A job event for the job event log (the ad is the library's, for the call). */
+typedef void (*ca_jlog_fn)(void *arg, const ca_ad *ev);
+/* A problem with an input ad, at the place it was read: the ad is skipped
+ * (a submission) or left as it is (a job of the queue). */
+typedef void (*ca_qdiag_fn)(void *arg, const ca_diag *err);
+
+/* A queue for a step at time now. */
+ca_schedd *ca_schedd_new(int64_t now);
+void ca_schedd_free(ca_schedd *q);
+void ca_schedd_set_log(ca_schedd *q, ca_jlog_fn fn, void *arg);
+void ca_schedd_set_diag(ca_schedd *q, ca_qdiag_fn fn, void *arg);
+/* With a history, completed and removed jobs leave the queue. */
+void ca_schedd_set_history(ca_schedd *q, bool on);
+/* New clusters are numbered from first at least. */
+void ca_schedd_set_first_cluster(ca_schedd *q, int64_t first);
+
+/* Hand q an ad read at file:line (file must outlive q); q frees it. A
+ * submission joins the queue at once, as condor_submit would put it there:
+ * each ad a cluster (its ClusterId, else the next free one) of Queue jobs
+ * with ProcId 0, 1, ..., idle, vanilla, queued now (a SubmitEvent each).
+ * Add everything before the first ca_schedd_step. */
+void ca_schedd_add(ca_schedd *q, int what, ca_ad *ad, const char *file, int line);
+
+/* The jobs of the queue, in order. */
+size_t ca_schedd_count(const ca_schedd *q);
+ca_ad *ca_schedd_job(const ca_schedd *q, size_t i);
+/* The step of job i (each once, in order): brought up to date from the
+ * slots, exits and matches. True when it leaves the queue: completed or
+ * removed, with a history. */
+bool ca_schedd_step(ca_schedd *q, size_t i);
+
+/* --exits: what the job on a slot does by now. A job being vacated leaves
+ * at once (a StarterExit at the slot's time); a running job exits when it
+ * has run for its JobDuration (the wait for its DeferralTime and its time
+ * suspended do not count): a JobExit. Returns 1 with *ev (a new ad with
+ * Name, Event, Time and JobId), 0 when nothing happens, -1 with err set (a
+ * slot without Name; no file or line). */
+int ca_schedd_slot_exit(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err);
+
+#endif
