@@ -640,3 +640,27 @@ cli_load_configs(ca_config *cfg)
 	}
 	return 0;
 }
+
+static void
+unsimulated(void *arg, const ca_config_unsim *u)
+{
+	strbuf sb = STRBUF_INIT;
+
+	(void)arg;
+	ca_config_unsim_format(u, &sb);
+	cli_err("warning: %s", sb.buf);
+	strbuf_release(&sb);
+}
+
+void
+cli_config_warnings(ca_config *cfg, const char *subsys)
+{
+	const char *w = ca_config_warnings(cfg);
+
+	while (*w) {
+		size_t n = strcspn(w, "\n");
+		cli_err("warning: %.*s", (int)n, w);
+		w += n + (w[n] == '\n');
+	}
+	ca_config_unsimulated(cfg, subsys, unsimulated, NULL);
+}

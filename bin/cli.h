@@ -95,6 +95,10 @@ void cli_usage(const cli_spec *spec, FILE *fp);
 /* Load every -c file into cfg in order; 0, or -1 after reporting. */
 struct ca_config;
 int cli_load_configs(struct ca_config *cfg);
+/* Then, on standard error, what the files' `warning :` lines said and each
+ * knob that would change a decision of subsys's daemon ("NEGOTIATOR",
+ * "STARTD", "SCHEDD") but is not simulated; the exit status is unchanged. */
+void cli_config_warnings(struct ca_config *cfg, const char *subsys);
 
 #define CA_VERSION "0.1.0"
 

@@ -555,6 +555,7 @@ load_config(void)
 		ca_config_free(cfg);
 		exit(cli_finish());
 	}
+	cli_config_warnings(cfg, "STARTD");
 	if ((sd = ca_startd_new(cfg, &err)) == NULL) {
 		cli_diag(&err);
 		ca_config_free(cfg);

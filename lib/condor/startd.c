@@ -172,16 +172,6 @@ NEVER_EVICT
 "PREEMPTION_REQUIREMENTS = False\n"
 "NEGOTIATOR_CONSIDER_PREEMPTION = False\n";
 
-/* use FEATURE : StaticSlots / PartitionableSlot */
-static const char tmpl_static[] =
-"SLOT_TYPE_1 = cpus=1\n"
-"SLOT_TYPE_1_PARTITIONABLE = False\n"
-"NUM_SLOTS_TYPE_1 = $(NUM_CPUS)\n";
-static const char tmpl_pslot[] =
-"SLOT_TYPE_1 = 100%\n"
-"SLOT_TYPE_1_PARTITIONABLE = True\n"
-"NUM_SLOTS_TYPE_1 = 1\n";
-
 void
 ca_startd_config_prepare(ca_config *cfg)
 {
@@ -190,8 +180,6 @@ ca_startd_config_prepare(ca_config *cfg)
 	ca_config_add_template(cfg, "POLICY", "Desktop", tmpl_desktop);
 	ca_config_add_template(cfg, "POLICY", "UWCS_Desktop", tmpl_desktop);
 	ca_config_add_template(cfg, "POLICY", "Always_Run_Jobs", tmpl_always);
-	ca_config_add_template(cfg, "FEATURE", "StaticSlots", tmpl_static);
-	ca_config_add_template(cfg, "FEATURE", "PartitionableSlot", tmpl_pslot);
 	/* our own text: it cannot fail */
 	(void)ca_config_load_mem(cfg, "<startd-step defaults>", defaults_text,
 	    sizeof defaults_text - 1, &err);
