@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "ad.h"
-#include "expr.h"
+#include "node.h"
 
 /* ---- interned names ---- */
 
@@ -120,6 +120,14 @@ ca_intern(const char *s, size_t len)
 	if (++names.n * 2 > names.cap)
 		names_grow();
 	return nm;
+}
+
+const char *
+ca_name_spelling(ca_arena *a, const ca_name *nm, const char *s, size_t len)
+{
+	if (memcmp(nm->spell, s, len) == 0)
+		return nm->spell;
+	return ca_arena_strndup(a, s, len);
 }
 
 void
@@ -391,23 +399,6 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	}
 }
 
-/* The spelling to keep for s: the interned one when it is the same text. */
-static const char *
-spelling(ca_arena *a, const ca_name *nm, const char *s, size_t len)
-{
-	if (memcmp(nm->spell, s, len) == 0)
-		return nm->spell;
-	return ca_arena_strndup(a, s, len);
-}
-
-void
-ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const ca_expr *e)
-{
-	const ca_name *nm = ca_intern(s, len);
-
-	ca_ad_set(ad, nm, spelling(ad->arena, nm, s, len), ca_expr_copy(ad->arena, e));
-}
-
 bool
 ca_ad_delete(ca_ad *ad, const ca_name *name)
 {
@@ -422,34 +413,4 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 	if (ad->index)
 		index_build(ad);
 	return true;
-}
-
-void
-ca_ad_merge(ca_ad *dst, const ca_ad *src)
-{
-	for (uint32_t i = 0; i < src->n; i++) {
-		const ca_attr *at = &src->attrs[i];
-		ca_ad_set(dst, at->name, spelling(dst->arena, at->name, at->spell, strlen(at->spell)),
-		    ca_expr_copy(dst->arena, at->expr));
-	}
-}
-
-ca_ad *
-ca_ad_copy_in(ca_arena *a, const ca_ad *src)
-{
-	ca_ad *ad = ca_ad_new_in(a);
-
-	ca_ad_merge(ad, src);
-	ad->shape = src->shape;		/* the same names in the same order */
-	return ad;
-}
-
-ca_ad *
-ca_ad_copy(const ca_ad *src)
-{
-	ca_ad *ad = ca_ad_new();
-
-	ca_ad_merge(ad, src);
-	ad->shape = src->shape;
-	return ad;
 }

@@ -9,9 +9,11 @@
  *   diag.h      the one diagnostic (place, message, exit status)
  *   value.h     values, with THE OWNERSHIP RULE at its top; three-valued logic
  *   ad.h        ads and interned attribute names
- *   expr.h      expression trees and the operator tokens
+ *   node.h      the nodes of expression trees and the operator tokens
+ *   expr.h      whole trees: deep copies (with nested ads), identity, hashing
  *   parser.h    text to trees and ads
- *   eval.h      evaluation with HTCondor's semantics; the flat form
+ *   eval.h      evaluation with HTCondor's semantics, where names resolve;
+ *               the flat form
  *   attr.h      typed attributes: set a plain value, read a number or string
  *   builtins.h  the table of builtin functions
  *   print.h     trees, values and ads back to text
@@ -28,6 +30,7 @@
 #include "diag.h"
 #include "value.h"
 #include "ad.h"
+#include "node.h"
 #include "expr.h"
 #include "parser.h"
 #include "eval.h"

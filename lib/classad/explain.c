@@ -126,25 +126,46 @@ unparen(const ca_expr *e)
 	return e;
 }
 
+/* How the report names where a reference was found, or looked for. */
+static const char *
+side_text(const ca_where *w, const ca_expr *e, const ca_frame *f)
+{
+	switch (w->side) {
+	case CA_SIDE_MY:
+		return f->target == NULL && e->op == CA_SC_NONE && w->kind == CA_WHERE_NONE ?
+		    "MY (there is no target ad)" : "MY";
+	case CA_SIDE_TARGET:
+		return f->target == NULL ? "TARGET (there is no target ad)" : "TARGET";
+	case CA_SIDE_NESTED:
+		return "this ad";
+	case CA_SIDE_ENCLOSING:
+		return "an enclosing ad";
+	case CA_SIDE_ROOT:
+		return "the outermost ad";
+	default:
+		return "MY or TARGET";
+	}
+}
+
 static void
 attr_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, int depth)
 {
-	ca_attr *at;
-	ca_frame out;
-	const char *side;
-	int r = ca_resolve_ref(x->cx, e, f, &at, &out, &side);
+	ca_where w;
+	int r = ca_resolve(x->cx, e->op, e->u.attr.name, f, 0, &w);
 
 	line(x, e, v, depth);
-	if (r == 0) {
+	if (r == CA_WHERE_NONE) {
 		strbuf reason = STRBUF_INIT;
-		strbuf_addf(&reason, "no attribute %s in %s", e->u.attr.spell, side);
+		strbuf_addf(&reason, "no attribute %s in %s", e->u.attr.spell,
+		    side_text(&w, e, f));
 		origin(x, e, v, reason.buf);
 		strbuf_release(&reason);
 		return;
 	}
-	if (r == 2)
+	if (r == CA_WHERE_SPECIAL)
 		return;
-	strbuf_addf(x->sb, "   (%s.%s)", side, at->spell);
+	const ca_attr *at = w.at;
+	strbuf_addf(x->sb, "   (%s.%s)", side_text(&w, e, f), at->spell);
 	const ca_expr *def = unparen(at->expr);
 	if (def->node == CA_N_LIT) {
 		if (bad(v))
@@ -161,7 +182,7 @@ attr_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, 
 	if (x->nexpanding == CA_EXPLAIN_MAX_EXPAND)
 		return;
 	x->expanding[x->nexpanding++] = at;
-	node(x, def, &out, depth + 1);
+	node(x, def, w.frame, depth + 1);
 	x->nexpanding--;
 }
 

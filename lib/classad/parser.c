@@ -159,15 +159,6 @@ is_word(const char *s, size_t n, const char *w)
 	return strlen(w) == n && strncasecmp(s, w, n) == 0;
 }
 
-/* A name token's spelling kept in the arena (or the interned one). */
-static const char *
-keep_spelling(parser *p, const ca_name *nm, const char *s, size_t n)
-{
-	if (memcmp(nm->spell, s, n) == 0)
-		return nm->spell;
-	return ca_arena_strndup(p->arena, s, n);
-}
-
 static ca_expr *
 call(parser *p, const char *name, size_t nlen, uint32_t pos)
 {
@@ -325,7 +316,7 @@ primary(parser *p)
 			return NULL;
 		e->op = CA_SC_NONE;
 		e->u.attr.name = ca_intern(s, n);
-		e->u.attr.spell = keep_spelling(p, e->u.attr.name, s, n);
+		e->u.attr.spell = ca_name_spelling(p->arena, e->u.attr.name, s, n);
 		if (p->lx.src[t.pos] == '\'')
 			e->flags |= 0;	/* quoting is decided when printing */
 		return e;
@@ -341,7 +332,7 @@ primary(parser *p)
 			return NULL;
 		e->op = CA_SC_ROOT;
 		e->u.attr.name = ca_intern(s, n);
-		e->u.attr.spell = keep_spelling(p, e->u.attr.name, s, n);
+		e->u.attr.spell = ca_name_spelling(p->arena, e->u.attr.name, s, n);
 		next(p);
 		return e;
 	}
@@ -411,14 +402,14 @@ postfix(parser *p, int elvis_ok)
 				e->u.attr.scope = e->u.attr.spell;
 				e->op = (uint8_t)sc;
 				e->u.attr.name = nm;
-				e->u.attr.spell = keep_spelling(p, nm, s, n);
+				e->u.attr.spell = ca_name_spelling(p->arena, nm, s, n);
 			} else {
 				ca_expr *sel = node(p, CA_N_SELECT, pos, height(e) + 1);
 				if (sel == NULL)
 					return NULL;
 				sel->u.sel.base = e;
 				sel->u.sel.name = nm;
-				sel->u.sel.spell = keep_spelling(p, nm, s, n);
+				sel->u.sel.spell = ca_name_spelling(p->arena, nm, s, n);
 				e = sel;
 			}
 			next(p);
@@ -565,7 +556,7 @@ ad_body(parser *p, ca_ad *ad, int top)
 		size_t n;
 		const char *s = ident_text(p, &p->tok, &n);
 		const ca_name *nm = ca_intern(s, n);
-		const char *spell = keep_spelling(p, nm, s, n);
+		const char *spell = ca_name_spelling(p->arena, nm, s, n);
 		next(p);
 		if (expect(p, CA_T_ASSIGN, "'=' after the attribute name") < 0)
 			return NULL;
@@ -672,7 +663,7 @@ ca_parse_assignments(ca_ad *ad, const char *src, size_t len, int flags, ca_diag 
 		size_t n;
 		const char *s = ident_text(&p, &p.tok, &n);
 		const ca_name *nm = ca_intern(s, n);
-		const char *spell = keep_spelling(&p, nm, s, n);
+		const char *spell = ca_name_spelling(p.arena, nm, s, n);
 		next(&p);
 		if (expect(&p, CA_T_ASSIGN, "'='") < 0)
 			return -1;

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ad.h"
-#include "expr.h"
 #include "value.h"
 
 /* ORDER KINDS */
@@ -91,31 +89,6 @@ ca_str_new(ca_arena *a, const char *s, size_t len)
 	if (len > UINT32_MAX)
 		return ca_error("string too long");
 	return ca_str(ca_arena_strndup(a, s, len), (uint32_t)len);
-}
-
-ca_value
-ca_value_copy_into(ca_arena *a, ca_value v)
-{
-	switch (v.kind) {
-	case CA_STRING: {
-		const char *sh = ca_str_shared(v.u.s, v.x.len);
-		return ca_str(sh ? sh : ca_arena_strndup(a, v.u.s, v.x.len), v.x.len);
-	}
-	case CA_LIST: {
-		ca_value *items = ca_arena_array(a, v.x.len, sizeof *items);
-		for (uint32_t i = 0; i < v.x.len; i++)
-			items[i] = ca_value_copy_into(a, v.u.items[i]);
-		return ca_list(items, v.x.len);
-	}
-	case CA_AD: {
-		ca_adval *av = ca_arena_alloc(a, sizeof *av);
-		av->ad = ca_ad_copy_in(a, v.u.ad->ad);
-		av->scope = NULL;
-		return ca_adv(av);
-	}
-	default:
-		return v;
-	}
 }
 
 ca_value

@@ -3,12 +3,13 @@
  *
  * OWNERSHIP RULE (the one rule of the library's memory):
  *   A value never owns memory. Strings, lists and ads it points to live in an
- *   arena: the arena of the ad whose expression produced them (literals), or the
- *   scratch arena of the evaluation context (computed results). Such a value is
- *   valid until that arena is reset or freed. To keep a value longer, copy it
- *   with ca_value_copy_into(arena, v). (Short literal strings may instead be
- *   shared, process-wide, until ca_intern_cleanup(): see ca_str_shared.) Expression trees and nested ads belong to
- *   the arena of the ad that contains them; ca_ad_free() frees all of it. */
+ *   arena: the arena of the ad whose expression produced them (literals), or
+ *   the scratch arena of the evaluation context (computed results). Such a
+ *   value is valid until that arena is reset or freed. To keep a value longer,
+ *   copy it with ca_value_copy_into(arena, v) (expr.h). (Short literal strings
+ *   may instead be shared, process-wide, until ca_intern_cleanup(): see
+ *   ca_str_shared.) Expression trees and nested ads belong to the arena of
+ *   the ad that contains them; ca_ad_free() frees all of it. */
 #ifndef CA_VALUE_H
 #define CA_VALUE_H
 
@@ -85,10 +86,6 @@ ca_value ca_str_new(ca_arena *a, const char *s, size_t len);
 #define CA_SHARED_STR 31
 const char *ca_str_shared(const char *s, size_t len);
 void ca_str_shared_cleanup(void);	/* ca_intern_cleanup() calls it */
-
-/* Deep copy of v (strings, lists, ad references) into arena a (short
- * strings: their shared copy). */
-ca_value ca_value_copy_into(ca_arena *a, ca_value v);
 
 /* "Boolean-equivalent" test of HTCondor: bool, or a number (nonzero is true;
  * NaN too). Returns 1 true, 0 false, -1 when v is not boolean-equivalent. */
