@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arena.h"
 #include "value.h"
@@ -29,10 +30,17 @@ typedef struct ca_name {
  * leak checker stays quiet). */
 const ca_name *ca_intern(const char *s, size_t len);
 const ca_name *ca_intern_find(const char *s, size_t len);	/* NULL if never interned */
+void ca_intern_cleanup(void);
+
 /* The spelling of nm to keep where s[0..len) names it: nm->spell when that
  * is the same text, else a copy in arena a. */
-const char *ca_name_spelling(ca_arena *a, const ca_name *nm, const char *s, size_t len);
-void ca_intern_cleanup(void);
+static inline const char *
+ca_name_spelling(ca_arena *a, const ca_name *nm, const char *s, size_t len)
+{
+	if (memcmp(nm->spell, s, len) == 0)
+		return nm->spell;
+	return ca_arena_strndup(a, s, len);
+}
 
 struct ca_expr;
 

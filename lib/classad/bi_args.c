@@ -81,15 +81,21 @@ join_v2(strbuf *sb, const char *a, size_t n)
 	}
 }
 
-/* The version argument of argsToList/listToArgs: 1 or 2. */
+/* The arguments of argsToList and listToArgs: the first of kind, then a
+ * version, 1 or 2 (by default 2). The version, or 0 with *res the value to
+ * give back (why: the reasons for a bad version, and a bad first one). */
 static int
-args_version(const ca_value *argv, int argc)
+args_check(const ca_value *argv, int argc, int kind, const char *const why[2], ca_value *res)
 {
-	if (argc < 2)
-		return 2;
-	if (argv[1].kind != CA_INT || (argv[1].u.i != 1 && argv[1].u.i != 2))
-		return -1;
-	return (int)argv[1].u.i;
+	if (argc == 2 && (argv[1].kind != CA_INT || (argv[1].u.i != 1 && argv[1].u.i != 2))) {
+		*res = error_or(argv[1], why[0]);
+		return 0;
+	}
+	if (argv[0].kind != kind) {
+		*res = error_or(argv[0], why[1]);
+		return 0;
+	}
+	return argc == 2 ? (int)argv[1].u.i : 2;
 }
 
 /* argsToList(s [, version]): the arguments of an HTCondor argument string,
@@ -97,32 +103,25 @@ args_version(const ca_value *argv, int argc)
 ca_value
 ca_bi_args_to_list(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
 {
-	int ver = args_version(argv, argc);
+	static const char *const why[2] = {
+		"argsToList: version is not 1 or 2", "argsToList: argument is not a string"
+	};
+	ca_value res;
+	int ver = args_check(argv, argc, CA_STRING, why, &res);
 
-	if (ver < 0)
-		return argc == 2 && argv[1].kind == CA_ERROR ? argv[1] :
-		    ca_error("argsToList: version is not 1 or 2");
-	if (argv[0].kind != CA_STRING)
-		return error_or(argv[0], "argsToList: argument is not a string");
-	const char *s = argv[0].u.s;
-	size_t n = argv[0].x.len;
+	if (ver == 0)
+		return res;
+	const char *s = argv[0].u.s, *t;
+	size_t n = argv[0].x.len, tl, pos = 0;
 	ca_bi_items l = CA_VEC_INIT;
 	if (ver == 2) {
 		if (!split_v2(cx, s, n, &l)) {
 			ca_vec_free(&l);
 			return ca_error("argsToList: unbalanced quote");
 		}
-	} else {
-		for (size_t i = 0; i < n;) {
-			while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
-				i++;
-			size_t b = i;
-			while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
-				i++;
-			if (i > b)
-				*ca_vec_push(&l) = ca_str_new(&cx->scratch, s + b, i - b);
-		}
-	}
+	} else
+		while (ca_bi_token(s, n, &pos, " \t\n\r", 4, false, &t, &tl))
+			*ca_vec_push(&l) = ca_str_new(&cx->scratch, t, tl);
 	return ca_bi_list_done(cx, &l);
 }
 
@@ -131,13 +130,14 @@ ca_bi_args_to_list(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, 
 ca_value
 ca_bi_list_to_args(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
 {
-	int ver = args_version(argv, argc);
+	static const char *const why[2] = {
+		"listToArgs: version is not 1 or 2", "listToArgs: argument is not a list"
+	};
+	ca_value res;
+	int ver = args_check(argv, argc, CA_LIST, why, &res);
 
-	if (ver < 0)
-		return argc == 2 && argv[1].kind == CA_ERROR ? argv[1] :
-		    ca_error("listToArgs: version is not 1 or 2");
-	if (argv[0].kind != CA_LIST)
-		return error_or(argv[0], "listToArgs: argument is not a list");
+	if (ver == 0)
+		return res;
 	ca_value l = argv[0];
 	strbuf sb = STRBUF_INIT;
 	for (uint32_t i = 0; i < l.x.len; i++) {

@@ -6,6 +6,7 @@
 
 #include "builtins_int.h"
 #include "eval.h"
+#include "expr.h"
 #include "parser.h"
 #include "print.h"
 
@@ -192,35 +193,14 @@ collect(ca_ctx *cx, refs *r, const ca_expr *e, const ca_frame *f, int depth)
 		refs_add(cx, r, NULL, 0, spell);
 		return 0;
 	}
-	case CA_N_INDEX:
-	case CA_N_UNARY:
-	case CA_N_BINARY:
-	case CA_N_COND:
-	case CA_N_ELVIS:
-	case CA_N_PAREN:
-		if (collect(cx, r, e->u.k.a, f, depth + 1) < 0 ||
-		    collect(cx, r, e->u.k.b, f, depth + 1) < 0)
-			return -1;
-		return collect(cx, r, e->u.k.c, f, depth + 1);
-	case CA_N_CALL:
-		for (uint32_t i = 0; i < e->u.call.n; i++)
-			if (collect(cx, r, e->u.call.args[i], f, depth + 1) < 0)
-				return -1;
-		return 0;
-	case CA_N_LIST:
-		for (uint32_t i = 0; i < e->u.list.n; i++)
-			if (collect(cx, r, e->u.list.items[i], f, depth + 1) < 0)
-				return -1;
-		return 0;
-	case CA_N_AD:
-		/* as HTCondor: names inside a nested record are looked up from
-		 * the current ad, not from the record */
-		for (uint32_t i = 0; i < e->u.ad->n; i++)
-			if (collect(cx, r, e->u.ad->attrs[i].expr, f, depth + 1) < 0)
+	default:
+		/* names inside a nested record too are looked up from the
+		 * current ad, as HTCondor does, not from the record */
+		for (uint32_t i = 0; i < ca_expr_nkids(e); i++)
+			if (collect(cx, r, ca_expr_kid(e, i), f, depth + 1) < 0)
 				return -1;
 		return 0;
 	}
-	return -1;
 }
 
 /* The attribute a reference (x, MY.x, TARGET.x, .x, or r.x for a record r)

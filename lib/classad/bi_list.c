@@ -35,34 +35,6 @@ is_number(ca_value v)
 	return v.kind == CA_INT || v.kind == CA_REAL || v.kind == CA_BOOL;
 }
 
-/* sum and avg: UNDEFINED elements skipped; the first number is taken as
- * it is (sum({true}) is true), the others added; the empty sum is 0. */
-ca_value
-ca_bi_sum(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
-{
-	ca_value l = argv[0];
-	bool avg = op;
-
-	if (l.kind == CA_UNDEFINED || l.kind == CA_ERROR)
-		return l;
-	if (l.kind != CA_LIST)
-		return ca_error(avg ? "avg: argument is not a list" : "sum: argument is not a list");
-	ca_value r = ca_int(0);
-	size_t n = 0;
-	for (uint32_t i = 0; i < l.x.len; i++) {
-		ca_value v = l.u.items[i];
-		if (v.kind == CA_UNDEFINED)
-			continue;
-		if (!is_number(v))
-			return error_or(v, avg ? "avg: list element is not a number" :
-			    "sum: list element is not a number");
-		r = n++ == 0 ? v : ca_eval_binop(cx, CA_T_PLUS, r, v);
-	}
-	if (avg && n > 0)
-		r = ca_eval_binop(cx, CA_T_SLASH, r, ca_real((double)n));
-	return r;
-}
-
 /* Promote a and b to the wider of their number kinds (bool < int < real),
  * as HTCondor's comparison does to its operands in place. */
 static void
@@ -83,37 +55,46 @@ promote(ca_value *a, ca_value *b)
 	}
 }
 
-/* min and max: UNDEFINED elements skipped, UNDEFINED when nothing is left;
- * compared numbers are promoted, so max({3, 1.5}) is 3.0 as in HTCondor. */
+/* sum(l), avg(l), min(l) and max(l) (op): UNDEFINED elements are skipped,
+ * the others must be numbers. The first is taken as it is (sum({true}) is
+ * true), the others added with + or compared; the empty sum and average
+ * are 0, the empty min and max UNDEFINED. Compared numbers are promoted,
+ * so max({3, 1.5}) is 3.0 as in HTCondor. */
 ca_value
-ca_bi_minmax(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
+ca_bi_summary(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
 {
-	ca_value l = argv[0];
-	bool max = op;
+	static const char *const why[][2] = {
+		[SUM] = { "sum: argument is not a list", "sum: list element is not a number" },
+		[AVG] = { "avg: argument is not a list", "avg: list element is not a number" },
+		[MIN] = { "min: argument is not a list", "min: list element is not a number" },
+		[MAX] = { "max: argument is not a list", "max: list element is not a number" },
+	};
+	ca_value l = argv[0], r = op == SUM || op == AVG ? ca_int(0) : ca_undef();
+	size_t n = 0;
 
 	if (l.kind == CA_UNDEFINED || l.kind == CA_ERROR)
 		return l;
 	if (l.kind != CA_LIST)
-		return ca_error(max ? "max: argument is not a list" : "min: argument is not a list");
-	ca_value r = ca_undef();
-	bool first = true;
+		return ca_error(why[op][0]);
 	for (uint32_t i = 0; i < l.x.len; i++) {
 		ca_value v = l.u.items[i];
 		if (v.kind == CA_UNDEFINED)
 			continue;
 		if (!is_number(v))
-			return error_or(v, max ? "max: list element is not a number" :
-			    "min: list element is not a number");
-		if (first) {
+			return error_or(v, why[op][1]);
+		if (n++ == 0)
 			r = v;
-			first = false;
-			continue;
+		else if (op == SUM || op == AVG)
+			r = ca_eval_binop(cx, CA_T_PLUS, r, v);
+		else {
+			promote(&v, &r);
+			ca_value c = ca_eval_binop(cx, op == MAX ? CA_T_GT : CA_T_LT, v, r);
+			if (c.kind == CA_BOOL && c.u.b)
+				r = v;
 		}
-		promote(&v, &r);
-		ca_value c = ca_eval_binop(cx, max ? CA_T_GT : CA_T_LT, v, r);
-		if (c.kind == CA_BOOL && c.u.b)
-			r = v;
 	}
+	if (op == AVG && n > 0)
+		r = ca_eval_binop(cx, CA_T_SLASH, r, ca_real((double)n));
 	return r;
 }
 
@@ -319,12 +300,11 @@ ca_value
 ca_bi_sl_summary(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
 {
 	static const char *const why[] = {
-		[SL_SUM] = "stringListSum: argument is not a string",
-		[SL_AVG] = "stringListAvg: argument is not a string",
-		[SL_MIN] = "stringListMin: argument is not a string",
-		[SL_MAX] = "stringListMax: argument is not a string",
+		[SUM] = "stringListSum: argument is not a string",
+		[AVG] = "stringListAvg: argument is not a string",
+		[MIN] = "stringListMin: argument is not a string",
+		[MAX] = "stringListMax: argument is not a string",
 	};
-	int what = op;
 	ca_value res;
 
 	if (ca_bi_strings(argv, argc, why[op], &res))
@@ -341,14 +321,14 @@ ca_bi_sl_summary(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, in
 			return ca_error("string list element is not a number");
 		if (strspn(tok, "+-0123456789") != tl)
 			real = true;
-		if (n++ == 0 || what == SL_SUM || what == SL_AVG)
+		if (n++ == 0 || op == SUM || op == AVG)
 			acc = n == 1 ? x : acc + x;
-		else if (what == SL_MIN ? x < acc : x > acc)
+		else if (op == MIN ? x < acc : x > acc)
 			acc = x;
 	}
 	if (n == 0)
-		return what == SL_SUM || what == SL_AVG ? ca_real(0.0) : ca_undef();
-	if (what == SL_AVG)
+		return op == SUM || op == AVG ? ca_real(0.0) : ca_undef();
+	if (op == AVG)
 		acc /= (double)n;
 	if (real)
 		return ca_real(acc);

@@ -206,14 +206,13 @@ ca_bi_time_field(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, in
 		[F_SECONDS] = "getSeconds: argument is not a time",
 	};
 	ca_value t = argv[0];
-	int which = op;
 	const char *why = whys[op];
 
 	if (t.kind == CA_ABSTIME) {
 		struct tm tm;
 		if (!local_tm(t.u.i, &tm))
 			return ca_error("time outside the range of the C library");
-		switch (which) {
+		switch (op) {
 		case F_YEAR: return ca_int((int64_t)tm.tm_year + 1900);
 		case F_MONTH: return ca_int(tm.tm_mon + 1);
 		case F_DAYOFYEAR: return ca_int(tm.tm_yday);
@@ -229,7 +228,7 @@ ca_bi_time_field(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, in
 		int64_t s;
 		if (!ca_bi_real_to_int(t.u.r, &s))
 			return ca_error("relative time out of the integer range");
-		switch (which) {
+		switch (op) {
 		case F_DAYS: return ca_int(s / 86400);
 		case F_HOURS: return ca_int(s % 86400 / 3600);
 		case F_MINUTES: return ca_int(s % 3600 / 60);

@@ -172,47 +172,27 @@ ca_bi_is(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
 	return ca_bool(argv[0].kind == op);
 }
 
+/* int(x) and real(x) (op: the kind): x converted with HTCondor's rules
+ * (ca_bi_conv_int, ca_bi_conv_real); lists and records are not numbers. */
 ca_value
-ca_bi_int(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
+ca_bi_number(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
 {
 	ca_value v = argv[0];
 	int64_t i;
-
-	switch (v.kind) {
-	case CA_UNDEFINED:
-	case CA_ERROR:
-	case CA_INT:
-		return v;
-	case CA_LIST:
-	case CA_AD:
-		return ca_error("int: argument is a list or record");
-	default:
-		if (ca_bi_conv_int(v, &i) != N_OK)
-			return ca_error(v.kind == CA_STRING ? "int: string is not a number" :
-			    "int: not a number or out of the integer range");
-		return ca_int(i);
-	}
-}
-
-ca_value
-ca_bi_real(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
-{
-	ca_value v = argv[0];
 	double r;
 
-	switch (v.kind) {
-	case CA_UNDEFINED:
-	case CA_ERROR:
-	case CA_REAL:
+	if (v.kind == CA_UNDEFINED || v.kind == CA_ERROR || v.kind == op)
 		return v;
-	case CA_LIST:
-	case CA_AD:
-		return ca_error("real: argument is a list or record");
-	default:
-		if (ca_bi_conv_real(v, &r) != N_OK)
-			return ca_error("real: string is not a number");
-		return ca_real(r);
-	}
+	if (v.kind == CA_LIST || v.kind == CA_AD)
+		return ca_error(op == CA_INT ? "int: argument is a list or record" :
+		    "real: argument is a list or record");
+	if (op == CA_REAL)
+		return ca_bi_conv_real(v, &r) == N_OK ? ca_real(r) :
+		    ca_error("real: string is not a number");
+	if (ca_bi_conv_int(v, &i) != N_OK)
+		return ca_error(v.kind == CA_STRING ? "int: string is not a number" :
+		    "int: not a number or out of the integer range");
+	return ca_int(i);
 }
 
 ca_value

@@ -29,8 +29,7 @@ struct ca_frame;
 
 /* bi_type.c: type predicates (op: the kind) and conversions */
 CA_BI(ca_bi_is);
-CA_BI(ca_bi_int);
-CA_BI(ca_bi_real);
+CA_BI(ca_bi_number);
 CA_BI(ca_bi_string);
 CA_BI(ca_bi_bool);
 /* bi_math.c: rounding (op: floor, ceiling, round), powers, quanta, chance */
@@ -47,8 +46,7 @@ CA_BI(ca_bi_strcmp);
 CA_BI(ca_bi_version);
 CA_BI(ca_bi_version_in_range);
 /* bi_list.c: lists, and HTCondor's string lists ("a, b, c") */
-CA_BI(ca_bi_sum);
-CA_BI(ca_bi_minmax);
+CA_BI(ca_bi_summary);
 CA_BI(ca_bi_member);
 CA_BI(ca_bi_compare);
 CA_BI(ca_bi_size);
@@ -91,7 +89,7 @@ CA_BI(ca_bi_debug);
 /* What op tells the functions that serve several builtins. */
 enum { R_FLOOR, R_CEILING, R_ROUND };				/* ca_bi_round */
 enum { V_CMP, V_LT, V_LE, V_GT, V_GE, V_EQ };			/* ca_bi_version */
-enum { SL_SUM, SL_AVG, SL_MIN, SL_MAX };			/* ca_bi_sl_summary */
+enum { SUM, AVG, MIN, MAX };	/* ca_bi_summary, ca_bi_sl_summary */
 enum { SUB_REGEXPS, SUB_REPLACE, SUB_REPLACE_ALL };		/* ca_bi_substitute */
 enum {								/* ca_bi_time_field */
 	F_YEAR, F_MONTH, F_DAYOFYEAR, F_DAYOFMONTH, F_DAYOFWEEK,

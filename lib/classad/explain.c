@@ -25,18 +25,25 @@ struct explainer {
 	bool cut;		/* the report hit MAX_LINES or the work bound */
 };
 
+/* Append the text in t to sb, cut at TEXT_MAX bytes; t is released. */
+static void
+clipped(strbuf *sb, strbuf *t)
+{
+	if (t->len > TEXT_MAX) {
+		strbuf_add(sb, t->buf, TEXT_MAX - 3);
+		strbuf_adds(sb, "...");
+	} else
+		strbuf_add(sb, t->buf, t->len);
+	strbuf_release(t);
+}
+
 static void
 expr_text(strbuf *sb, const ca_expr *e)
 {
 	strbuf t = STRBUF_INIT;
 
 	ca_print_expr(&t, e, 0);
-	if (t.len > TEXT_MAX) {
-		strbuf_add(sb, t.buf, TEXT_MAX - 3);
-		strbuf_adds(sb, "...");
-	} else
-		strbuf_add(sb, t.buf, t.len);
-	strbuf_release(&t);
+	clipped(sb, &t);
 }
 
 static void
@@ -45,12 +52,7 @@ value_text(strbuf *sb, ca_value v)
 	strbuf t = STRBUF_INIT;
 
 	ca_print_value(&t, v, 0);
-	if (t.len > TEXT_MAX) {
-		strbuf_add(sb, t.buf, TEXT_MAX - 3);
-		strbuf_adds(sb, "...");
-	} else
-		strbuf_add(sb, t.buf, t.len);
-	strbuf_release(&t);
+	clipped(sb, &t);
 }
 
 static void

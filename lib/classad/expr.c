@@ -135,6 +135,47 @@ ca_ad_copy(const ca_ad *src)
 	return copy_to(ca_ad_new(), src);
 }
 
+uint32_t
+ca_expr_nkids(const ca_expr *e)
+{
+	switch (e->node) {
+	case CA_N_LIT:
+	case CA_N_ATTR:
+		return 0;
+	case CA_N_SELECT:
+	case CA_N_UNARY:
+	case CA_N_PAREN:
+		return 1;
+	case CA_N_COND:
+		return 3;
+	case CA_N_CALL:
+		return e->u.call.n;
+	case CA_N_LIST:
+		return e->u.list.n;
+	case CA_N_AD:
+		return e->u.ad->n;
+	default:	/* INDEX, BINARY, ELVIS */
+		return 2;
+	}
+}
+
+const ca_expr *
+ca_expr_kid(const ca_expr *e, uint32_t i)
+{
+	switch (e->node) {
+	case CA_N_SELECT:
+		return e->u.sel.base;
+	case CA_N_CALL:
+		return e->u.call.args[i];
+	case CA_N_LIST:
+		return e->u.list.items[i];
+	case CA_N_AD:
+		return e->u.ad->attrs[i].expr;
+	default:
+		return i == 0 ? e->u.k.a : i == 1 ? e->u.k.b : e->u.k.c;
+	}
+}
+
 static uint64_t
 text_hash(uint64_t h, const char *s)
 {

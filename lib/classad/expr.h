@@ -21,6 +21,13 @@
 uint64_t ca_expr_hash(uint64_t h, const ca_expr *e, int flags);
 bool ca_expr_same(const ca_expr *a, const ca_expr *b, int flags);
 
+/* The sub-expressions of e, for walks that treat them alike: the operands,
+ * a selection's base, the arguments of a call, the items of a list and the
+ * expressions of a nested ad's attributes, in that order; i below
+ * ca_expr_nkids(e). */
+uint32_t ca_expr_nkids(const ca_expr *e);
+const ca_expr *ca_expr_kid(const ca_expr *e, uint32_t i);
+
 /* Deep copies. Trees hold ads ([ ... ] literals), ads hold trees and values
  * hold both, so the three are copied here together. Depth is bounded by the
  * parser's limit, so the recursions are safe. */

@@ -1,6 +1,5 @@
 /* read_json.c - ads in JSON as HTCondor writes them: objects in an array,
  * expressions as "\/Expr(...)\/" strings, null for UNDEFINED. */
-#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -13,48 +12,16 @@
 static ca_expr *json_value(ca_reader *r, ca_arena *a, int depth);
 static int json_object(ca_reader *r, ca_ad *ad, int depth);
 
-/* Skip JSON white space; the next byte or -1/-2. */
-static int
-json_ws(ca_reader *r)
-{
-	for (;;) {
-		int c = peek0(r);
-		if (c == ' ' || c == '\t' || c == '\r')
-			r->pos++;
-		else if (c == '\n')
-			adv1(r);
-		else
-			return c;
-	}
-}
-
-/* Hard error at the current position (unless an I/O error is pending). */
-static int
-json_fail(ca_reader *r, int c, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int
-json_fail(ca_reader *r, int c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c == -2)
-		return R_FATAL;
-	va_start(ap, fmt);
-	ca_rd_verror(r, 0, r->line, col_of(r, r->pos), fmt, ap);
-	va_end(ap);
-	return R_FATAL;
-}
-
 static int
 json_unexpected(ca_reader *r, int c, const char *what)
 {
 	if (c == -1)
-		return json_fail(r, c, "unexpected end of input inside an ad");
+		return ca_rd_fail(r, c, "unexpected end of input inside an ad");
 	if (c == 0)
-		return json_fail(r, c, "NUL byte in the input (binary data?)");
+		return ca_rd_fail(r, c, "NUL byte in the input (binary data?)");
 	if (c >= 0x21 && c < 0x7f)
-		return json_fail(r, c, "expected %s, found '%c'", what, c);
-	return json_fail(r, c, "expected %s, found byte 0x%02x", what, c);
+		return ca_rd_fail(r, c, "expected %s, found '%c'", what, c);
+	return ca_rd_fail(r, c, "expected %s, found byte 0x%02x", what, c);
 }
 
 static void
@@ -115,7 +82,7 @@ json_string(ca_reader *r)
 		}
 		int c = peek0(r);
 		if (c < 0)
-			return json_fail(r, c, "unterminated string");
+			return ca_rd_fail(r, c, "unterminated string");
 		if (c == '"') {
 			r->pos++;
 			break;
@@ -124,10 +91,10 @@ json_string(ca_reader *r)
 			continue;	/* the scan stopped at the end of the buffer */
 		if (c < 0x20) {
 			if (c == 0)
-				return json_fail(r, c, "NUL byte in the input (binary data?)");
+				return ca_rd_fail(r, c, "NUL byte in the input (binary data?)");
 			if (c == '\n')
-				return json_fail(r, c, "unterminated string");
-			return json_fail(r, c,
+				return ca_rd_fail(r, c, "unterminated string");
+			return ca_rd_fail(r, c,
 			    "control byte 0x%02x inside a string (write it as \\u00%02X)", c, c);
 		}
 		/* a backslash */
@@ -147,7 +114,7 @@ json_string(ca_reader *r)
 			if (cp == -2)
 				return R_FATAL;
 			if (cp < 0)
-				return json_fail(r, 0, "bad \\u escape: expected four hex digits");
+				return ca_rd_fail(r, 0, "bad \\u escape: expected four hex digits");
 			n = 6;
 			if (cp >= 0xd800 && cp <= 0xdbff) {
 				long lo = -1;
@@ -180,17 +147,17 @@ json_string(ca_reader *r)
 			if (d == -2)
 				return R_FATAL;
 			if (d == -1)
-				return json_fail(r, -1, "unterminated string");
+				return ca_rd_fail(r, -1, "unterminated string");
 			if (d >= 0x21 && d < 0x7f)
-				return json_fail(r, 0, "bad escape '\\%c' in a string", d);
-			return json_fail(r, 0, "bad escape in a string (byte 0x%02x)", d);
+				return ca_rd_fail(r, 0, "bad escape '\\%c' in a string", d);
+			return ca_rd_fail(r, 0, "bad escape in a string (byte 0x%02x)", d);
 		}
 		r->pos += n;
 		raw += n;
 		esc_push(r, r->sb.len, raw);
 	}
 	if (r->sb.len > UINT32_MAX)
-		return json_fail(r, 0, "string longer than 4 GiB");
+		return ca_rd_fail(r, 0, "string longer than 4 GiB");
 	return 0;
 }
 
@@ -224,7 +191,7 @@ json_number(ca_reader *r, ca_arena *a)
 	while ((c = peek0(r)) >= 0 && (c == '-' || c == '+' || c == '.' || c == 'e' ||
 	    c == 'E' || (c >= '0' && c <= '9'))) {
 		if (n == sizeof num - 1) {
-			json_fail(r, 0, "number too long");
+			ca_rd_fail(r, 0, "number too long");
 			return NULL;
 		}
 		num[n++] = (char)c;
@@ -294,7 +261,7 @@ json_word(ca_reader *r, ca_arena *a, int c)
 	for (size_t i = 0; i < n; i++) {
 		int d = peekk(r, i);
 		if (d != (unsigned char)w[i]) {
-			json_fail(r, d, "expected a value (true, false, null, a number, a string, an array or an object)");
+			ca_rd_fail(r, d, "expected a value (true, false, null, a number, a string, an array or an object)");
 			return NULL;
 		}
 	}
@@ -302,7 +269,7 @@ json_word(ca_reader *r, ca_arena *a, int c)
 	if (d == -2)
 		return NULL;
 	if ((d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z') || (d >= '0' && d <= '9') || d == '_') {
-		json_fail(r, d, "expected a value (true, false, null, a number, a string, an array or an object)");
+		ca_rd_fail(r, d, "expected a value (true, false, null, a number, a string, an array or an object)");
 		return NULL;
 	}
 	r->pos += n;
@@ -318,7 +285,7 @@ json_array(ca_reader *r, ca_arena *a, int depth)
 	int c;
 
 	r->pos++;	/* [ */
-	c = json_ws(r);
+	c = skip_ws(r, true);
 	if (c != ']') {
 		for (;;) {
 			ca_expr *e = json_value(r, a, depth);
@@ -327,15 +294,15 @@ json_array(ca_reader *r, ca_arena *a, int depth)
 				return NULL;
 			}
 			if (r->stk.n - base >= UINT32_MAX) {
-				json_fail(r, 0, "list with too many items");
+				ca_rd_fail(r, 0, "list with too many items");
 				r->stk.n = base;
 				return NULL;
 			}
 			ca_rd_push(r, e);
-			c = json_ws(r);
+			c = skip_ws(r, true);
 			if (c == ',') {
 				r->pos++;
-				if ((c = json_ws(r)) == ']')
+				if ((c = skip_ws(r, true)) == ']')
 					break;	/* a trailing comma is tolerated */
 				continue;
 			}
@@ -353,10 +320,10 @@ json_array(ca_reader *r, ca_arena *a, int depth)
 static ca_expr *
 json_value(ca_reader *r, ca_arena *a, int depth)
 {
-	int c = json_ws(r);
+	int c = skip_ws(r, true);
 
 	if (depth > CA_MAX_DEPTH) {
-		json_fail(r, c, "ad nested more than %d levels deep", CA_MAX_DEPTH);
+		ca_rd_fail(r, c, "ad nested more than %d levels deep", CA_MAX_DEPTH);
 		return NULL;
 	}
 	switch (c) {
@@ -401,9 +368,9 @@ json_object(ca_reader *r, ca_ad *ad, int depth)
 	int c;
 
 	if (depth > CA_MAX_DEPTH)
-		return json_fail(r, 0, "ad nested more than %d levels deep", CA_MAX_DEPTH);
+		return ca_rd_fail(r, 0, "ad nested more than %d levels deep", CA_MAX_DEPTH);
 	r->pos++;	/* { */
-	c = json_ws(r);
+	c = skip_ws(r, true);
 	if (c == '}') {
 		r->pos++;
 		return 0;
@@ -423,7 +390,7 @@ json_object(ca_reader *r, ca_ad *ad, int depth)
 			if (memcmp(nm->spell, r->sb.buf, r->sb.len) != 0)
 				spell = ca_arena_strndup(ad->arena, r->sb.buf, r->sb.len);
 		}
-		c = json_ws(r);
+		c = skip_ws(r, true);
 		if (c != ':')
 			return json_unexpected(r, c, "':' after the attribute name");
 		r->pos++;
@@ -432,10 +399,10 @@ json_object(ca_reader *r, ca_ad *ad, int depth)
 			return R_FATAL;
 		if (nm)
 			ca_ad_set(ad, nm, spell, e);
-		c = json_ws(r);
+		c = skip_ws(r, true);
 		if (c == ',') {
 			r->pos++;
-			if ((c = json_ws(r)) == '}')
+			if ((c = skip_ws(r, true)) == '}')
 				break;	/* a trailing comma is tolerated */
 			continue;
 		}
@@ -453,12 +420,12 @@ ca_rd_next_json(ca_reader *r, ca_ad **out)
 	int c;
 
 	for (;;) {
-		c = json_ws(r);
+		c = skip_ws(r, true);
 		if (c == -2)
 			return R_FATAL;
 		if (c == -1) {
 			if (r->nest)
-				return json_fail(r, c,
+				return ca_rd_fail(r, c,
 				    "unexpected end of input inside the array of ads (missing ']')");
 			return 0;
 		}

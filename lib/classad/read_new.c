@@ -66,13 +66,7 @@ static int
 new_skip(ca_reader *r)
 {
 	for (;;) {
-		int c = peek0(r);
-		if (c < 0)
-			return c;
-		if (is_ws(c)) {
-			adv1(r);
-			continue;
-		}
+		int c = skip_ws(r, false);
 		if (c != '/')
 			return c;
 		int d = peekk(r, 1);

@@ -2,7 +2,6 @@
  * attribute an <a n="..."> holding a typed value (<i>, <s>, <e>, <l>, ...). */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,38 +25,6 @@ typedef struct xtag {
 static ca_expr *xml_value(ca_reader *r, ca_arena *a, int depth);
 static int xml_ad(ca_reader *r, ca_ad *ad, int depth);
 
-static int
-xml_ws(ca_reader *r)
-{
-	for (;;) {
-		int c = peek0(r);
-		if (c < 0 || !is_ws(c))
-			return c;
-		adv1(r);
-	}
-}
-
-static int
-xml_fail(ca_reader *r, int c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int
-xml_fail(ca_reader *r, int c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c == -2)
-		return R_FATAL;
-	va_start(ap, fmt);
-	if (c == -1) {
-		char m[160];
-		vsnprintf(m, sizeof m, fmt, ap);
-		va_end(ap);
-		return ca_rd_error(r, 0, r->line, col_of(r, r->pos), "unexpected end of input (%s)", m);
-	}
-	ca_rd_verror(r, 0, r->line, col_of(r, r->pos), fmt, ap);
-	va_end(ap);
-	return R_FATAL;
-}
-
 /* An entity at pos (the '&') appended to sb. */
 static int
 xml_entity(ca_reader *r, strbuf *sb)
@@ -72,7 +39,7 @@ xml_entity(ca_reader *r, strbuf *sb)
 			break;
 		if (c < 0 || n == sizeof ent - 1 || !((c >= 'a' && c <= 'z') ||
 		    (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '#'))
-			return xml_fail(r, c < 0 ? c : 0, "bad entity (expected &name;)");
+			return ca_rd_fail(r, c < 0 ? c : 0, "bad entity (expected &name;)");
 		ent[n++] = (char)c;
 	}
 	ent[n] = 0;
@@ -95,18 +62,18 @@ xml_entity(ca_reader *r, strbuf *sb)
 			i = 2;
 		}
 		if (ent[i] == 0)
-			return xml_fail(r, 0, "bad character reference &%s;", ent);
+			return ca_rd_fail(r, 0, "bad character reference &%s;", ent);
 		for (; ent[i]; i++) {
 			int h = ca_rd_hexval((unsigned char)ent[i]);
 			if (h < 0 || h >= b || cp > 0x10ffff)
-				return xml_fail(r, 0, "bad character reference &%s;", ent);
+				return ca_rd_fail(r, 0, "bad character reference &%s;", ent);
 			cp = cp * (unsigned)b + (unsigned)h;
 		}
 		if (cp == 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return xml_fail(r, 0, "bad character reference &%s;", ent);
+			return ca_rd_fail(r, 0, "bad character reference &%s;", ent);
 		ca_rd_put_utf8(sb, cp);
 	} else
-		return xml_fail(r, 0, "unknown entity &%s;", ent);
+		return ca_rd_fail(r, 0, "unknown entity &%s;", ent);
 	r->pos += n + 2;
 	return 0;
 }
@@ -126,11 +93,11 @@ xml_text(ca_reader *r)
 		}
 		int c = peek0(r);
 		if (c < 0)
-			return xml_fail(r, c, "inside an element");
+			return ca_rd_fail(r, c, "inside an element");
 		if (c == '<')
 			break;
 		if (c == 0)
-			return xml_fail(r, 0, "NUL byte in the input (binary data?)");
+			return ca_rd_fail(r, 0, "NUL byte in the input (binary data?)");
 		if (c == '\n') {
 			strbuf_addc(&r->sb, '\n');
 			adv1(r);
@@ -142,7 +109,7 @@ xml_text(ca_reader *r)
 			return R_FATAL;
 	}
 	if (r->sb.len > UINT32_MAX)
-		return xml_fail(r, 0, "text longer than 4 GiB");
+		return ca_rd_fail(r, 0, "text longer than 4 GiB");
 	return 0;
 }
 
@@ -201,11 +168,11 @@ xml_tag(ca_reader *r, xtag *t)
 		return xml_skip_to(r, ">", "<!...>");
 	}
 	r->pos++;
-	c = xml_ws(r);
+	c = skip_ws(r, false);
 	if (c == '/') {
 		t->close = true;
 		r->pos++;
-		c = xml_ws(r);
+		c = skip_ws(r, false);
 	}
 	while ((c = peek0(r)) >= 0 && xml_namechar(c)) {
 		if (n < sizeof t->name - 1)
@@ -216,22 +183,22 @@ xml_tag(ca_reader *r, xtag *t)
 	}
 	t->name[n] = 0;
 	if (n == 0)
-		return xml_fail(r, c, "expected an element name after '<'");
+		return ca_rd_fail(r, c, "expected an element name after '<'");
 	for (;;) {
-		c = xml_ws(r);
+		c = skip_ws(r, false);
 		if (c == '>') {
 			r->pos++;
 			return 0;
 		}
 		if (c == '/' && !t->close) {
 			if (peekk(r, 1) != '>')
-				return xml_fail(r, peekk(r, 1), "expected '>' after '/'");
+				return ca_rd_fail(r, peekk(r, 1), "expected '>' after '/'");
 			t->empty = true;
 			r->pos += 2;
 			return 0;
 		}
 		if (c < 0 || !xml_namechar(c))
-			return xml_fail(r, c < 0 ? c : 0, "bad tag <%s%s>", t->close ? "/" : "",
+			return ca_rd_fail(r, c < 0 ? c : 0, "bad tag <%s%s>", t->close ? "/" : "",
 			    t->name);
 		char an[16];
 		size_t k = 0;
@@ -241,13 +208,13 @@ xml_tag(ca_reader *r, xtag *t)
 			r->pos++;
 		}
 		an[k] = 0;
-		c = xml_ws(r);
+		c = skip_ws(r, false);
 		if (c != '=')
-			return xml_fail(r, c < 0 ? c : 0, "expected '=' after %s in <%s>", an, t->name);
+			return ca_rd_fail(r, c < 0 ? c : 0, "expected '=' after %s in <%s>", an, t->name);
 		r->pos++;
-		int q = xml_ws(r);
+		int q = skip_ws(r, false);
 		if (q != '"' && q != '\'')
-			return xml_fail(r, q < 0 ? q : 0, "expected a quoted value for %s in <%s>",
+			return ca_rd_fail(r, q < 0 ? q : 0, "expected a quoted value for %s in <%s>",
 			    an, t->name);
 		r->pos++;
 		strbuf *v = strcmp(an, "n") == 0 ? &r->sb2 : &r->sb;
@@ -255,13 +222,13 @@ xml_tag(ca_reader *r, xtag *t)
 		for (;;) {
 			c = peek0(r);
 			if (c < 0)
-				return xml_fail(r, c, "inside a tag");
+				return ca_rd_fail(r, c, "inside a tag");
 			if (c == q)
 				break;
 			if (c == 0)
-				return xml_fail(r, 0, "NUL byte in the input (binary data?)");
+				return ca_rd_fail(r, 0, "NUL byte in the input (binary data?)");
 			if (c == '<')
-				return xml_fail(r, 0, "'<' inside an attribute value");
+				return ca_rd_fail(r, 0, "'<' inside an attribute value");
 			if (c == '&') {
 				if (xml_entity(r, v) < 0)
 					return R_FATAL;
@@ -283,13 +250,13 @@ static int
 xml_next_tag(ca_reader *r, xtag *t, const char *where_)
 {
 	for (;;) {
-		int c = xml_ws(r);
+		int c = skip_ws(r, false);
 		if (c != '<') {
 			if (c == -1)
-				return xml_fail(r, c, "inside %s", where_);
+				return ca_rd_fail(r, c, "inside %s", where_);
 			if (c == 0)
-				return xml_fail(r, 0, "NUL byte in the input (binary data?)");
-			return xml_fail(r, c, "unexpected text inside %s", where_);
+				return ca_rd_fail(r, 0, "NUL byte in the input (binary data?)");
+			return ca_rd_fail(r, c, "unexpected text inside %s", where_);
 		}
 		if (xml_tag(r, t) < 0)
 			return R_FATAL;
@@ -475,7 +442,7 @@ xml_value(ca_reader *r, ca_arena *a, int depth)
 		size_t base = r->stk.n;
 		if (!t.empty) {
 			for (;;) {
-				int c = xml_ws(r);
+				int c = skip_ws(r, false);
 				if (c == '<' && peekk(r, 1) == '/') {
 					if (xml_end(r, "l") < 0) {
 						r->stk.n = base;
@@ -541,21 +508,21 @@ ca_rd_next_xml(ca_reader *r, ca_ad **out)
 	int c;
 
 	for (;;) {
-		c = xml_ws(r);
+		c = skip_ws(r, false);
 		if (c == -2)
 			return R_FATAL;
 		if (c == -1) {
 			if (r->nest)
-				return xml_fail(r, c, "missing </classads>");
+				return ca_rd_fail(r, c, "missing </classads>");
 			/* a document cut after its prolog is not an empty one */
 			if (r->prolog && !r->root)
-				return xml_fail(r, c, "missing <classads>");
+				return ca_rd_fail(r, c, "missing <classads>");
 			return 0;
 		}
 		if (c != '<') {
 			if (c == 0)
-				return xml_fail(r, 0, "NUL byte in the input (binary data?)");
-			return xml_fail(r, c, "unexpected text outside an ad (expected <c>)");
+				return ca_rd_fail(r, 0, "NUL byte in the input (binary data?)");
+			return ca_rd_fail(r, c, "unexpected text outside an ad (expected <c>)");
 		}
 		if (xml_tag(r, &t) < 0)
 			return R_FATAL;

@@ -73,6 +73,25 @@ ca_rd_error(ca_reader *r, int sys, int line, int col, const char *fmt, ...)
 	return R_FATAL;
 }
 
+int
+ca_rd_fail(ca_reader *r, int c, const char *fmt, ...)
+{
+	va_list ap;
+	char m[160];
+
+	if (c == -2)
+		return R_FATAL;
+	va_start(ap, fmt);
+	if (c == -1 && r->fmt == CA_FMT_XML) {
+		vsnprintf(m, sizeof m, fmt, ap);
+		va_end(ap);
+		return ca_rd_error(r, 0, r->line, col_of(r, r->pos), "unexpected end of input (%s)", m);
+	}
+	ca_rd_verror(r, 0, r->line, col_of(r, r->pos), fmt, ap);
+	va_end(ap);
+	return R_FATAL;
+}
+
 void
 ca_rd_soft(ca_reader *r, int line, int col, const char *fmt, ...)
 {

@@ -109,6 +109,22 @@ adv1(struct ca_reader *r)
 	}
 }
 
+/* Skip white space (with json, JSON's: not \v and \f); the next byte, not
+ * consumed, or -1 at the end, -2 on error. */
+static inline int
+skip_ws(struct ca_reader *r, bool json)
+{
+	for (;;) {
+		int c = peek0(r);
+		if (c == '\n')
+			adv1(r);
+		else if (c == ' ' || c == '\t' || c == '\r' || (!json && (c == '\v' || c == '\f')))
+			r->pos++;
+		else
+			return c;
+	}
+}
+
 static inline bool
 is_ws(int c)
 {
@@ -138,6 +154,11 @@ int ca_rd_verror(struct ca_reader *r, int sys, int line, int col, const char *fm
     __attribute__((format(printf, 5, 0)));
 int ca_rd_error(struct ca_reader *r, int sys, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* Bad input at the current position, where c (-1 at the end of input) was
+ * read; nothing more when c is -2, an I/O error already reported. XML says
+ * that the input ended first. R_FATAL. */
+int ca_rd_fail(struct ca_reader *r, int c, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* An error that does not stop the parse: the ad is read to its end and
  * then dropped. Only the first one of an ad is kept. */
 void ca_rd_soft(struct ca_reader *r, int line, int col, const char *fmt, ...)

@@ -22,6 +22,9 @@ const char *const ca_kind_name[] = {
  * at SHARED_MAX entries; later strings go to their arena as before. */
 #define SHARED_MAX 65536
 
+/* Open addressing over the strings themselves, not a ca_dict: every string
+ * literal read is looked up here, and the dict's items array would cost one
+ * more memory access per lookup. */
 static struct {
 	char **slot;
 	uint32_t cap, n;	/* cap is a power of two */

@@ -68,35 +68,12 @@ old_value_unsafe(ca_value v, bool last)
 static bool
 old_expr_unsafe(const ca_expr *e, bool last)
 {
-	switch (e->node) {
-	case CA_N_LIT:
+	if (e->node == CA_N_LIT)
 		return old_value_unsafe(e->u.lit, last);
-	case CA_N_SELECT:
-		return old_expr_unsafe(e->u.sel.base, false);
-	case CA_N_INDEX:
-	case CA_N_UNARY:
-	case CA_N_BINARY:
-	case CA_N_COND:
-	case CA_N_ELVIS:
-	case CA_N_PAREN:
-		return (e->u.k.a && old_expr_unsafe(e->u.k.a, false)) ||
-		    (e->u.k.b && old_expr_unsafe(e->u.k.b, false)) ||
-		    (e->node == CA_N_COND && e->u.k.c && old_expr_unsafe(e->u.k.c, false));
-	case CA_N_CALL:
-		for (uint32_t i = 0; i < e->u.call.n; i++)
-			if (old_expr_unsafe(e->u.call.args[i], false))
-				return true;
-		return false;
-	case CA_N_LIST:
-		for (uint32_t i = 0; i < e->u.list.n; i++)
-			if (old_expr_unsafe(e->u.list.items[i], false))
-				return true;
-		return false;
-	case CA_N_AD:
-		return old_ad_unsafe(e->u.ad);
-	default:
-		return false;
-	}
+	for (uint32_t i = 0; i < ca_expr_nkids(e); i++)
+		if (old_expr_unsafe(ca_expr_kid(e, i), false))
+			return true;
+	return false;
 }
 
 static bool
