@@ -31,6 +31,16 @@ ca_upper(int c)
 	return c >= 'a' && c <= 'z' ? c - 32 : c;
 }
 
+/* The radix character printf wrote into the NUL-terminated p made '.',
+ * whatever LC_NUMERIC a program using the library set. */
+static inline void
+ca_radix_dot(char *p)
+{
+	for (; *p; p++)
+		if (*p == ',')
+			*p = '.';
+}
+
 /* Comparison of two counted byte strings ignoring the case of A-Z, the way
  * HTCondor compares strings with == and <: <0, 0 or >0. */
 static inline int

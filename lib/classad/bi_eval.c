@@ -95,7 +95,8 @@ refs_add(ca_ctx *cx, refs *r, const char *prefix, size_t plen, const char *name)
 	}
 	memcpy(s + len, name, nlen + 1);
 	len += nlen;
-	*ca_vec_push(&r->v) = (struct ref){ s, len, r->v.n };
+	size_t seq = r->v.n;
+	*ca_vec_push(&r->v) = (struct ref){ s, len, seq };
 }
 
 static int collect(ca_ctx *, refs *, const ca_expr *, const ca_frame *, int);

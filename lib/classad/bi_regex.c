@@ -1,6 +1,5 @@
-/* bi_regex.c - builtins of regular expressions (PCRE2, as HTCondor uses):
- * regexp(), regexpMember(), regexps(), replace(), replaceAll() and
- * stringList_regexpMember(). */
+/* bi_regex.c - builtins of regular expressions, PCRE2 as in HTCondor: regexp(),
+ * regexpMember(), regexps(), replace(), replaceAll(), stringList_regexpMember(). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -214,11 +213,10 @@ static const struct {
 };
 
 /* regexps(pattern, s, repl [, options]), replace() and replaceAll() (op).
- * Without 'f' the result is the replacement
- * text(s) only ("" when nothing matches); with 'f' the subject with the
- * match(es) replaced; 'g' replaces every non-overlapping match. An empty
- * match is followed by a search that does not accept another empty match
- * at the same place (Perl's rule). */
+ * Without 'f' the result is the replacement text(s) only ("" when nothing
+ * matches); with 'f' the subject with the match(es) replaced; 'g' replaces
+ * every non-overlapping match. An empty match is followed by a search that
+ * does not accept another empty match at the same place (Perl's rule). */
 ca_value
 ca_bi_substitute(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
 {

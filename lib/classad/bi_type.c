@@ -1,6 +1,5 @@
-/* bi_type.c - builtins of types: the kind predicates (isString(), ...) and
- * the conversions int(), real(), string() and bool(), whose rules the other
- * families apply to their arguments too. */
+/* bi_type.c - builtins of types: isString() and the other predicates, int(),
+ * real(), string() and bool(), whose rules the other families use too. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,8 @@
 /* classad.h - the public interface of the ClassAd core: everything the
- * HTCondor layer (lib/condor/) and the programs may use of it. The core
- * knows nothing of HTCondor's daemons.
+ * HTCondor layer (lib/condor/) and the programs may use of it. */
+
+/*
+ * The core knows nothing of HTCondor's daemons.
  *
  * Read the headers in this order (each starts with what it is for):
  *   arena.h     bump allocation: the memory of an ad or of an evaluation
@@ -19,7 +21,8 @@
  *   print.h     trees, values and ads back to text
  *   explain.h   why an expression has its value
  *   reader.h, writer.h   ad streams in the long, new, JSON and XML formats
- * The other headers of lib/classad/ are private to the core. */
+ * The other headers of lib/classad/ are private to the core.
+ */
 #ifndef CLASSAD_H
 #define CLASSAD_H
 

@@ -126,7 +126,10 @@ typedef struct ca_where {
  * be a special name, then (the daemons' rule, not cx->strict) it is looked
  * up in TARGET. MY.x and TARGET.x are looked up in those ads as roots of
  * their sides; under the new rules MY means nothing outside a match. Fills
- * *w and returns w->kind. */
+ * *w and returns w->kind. For an analysis of an expression of ad self
+ * without its match, a frame { self, NULL, self, cx->empty } tells where
+ * each reference lands: ATTR on MY is self's, NONE with CA_SIDE_MY_TARGET
+ * or CA_SIDE_TARGET the other side's, SPECIAL an ad or the clock. */
 int ca_resolve(ca_ctx *cx, int scope, const ca_name *name, const ca_frame *f, int flags,
     ca_where *w);
 /* The value of special name sp (a ca_special) in frame f. */

@@ -1,7 +1,10 @@
-/* explain.c - the report behind classad-eval --explain and the REPL's
- * :explain: a tree of sub-expressions with values and the origins of
- * UNDEFINED and ERROR (which attribute is missing from which ad, which
- * operand had the wrong kind, which function rejected its arguments). */
+/* explain.c - the report behind --explain and the REPL's :explain: every
+ * sub-expression with its value, and where UNDEFINED and ERROR arose. */
+
+/*
+ * An origin names which attribute is missing from which ad, which operand
+ * had the wrong kind, which function rejected its arguments.
+ */
 #include <string.h>
 
 #include "builtins.h"

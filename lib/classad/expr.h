@@ -1,6 +1,5 @@
-/* expr.h - whole expression trees: deep copies (of trees, of the ads nested
- * in them and of values, which nest in each other), structural identity and
- * hashing. The nodes themselves are in node.h. */
+/* expr.h - whole expression trees: deep copies (of trees, the ads nested in
+ * them and values), structural identity and hashing; the nodes are in node.h. */
 #ifndef CA_EXPR_H
 #define CA_EXPR_H
 

@@ -536,7 +536,7 @@ expr(parser *p)
 
 /* "name = expr" with the current token at the name, set in ad; what: the
  * '=' expected. */
-static int
+static inline int
 assignment(parser *p, ca_ad *ad, const char *what)
 {
 	size_t n;

@@ -448,18 +448,5 @@ ca_rd_next_json(ca_reader *r, ca_ad **out)
 		return json_unexpected(r, c, r->nest ? "'{' (an ad), ',' or ']'" :
 		    "'{' (an ad) or '['");
 	}
-	ca_ad *ad = ca_ad_new();
-	r->ad_line = r->line;
-	r->soft = false;
-	r->stk.n = 0;
-	if (json_object(r, ad, 1) < 0) {
-		ca_ad_free(ad);
-		return R_FATAL;
-	}
-	if (r->soft) {
-		ca_ad_free(ad);
-		return R_AGAIN;
-	}
-	*out = ad;
-	return 1;
+	return ca_rd_ad(r, r->line, json_object, out);
 }

@@ -543,18 +543,5 @@ ca_rd_next_xml(ca_reader *r, ca_ad **out)
 		return ca_rd_error(r, 0, t.line, t.col, "unexpected <%s%s> (expected <c>)",
 		    t.close ? "/" : "", t.name);
 	}
-	ca_ad *ad = ca_ad_new();
-	r->ad_line = t.line;
-	r->soft = false;
-	r->stk.n = 0;
-	if (!t.empty && xml_ad(r, ad, 1) < 0) {
-		ca_ad_free(ad);
-		return R_FATAL;
-	}
-	if (r->soft) {
-		ca_ad_free(ad);
-		return R_AGAIN;
-	}
-	*out = ad;
-	return 1;
+	return ca_rd_ad(r, t.line, t.empty ? NULL : xml_ad, out);
 }

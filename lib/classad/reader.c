@@ -530,6 +530,26 @@ ca_rd_set_height(ca_reader *r, ca_expr *e, int line, int col)
 	e->flags = (uint16_t)h;
 }
 
+int
+ca_rd_ad(ca_reader *r, int line, int (*body)(ca_reader *, ca_ad *, int), ca_ad **out)
+{
+	ca_ad *ad = ca_ad_new();
+
+	r->ad_line = line;
+	r->soft = false;
+	r->stk.n = 0;
+	if (body != NULL && body(r, ad, 1) < 0) {
+		ca_ad_free(ad);
+		return R_FATAL;
+	}
+	if (r->soft) {
+		ca_ad_free(ad);
+		return R_AGAIN;
+	}
+	*out = ad;
+	return 1;
+}
+
 void
 ca_rd_push(ca_reader *r, ca_expr *e)
 {

@@ -166,6 +166,11 @@ void ca_rd_soft(struct ca_reader *r, int line, int col, const char *fmt, ...)
 
 /* ---- what the JSON and XML readers share ---- */
 
+/* Read an ad starting at line: its attributes with body(r, ad, 1) (none
+ * when body is NULL). 1 with *out set; an ad with a soft error is dropped
+ * (R_AGAIN); R_FATAL after an error that ends the stream. */
+int ca_rd_ad(struct ca_reader *r, int line, int (*body)(struct ca_reader *, ca_ad *, int),
+    ca_ad **out);
 /* Push an item of the list being read; the items pushed since base become
  * a list node (and are popped). */
 void ca_rd_push(struct ca_reader *r, ca_expr *e);

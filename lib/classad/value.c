@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ascii.h"
 #include "value.h"
 
 /* ORDER KINDS */
@@ -203,16 +204,6 @@ ca_strtod(const char *s, char **end)
 	return strtod_l(s, end, c_locale);
 }
 
-/* The radix character of printf is '.' unless a program set LC_NUMERIC;
- * mend it in case a library user did. */
-static void
-fix_radix(char *p)
-{
-	for (; *p; p++)
-		if (*p == ',')
-			*p = '.';
-}
-
 void
 ca_real_htcondor(strbuf *sb, double r)
 {
@@ -224,7 +215,7 @@ ca_real_htcondor(strbuf *sb, double r)
 		strbuf_adds(sb, r > 0 ? "INF" : "-INF");
 	else {
 		snprintf(buf, sizeof buf, "%1.15E", r);
-		fix_radix(buf);
+		ca_radix_dot(buf);
 		strbuf_adds(sb, buf);
 	}
 }

@@ -1,6 +1,7 @@
 /* value.h - ClassAd values: the small tagged union passed by value everywhere.
- * UNDEFINED and ERROR are values like any other, never C error codes.
- *
+ * UNDEFINED and ERROR are values like any other, never C error codes. */
+
+/*
  * OWNERSHIP RULE (the one rule of the library's memory):
  *   A value never owns memory. Strings, lists and ads it points to live in an
  *   arena: the arena of the ad whose expression produced them (literals), or
@@ -9,7 +10,8 @@
  *   copy it with ca_value_copy_into(arena, v) (expr.h). (Short literal strings
  *   may instead be shared, process-wide, until ca_intern_cleanup(): see
  *   ca_str_shared.) Expression trees and nested ads belong to the arena of
- *   the ad that contains them; ca_ad_free() frees all of it. */
+ *   the ad that contains them; ca_ad_free() frees all of it.
+ */
 #ifndef CA_VALUE_H
 #define CA_VALUE_H
 
