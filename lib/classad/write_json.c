@@ -98,6 +98,26 @@ json_quote_expr(strbuf *sb, const strbuf *tmp)
 	strbuf_add(sb, ")\\/\"", 4);
 }
 
+/* Before item i of an object or array opened at indent: a comma after the
+ * item before, a new line, and the indent of the items. */
+static void
+json_next(strbuf *sb, uint32_t i, int indent)
+{
+	if (i)
+		strbuf_addc(sb, ',');
+	strbuf_addc(sb, '\n');
+	spaces(sb, indent + 2);
+}
+
+/* The end c of an object or array opened at indent. */
+static void
+json_close(strbuf *sb, int indent, char c)
+{
+	strbuf_addc(sb, '\n');
+	spaces(sb, indent);
+	strbuf_addc(sb, c);
+}
+
 void
 ca_wr_json(strbuf *sb, strbuf *tmp, const ca_ad *ad, int indent)
 {
@@ -105,17 +125,12 @@ ca_wr_json(strbuf *sb, strbuf *tmp, const ca_ad *ad, int indent)
 	for (uint32_t i = 0; i < ad->n; i++) {
 		size_t n;
 		const char *s = attr_spell(&ad->attrs[i], &n);
-		if (i)
-			strbuf_addc(sb, ',');
-		strbuf_addc(sb, '\n');
-		spaces(sb, indent + 2);
+		json_next(sb, i, indent);
 		json_string(sb, s, n);
 		strbuf_add(sb, ": ", 2);
 		json_expr(sb, tmp, ad->attrs[i].expr, indent + 2);
 	}
-	strbuf_addc(sb, '\n');
-	spaces(sb, indent);
-	strbuf_addc(sb, '}');
+	json_close(sb, indent, '}');
 }
 
 static void
@@ -149,15 +164,10 @@ json_val(strbuf *sb, strbuf *tmp, ca_value v, int indent)
 	case CA_LIST:
 		strbuf_addc(sb, '[');
 		for (uint32_t i = 0; i < v.x.len; i++) {
-			if (i)
-				strbuf_addc(sb, ',');
-			strbuf_addc(sb, '\n');
-			spaces(sb, indent + 2);
+			json_next(sb, i, indent);
 			json_val(sb, tmp, v.u.items[i], indent + 2);
 		}
-		strbuf_addc(sb, '\n');
-		spaces(sb, indent);
-		strbuf_addc(sb, ']');
+		json_close(sb, indent, ']');
 		return;
 	case CA_AD:
 		ca_wr_json(sb, tmp, v.u.ad->ad, indent);
@@ -183,15 +193,10 @@ json_expr(strbuf *sb, strbuf *tmp, const ca_expr *e, int indent)
 	case CA_N_LIST:
 		strbuf_addc(sb, '[');
 		for (uint32_t i = 0; i < e->u.list.n; i++) {
-			if (i)
-				strbuf_addc(sb, ',');
-			strbuf_addc(sb, '\n');
-			spaces(sb, indent + 2);
+			json_next(sb, i, indent);
 			json_expr(sb, tmp, e->u.list.items[i], indent + 2);
 		}
-		strbuf_addc(sb, '\n');
-		spaces(sb, indent);
-		strbuf_addc(sb, ']');
+		json_close(sb, indent, ']');
 		return;
 	default:
 		strbuf_reset(tmp);

@@ -45,7 +45,6 @@ text_ok(const char *s, size_t n)
 	return ca_wr_utf8_valid(s, n);
 }
 
-
 /* ------------------------------------------------------------------ ads */
 
 static void
