@@ -1,5 +1,5 @@
-/* eval_int.h - what the tree evaluator (eval.c) and the flat form (prog.c)
- * share: evaluating an attribute, the scope resolver, and the operators. */
+/* eval_int.h - what the tree evaluator (eval_tree.c) and the flat form
+ * (prog.c) share: evaluating an attribute, the scope resolver, operators. */
 #ifndef CA_EVAL_INT_H
 #define CA_EVAL_INT_H
 

@@ -1,5 +1,5 @@
-/* value.c - operations on ClassAd values that do not need an evaluation:
- * copying, truth, identity (=?=) and locale-free number text. */
+/* value.c - operations on ClassAd values that need no evaluation: shared short
+ * strings, identity (=?=), hashing, and number text without the locale. */
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
