@@ -1,35 +1,36 @@
 /* ad.c - ClassAds as attribute tables (insertion order plus a hash index)
  * and the process-wide table of interned, case-folded attribute names. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "ad.h"
-#include "expr.h"
+#include "ascii.h"
+#include "dict.h"
+#include "node.h"
+#include "vec.h"
 
 /* ---- interned names ---- */
 
+/* The names, by their hashes: open addressing over pointers to them, not a
+ * ca_dict, because every name read is looked up here and the dict's items
+ * array would cost one more memory access per lookup (about 3% of the
+ * parsing of a condor_status -long stream). */
 static struct {
 	const ca_name **slot;
 	uint32_t cap, n;	/* cap is a power of two */
 	uint32_t seed;
 } names;
 
-/* shapes of ads (see shape_of) */
+/* shapes of ads (see shape_of): their hashes, numbered from 1 */
 #define SHAPES_MAX 4096
 
 static struct {
-	uint64_t *key;		/* hash of the names; 0: empty */
-	uint32_t *id;
-	uint32_t cap, n;
+	ca_dict index;
+	ca_vec(uint64_t) key;
 } shapes;
-
-static inline unsigned char
-fold(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? c + 32 : c;
-}
 
 static uint32_t
 name_hash(const char *s, size_t len)
@@ -37,7 +38,7 @@ name_hash(const char *s, size_t len)
 	uint32_t h = 2166136261u ^ names.seed;
 
 	for (size_t i = 0; i < len; i++)
-		h = (h ^ fold((unsigned char)s[i])) * 16777619u;
+		h = (h ^ ca_lower((unsigned char)s[i])) * 16777619u;
 	return h;
 }
 
@@ -47,7 +48,7 @@ same_name(const ca_name *nm, uint32_t h, const char *s, size_t len)
 	if (nm->hash != h || nm->len != len)
 		return 0;
 	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)nm->key[i] != fold((unsigned char)s[i]))
+		if ((unsigned char)nm->key[i] != ca_lower((unsigned char)s[i]))
 			return 0;
 	return 1;
 }
@@ -109,7 +110,7 @@ ca_intern(const char *s, size_t len)
 	nm->hash = h;
 	nm->len = (uint32_t)len;
 	for (size_t i = 0; i < len; i++)
-		nm->key[i] = (char)fold((unsigned char)s[i]);
+		nm->key[i] = (char)ca_lower((unsigned char)s[i]);
 	nm->key[len] = '\0';
 	char *spell = nm->key + len + 1;
 	memcpy(spell, s, len);
@@ -126,9 +127,8 @@ void
 ca_intern_cleanup(void)
 {
 	ca_str_shared_cleanup();
-	free(shapes.key);
-	free(shapes.id);
-	memset(&shapes, 0, sizeof shapes);
+	ca_dict_free(&shapes.index);
+	ca_vec_free(&shapes.key);
 	for (uint32_t i = 0; i < names.cap; i++)
 		free((void *)names.slot[i]);
 	free(names.slot);
@@ -137,6 +137,10 @@ ca_intern_cleanup(void)
 
 /* ---- ads ---- */
 
+/* The index of an ad's attributes is open addressing over their places,
+ * kept in one block with the attributes, not a ca_dict: ca_ad_find is the
+ * evaluation's hottest lookup, and an ad nested in an arena could not free
+ * a dict's memory. */
 #define INDEX_FROM 8	/* ads with more attributes than this get a hash index */
 
 struct owned_ad {
@@ -253,42 +257,19 @@ static uint32_t
 shape_of(const ca_ad *ad)
 {
 	uint64_t h = ad->n;
+	ca_dict_it it;
 
 	for (uint32_t i = 0; i < ad->n; i++)
 		h = ca_hash_mix(h, (uint64_t)(uintptr_t)ad->attrs[i].name);
-	h |= 1;
-	if (shapes.n * 2 >= shapes.cap) {
-		if (shapes.n >= SHAPES_MAX)
-			goto find;
-		uint32_t cap = shapes.cap ? shapes.cap * 2 : 64;
-		uint64_t *key = ca_xcalloc(cap, sizeof *key);
-		uint32_t *id = ca_xcalloc(cap, sizeof *id);
-		for (uint32_t i = 0; i < shapes.cap; i++) {
-			if (shapes.key[i] == 0)
-				continue;
-			uint32_t j = (uint32_t)shapes.key[i] & (cap - 1);
-			while (key[j])
-				j = (j + 1) & (cap - 1);
-			key[j] = shapes.key[i];
-			id[j] = shapes.id[i];
-		}
-		free(shapes.key);
-		free(shapes.id);
-		shapes.key = key;
-		shapes.id = id;
-		shapes.cap = cap;
-	}
-find:
-	for (uint32_t j = (uint32_t)h & (shapes.cap - 1);; j = (j + 1) & (shapes.cap - 1)) {
-		if (shapes.key[j] == h)
-			return shapes.id[j];
-		if (shapes.key[j] == 0) {
-			if (shapes.n >= SHAPES_MAX)
-				return 0;
-			shapes.key[j] = h;
-			return shapes.id[j] = ++shapes.n;
-		}
-	}
+	for (uint32_t i = ca_dict_first(&shapes.index, h, &it); i != CA_DICT_NONE;
+	    i = ca_dict_next(&shapes.index, &it))
+		if (shapes.key.at[i] == h)
+			return i + 1;
+	if (shapes.key.n >= SHAPES_MAX)
+		return 0;
+	ca_dict_add(&shapes.index, h, (uint32_t)shapes.key.n);
+	*ca_vec_push(&shapes.key) = h;
+	return (uint32_t)shapes.key.n;
 }
 
 void
@@ -391,23 +372,6 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	}
 }
 
-/* The spelling to keep for s: the interned one when it is the same text. */
-static const char *
-spelling(ca_arena *a, const ca_name *nm, const char *s, size_t len)
-{
-	if (memcmp(nm->spell, s, len) == 0)
-		return nm->spell;
-	return ca_arena_strndup(a, s, len);
-}
-
-void
-ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const ca_expr *e)
-{
-	const ca_name *nm = ca_intern(s, len);
-
-	ca_ad_set(ad, nm, spelling(ad->arena, nm, s, len), ca_expr_copy(ad->arena, e));
-}
-
 bool
 ca_ad_delete(ca_ad *ad, const ca_name *name)
 {
@@ -422,34 +386,4 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 	if (ad->index)
 		index_build(ad);
 	return true;
-}
-
-void
-ca_ad_merge(ca_ad *dst, const ca_ad *src)
-{
-	for (uint32_t i = 0; i < src->n; i++) {
-		const ca_attr *at = &src->attrs[i];
-		ca_ad_set(dst, at->name, spelling(dst->arena, at->name, at->spell, strlen(at->spell)),
-		    ca_expr_copy(dst->arena, at->expr));
-	}
-}
-
-ca_ad *
-ca_ad_copy_in(ca_arena *a, const ca_ad *src)
-{
-	ca_ad *ad = ca_ad_new_in(a);
-
-	ca_ad_merge(ad, src);
-	ad->shape = src->shape;		/* the same names in the same order */
-	return ad;
-}
-
-ca_ad *
-ca_ad_copy(const ca_ad *src)
-{
-	ca_ad *ad = ca_ad_new();
-
-	ca_ad_merge(ad, src);
-	ad->shape = src->shape;
-	return ad;
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arena.h"
 #include "value.h"
@@ -30,6 +31,16 @@ typedef struct ca_name {
 const ca_name *ca_intern(const char *s, size_t len);
 const ca_name *ca_intern_find(const char *s, size_t len);	/* NULL if never interned */
 void ca_intern_cleanup(void);
+
+/* The spelling of nm to keep where s[0..len) names it: nm->spell when that
+ * is the same text, else a copy in arena a. */
+static inline const char *
+ca_name_spelling(ca_arena *a, const ca_name *nm, const char *s, size_t len)
+{
+	if (memcmp(nm->spell, s, len) == 0)
+		return nm->spell;
+	return ca_arena_strndup(a, s, len);
+}
 
 struct ca_expr;
 
@@ -63,11 +74,10 @@ ca_ad *ca_ad_new_in(ca_arena *a);
 void ca_ad_free(ca_ad *ad);
 
 /* Insert or replace. Replacing keeps the position and the first spelling.
- * e must live in ad->arena (use ca_ad_set_copy otherwise). spell may be NULL
- * (the interned spelling is used) and must live in ad->arena or the intern table. */
+ * e must live in ad->arena. spell may be NULL
+ * (the interned spelling is used) and must live in ad->arena or the intern table.
+ * (ca_ad_set_copy in expr.h copies an expression from elsewhere.) */
 void ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, struct ca_expr *e);
-/* Insert a deep copy of e (from any arena) under the name text s. */
-void ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const struct ca_expr *e);
 ca_attr *ca_ad_find_slow(const ca_ad *ad, const ca_name *name);
 /* The attribute name of ad, or NULL. Ads of one shape list the same names
  * in the same order, so the place the name was last found in an ad of
@@ -84,8 +94,6 @@ ca_ad_find(const ca_ad *ad, const ca_name *name)
 ca_attr *ca_ad_findn(const ca_ad *ad, const char *s, size_t len);	/* by text */
 struct ca_expr *ca_ad_lookup(const ca_ad *ad, const char *name);	/* by C string */
 bool ca_ad_delete(ca_ad *ad, const ca_name *name);
-/* Copy every attribute of src into dst (deep copies; later wins). */
-void ca_ad_merge(ca_ad *dst, const ca_ad *src);
 /* Once ad is complete: give back the unused room of its attribute table,
  * and find its shape (ads read from one stream mostly share a few). */
 void ca_ad_trim(ca_ad *ad);
@@ -97,9 +105,5 @@ void ca_ad_trim(ca_ad *ad);
  * entries point to. Each stage needs the memory of the one before, so the
  * loop runs stage s some ads ahead of stage s + 1, and the lookups last. */
 void ca_ad_prefetch(const ca_ad *ad, const ca_name *const *which, size_t n, int stage);
-/* A deep copy with its own arena. */
-ca_ad *ca_ad_copy(const ca_ad *src);
-/* A deep copy allocated in arena a. */
-ca_ad *ca_ad_copy_in(ca_arena *a, const ca_ad *src);
 
 #endif

@@ -1,7 +1,10 @@
 /* attr.h - typed attributes: setting an attribute to a plain value, and
- * reading one as a number, truth value or string, the way HTCondor's
- * daemons read their knobs and job attributes (EvaluateAttrNumber and
- * friends), for every program and module that keeps state in ads. */
+ * reading one as a number, truth value or string, for modules with state. */
+
+/*
+ * The getters convert the way HTCondor's daemons read their knobs and job
+ * attributes (EvaluateAttrNumber and friends).
+ */
 #ifndef CA_ATTR_H
 #define CA_ATTR_H
 

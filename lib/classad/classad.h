@@ -1,6 +1,8 @@
 /* classad.h - the public interface of the ClassAd core: everything the
- * HTCondor layer (lib/condor/) and the programs may use of it. The core
- * knows nothing of HTCondor's daemons.
+ * HTCondor layer (lib/condor/) and the programs may use of it. */
+
+/*
+ * The core knows nothing of HTCondor's daemons.
  *
  * Read the headers in this order (each starts with what it is for):
  *   arena.h     bump allocation: the memory of an ad or of an evaluation
@@ -9,15 +11,18 @@
  *   diag.h      the one diagnostic (place, message, exit status)
  *   value.h     values, with THE OWNERSHIP RULE at its top; three-valued logic
  *   ad.h        ads and interned attribute names
- *   expr.h      expression trees and the operator tokens
+ *   node.h      the nodes of expression trees and the operator tokens
+ *   expr.h      whole trees: deep copies (with nested ads), identity, hashing
  *   parser.h    text to trees and ads
- *   eval.h      evaluation with HTCondor's semantics; the flat form
+ *   eval.h      evaluation with HTCondor's semantics, where names resolve;
+ *               the flat form
  *   attr.h      typed attributes: set a plain value, read a number or string
  *   builtins.h  the table of builtin functions
  *   print.h     trees, values and ads back to text
  *   explain.h   why an expression has its value
  *   reader.h, writer.h   ad streams in the long, new, JSON and XML formats
- * The other headers of lib/classad/ are private to the core. */
+ * The other headers of lib/classad/ are private to the core.
+ */
 #ifndef CLASSAD_H
 #define CLASSAD_H
 
@@ -28,6 +33,7 @@
 #include "diag.h"
 #include "value.h"
 #include "ad.h"
+#include "node.h"
 #include "expr.h"
 #include "parser.h"
 #include "eval.h"

@@ -1,7 +1,10 @@
 /* diag.h - the one diagnostic of the library: where (file, line, column),
- * what (a message) and how bad (the exit status it calls for). Every layer
- * fills one in when it refuses something; every program prints it the same
- * way, as "prog: file:line:col: message". */
+ * what (a message) and how bad (the exit status it calls for). */
+
+/*
+ * Every layer fills one in when it refuses something; every program prints
+ * it the same way, as "prog: file:line:col: message".
+ */
 #ifndef CA_DIAG_H
 #define CA_DIAG_H
 

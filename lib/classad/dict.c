@@ -1,36 +1,10 @@
-/* dict.c - the one hash table (dict.h) and the one growable array's growth
- * (vec.h). */
+/* dict.c - the one hash table (dict.h): open addressing over the owner's
+ * hashes, at most half full, removal by backward shift. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
 #include "dict.h"
-#include "vec.h"
-
-void *
-ca_vec_grow_(void *p, size_t *cap, size_t need, size_t sz)
-{
-	size_t c = *cap ? *cap : 8;
-
-	while (c < need)
-		c = c > SIZE_MAX / 2 ? need : c * 2;
-	p = ca_xreallocarray(p, c, sz);
-	*cap = c;
-	return p;
-}
-
-void *
-ca_vec_shrink_(void *p, size_t *cap, size_t n, size_t sz)
-{
-	if (n == 0) {
-		free(p);
-		*cap = 0;
-		return NULL;
-	}
-	p = ca_xreallocarray(p, n, sz);
-	*cap = n;
-	return p;
-}
 
 static void
 put(ca_dict_ent *ent, uint32_t mask, uint32_t hash, uint32_t idx)
@@ -63,7 +37,7 @@ ca_dict_add(ca_dict *d, uint64_t h, uint32_t idx)
 {
 	if (d->ent == NULL)
 		resize(d, 16);
-	else if ((d->n + 1) * 2 > d->mask + 1) {
+	else if (((uint64_t)d->n + 1) * 2 > (uint64_t)d->mask + 1) {
 		if (d->mask >= UINT32_MAX / 2)
 			ca_xmalloc(SIZE_MAX);	/* cannot grow: out of memory */
 		resize(d, (d->mask + 1) * 2);

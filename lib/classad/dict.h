@@ -1,6 +1,8 @@
 /* dict.h - the one hash table: it maps a hash to the numbers (indexes) of
- * the items that have it, and the items themselves live wherever their
- * owner keeps them (usually a ca_vec). The owner computes the hash and
+ * the items that have it; the items live wherever their owner keeps them. */
+
+/*
+ * Usually the items are in a ca_vec. The owner computes the hash and
  * decides equality, so one table serves names, strings, trees and values
  * alike:
  *
@@ -14,7 +16,8 @@
  * Open addressing with linear probing, at most half full, removal by
  * backward shift (no tombstones). Zeroed (CA_DICT_INIT) is an empty table.
  * Hashes come from value.h (ca_hash_bytes, ca_hash_mix, ca_value_hash,
- * ca_expr_hash); the dict uses their low 32 bits. */
+ * ca_expr_hash); the dict uses their low 32 bits.
+ */
 #ifndef CA_DICT_H
 #define CA_DICT_H
 

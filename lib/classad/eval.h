@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "ad.h"
-#include "expr.h"
+#include "node.h"
 #include "value.h"
 
 /* Evaluation nesting (attribute references, calls, operators) deeper than
@@ -25,6 +25,14 @@ typedef struct ca_frame {
 	const ca_ad *target;	/* NULL when there is no target */
 } ca_frame;
 
+/* Names that mean something when no ad defines them, as in HTCondor: self,
+ * parent, toplevel and root name ads of the scope, my and target (other)
+ * the two ads of the match, CurrentTime the clock (the daemons' rule). */
+enum ca_special {
+	CA_SP_SELF, CA_SP_PARENT, CA_SP_TOPLEVEL, CA_SP_ROOT, CA_SP_MY, CA_SP_TARGET,
+	CA_SP_OTHER, CA_SP_CURRENTTIME, CA_SP_N
+};
+
 struct ca_ctx;
 /* Called after every node is evaluated (for --explain); depth is the
  * nesting of the node below the top expression. */
@@ -41,7 +49,7 @@ typedef struct ca_ctx {
 	ca_trace_fn trace;
 	void *trace_arg;
 	ca_ad *empty;		/* MY when the caller gives none */
-	const ca_name *special[8];	/* interned special names (eval.c) */
+	const ca_name *special[CA_SP_N];	/* the special names, interned */
 } ca_ctx;
 
 /* Set up a context: now = the real clock unless changed, daemon rules. */
@@ -66,22 +74,65 @@ ca_value ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad
 /* Within an evaluation (builtins use these): evaluate e in frame f. */
 ca_value ca_eval(ca_ctx *cx, const ca_expr *e, const ca_frame *f);
 /* Look up and evaluate an attribute by name the way an unscoped reference
- * in frame f would. */
+ * in frame f would (ca_resolve, then its value). */
 ca_value ca_eval_name(ca_ctx *cx, const ca_name *name, const ca_frame *f);
 /* The comparison and arithmetic operators on values (op is a ca_tok), for
  * builtins such as member() and anyCompare(). */
 ca_value ca_eval_binop(ca_ctx *cx, int op, ca_value a, ca_value b);
-/* Where attribute reference e (a CA_N_ATTR node) resolves in frame f,
- * without evaluating it. Returns 1 with *at and *out (the frame its
- * expression is evaluated in) set and *side naming the ad ("MY", "TARGET",
- * "an enclosing ad"); 2 for a special name (self, parent, CurrentTime...)
- * whose value needs no attribute; 0 when nothing defines it, with *side
- * saying where it was looked for. */
-int ca_resolve_ref(ca_ctx *cx, const ca_expr *e, const ca_frame *f,
-    ca_attr **at, ca_frame *out, const char **side);
 /* An ad value for ad found in scope f (copies the frame chain to scratch). */
 ca_value ca_make_adval(ca_ctx *cx, const ca_ad *ad, const ca_frame *f);
 /* The frame in which the attributes of ad value v are evaluated. */
 void ca_adval_frame(const ca_adval *av, const ca_frame *from, ca_frame *out);
+
+/* ---- where a name resolves ----
+ * The one scope resolver: the tree evaluator, the flat form, --explain and
+ * the builtins that look at references (unresolved(), evalInEachContext())
+ * all find names with it. */
+
+enum ca_where_kind {
+	CA_WHERE_NONE,		/* nothing defines the name */
+	CA_WHERE_ATTR,		/* an attribute of some ad */
+	CA_WHERE_SPECIAL	/* a special name (enum ca_special) */
+};
+
+/* The ads a name can be found in, or looked for in. */
+enum ca_side {
+	CA_SIDE_MY,		/* MY (unscoped names: MY and the ads around the
+				 * one being evaluated) */
+	CA_SIDE_TARGET,		/* TARGET, the other ad of the match */
+	CA_SIDE_NESTED,		/* the ad being evaluated, nested in another */
+	CA_SIDE_ENCLOSING,	/* an ad enclosing the one being evaluated */
+	CA_SIDE_ROOT,		/* the outermost ad (.x) */
+	CA_SIDE_MY_TARGET	/* NONE only: MY and the ads around, then TARGET
+				 * (the daemons' fallback) */
+};
+
+typedef struct ca_where {
+	int kind;		/* a ca_where_kind */
+	int side;		/* ATTR: where it is; NONE: where it was looked for */
+	int special;		/* SPECIAL: a ca_special */
+	ca_attr *at;		/* ATTR: the attribute */
+	const ca_frame *frame;	/* ATTR: the frame its expression is evaluated in */
+	ca_frame side_frame;	/* where frame points for the root of MY or TARGET */
+} ca_where;
+
+/* Flags of ca_resolve. */
+#define CA_RESOLVE_AD_ONLY 0x1	/* without the daemons' fallback to TARGET:
+				 * what the ads of the scope define */
+
+/* Where a reference to name with scope (a ca_scope: x, .x, MY.x, TARGET.x)
+ * resolves in frame f, without evaluating anything. An unscoped name is
+ * looked up in the ad being evaluated and the ads around it, then it may
+ * be a special name, then (the daemons' rule, not cx->strict) it is looked
+ * up in TARGET. MY.x and TARGET.x are looked up in those ads as roots of
+ * their sides; under the new rules MY means nothing outside a match. Fills
+ * *w and returns w->kind. For an analysis of an expression of ad self
+ * without its match, a frame { self, NULL, self, cx->empty } tells where
+ * each reference lands: ATTR on MY is self's, NONE with CA_SIDE_MY_TARGET
+ * or CA_SIDE_TARGET the other side's, SPECIAL an ad or the clock. */
+int ca_resolve(ca_ctx *cx, int scope, const ca_name *name, const ca_frame *f, int flags,
+    ca_where *w);
+/* The value of special name sp (a ca_special) in frame f. */
+ca_value ca_special_value(ca_ctx *cx, int sp, const ca_frame *f);
 
 #endif

@@ -1,7 +1,10 @@
-/* explain.c - the report behind classad-eval --explain and the REPL's
- * :explain: a tree of sub-expressions with values and the origins of
- * UNDEFINED and ERROR (which attribute is missing from which ad, which
- * operand had the wrong kind, which function rejected its arguments). */
+/* explain.c - the report behind --explain and the REPL's :explain: every
+ * sub-expression with its value, and where UNDEFINED and ERROR arose. */
+
+/*
+ * An origin names which attribute is missing from which ad, which operand
+ * had the wrong kind, which function rejected its arguments.
+ */
 #include <string.h>
 
 #include "builtins.h"
@@ -25,18 +28,25 @@ struct explainer {
 	bool cut;		/* the report hit MAX_LINES or the work bound */
 };
 
+/* Append the text in t to sb, cut at TEXT_MAX bytes; t is released. */
+static void
+clipped(strbuf *sb, strbuf *t)
+{
+	if (t->len > TEXT_MAX) {
+		strbuf_add(sb, t->buf, TEXT_MAX - 3);
+		strbuf_adds(sb, "...");
+	} else
+		strbuf_add(sb, t->buf, t->len);
+	strbuf_release(t);
+}
+
 static void
 expr_text(strbuf *sb, const ca_expr *e)
 {
 	strbuf t = STRBUF_INIT;
 
 	ca_print_expr(&t, e, 0);
-	if (t.len > TEXT_MAX) {
-		strbuf_add(sb, t.buf, TEXT_MAX - 3);
-		strbuf_adds(sb, "...");
-	} else
-		strbuf_add(sb, t.buf, t.len);
-	strbuf_release(&t);
+	clipped(sb, &t);
 }
 
 static void
@@ -45,12 +55,7 @@ value_text(strbuf *sb, ca_value v)
 	strbuf t = STRBUF_INIT;
 
 	ca_print_value(&t, v, 0);
-	if (t.len > TEXT_MAX) {
-		strbuf_add(sb, t.buf, TEXT_MAX - 3);
-		strbuf_adds(sb, "...");
-	} else
-		strbuf_add(sb, t.buf, t.len);
-	strbuf_release(&t);
+	clipped(sb, &t);
 }
 
 static void
@@ -126,25 +131,46 @@ unparen(const ca_expr *e)
 	return e;
 }
 
+/* How the report names where a reference was found, or looked for. */
+static const char *
+side_text(const ca_where *w, const ca_expr *e, const ca_frame *f)
+{
+	switch (w->side) {
+	case CA_SIDE_MY:
+		return f->target == NULL && e->op == CA_SC_NONE && w->kind == CA_WHERE_NONE ?
+		    "MY (there is no target ad)" : "MY";
+	case CA_SIDE_TARGET:
+		return f->target == NULL ? "TARGET (there is no target ad)" : "TARGET";
+	case CA_SIDE_NESTED:
+		return "this ad";
+	case CA_SIDE_ENCLOSING:
+		return "an enclosing ad";
+	case CA_SIDE_ROOT:
+		return "the outermost ad";
+	default:
+		return "MY or TARGET";
+	}
+}
+
 static void
 attr_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, int depth)
 {
-	ca_attr *at;
-	ca_frame out;
-	const char *side;
-	int r = ca_resolve_ref(x->cx, e, f, &at, &out, &side);
+	ca_where w;
+	int r = ca_resolve(x->cx, e->op, e->u.attr.name, f, 0, &w);
 
 	line(x, e, v, depth);
-	if (r == 0) {
+	if (r == CA_WHERE_NONE) {
 		strbuf reason = STRBUF_INIT;
-		strbuf_addf(&reason, "no attribute %s in %s", e->u.attr.spell, side);
+		strbuf_addf(&reason, "no attribute %s in %s", e->u.attr.spell,
+		    side_text(&w, e, f));
 		origin(x, e, v, reason.buf);
 		strbuf_release(&reason);
 		return;
 	}
-	if (r == 2)
+	if (r == CA_WHERE_SPECIAL)
 		return;
-	strbuf_addf(x->sb, "   (%s.%s)", side, at->spell);
+	const ca_attr *at = w.at;
+	strbuf_addf(x->sb, "   (%s.%s)", side_text(&w, e, f), at->spell);
 	const ca_expr *def = unparen(at->expr);
 	if (def->node == CA_N_LIT) {
 		if (bad(v))
@@ -161,7 +187,7 @@ attr_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, 
 	if (x->nexpanding == CA_EXPLAIN_MAX_EXPAND)
 		return;
 	x->expanding[x->nexpanding++] = at;
-	node(x, def, &out, depth + 1);
+	node(x, def, w.frame, depth + 1);
 	x->nexpanding--;
 }
 

@@ -1,5 +1,5 @@
-/* expr.c - building and copying expression trees (the parser builds them;
- * programs copy them between ads). */
+/* expr.c - whole expression trees: deep copies of trees, of the ads nested
+ * in them and of values; structural identity and hashing of trees. */
 #include <string.h>
 #include <strings.h>
 
@@ -68,6 +68,112 @@ ca_expr_copy(ca_arena *a, const ca_expr *src)
 		break;
 	}
 	return e;
+}
+
+ca_value
+ca_value_copy_into(ca_arena *a, ca_value v)
+{
+	switch (v.kind) {
+	case CA_STRING: {
+		const char *sh = ca_str_shared(v.u.s, v.x.len);
+		return ca_str(sh ? sh : ca_arena_strndup(a, v.u.s, v.x.len), v.x.len);
+	}
+	case CA_LIST: {
+		ca_value *items = ca_arena_array(a, v.x.len, sizeof *items);
+		for (uint32_t i = 0; i < v.x.len; i++)
+			items[i] = ca_value_copy_into(a, v.u.items[i]);
+		return ca_list(items, v.x.len);
+	}
+	case CA_AD: {
+		ca_adval *av = ca_arena_alloc(a, sizeof *av);
+		av->ad = ca_ad_copy_in(a, v.u.ad->ad);
+		av->scope = NULL;
+		return ca_adv(av);
+	}
+	default:
+		return v;
+	}
+}
+
+void
+ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const ca_expr *e)
+{
+	const ca_name *nm = ca_intern(s, len);
+
+	ca_ad_set(ad, nm, ca_name_spelling(ad->arena, nm, s, len), ca_expr_copy(ad->arena, e));
+}
+
+void
+ca_ad_merge(ca_ad *dst, const ca_ad *src)
+{
+	for (uint32_t i = 0; i < src->n; i++) {
+		const ca_attr *at = &src->attrs[i];
+		ca_ad_set(dst, at->name, ca_name_spelling(dst->arena, at->name, at->spell,
+		    strlen(at->spell)), ca_expr_copy(dst->arena, at->expr));
+	}
+}
+
+/* src's attributes into the new ad, which then has src's shape (the same
+ * names in the same order). */
+static ca_ad *
+copy_to(ca_ad *ad, const ca_ad *src)
+{
+	ca_ad_merge(ad, src);
+	ad->shape = src->shape;
+	return ad;
+}
+
+ca_ad *
+ca_ad_copy_in(ca_arena *a, const ca_ad *src)
+{
+	return copy_to(ca_ad_new_in(a), src);
+}
+
+ca_ad *
+ca_ad_copy(const ca_ad *src)
+{
+	return copy_to(ca_ad_new(), src);
+}
+
+uint32_t
+ca_expr_nkids(const ca_expr *e)
+{
+	switch (e->node) {
+	case CA_N_LIT:
+	case CA_N_ATTR:
+		return 0;
+	case CA_N_SELECT:
+	case CA_N_UNARY:
+	case CA_N_PAREN:
+		return 1;
+	case CA_N_COND:
+		return 3;
+	case CA_N_CALL:
+		return e->u.call.n;
+	case CA_N_LIST:
+		return e->u.list.n;
+	case CA_N_AD:
+		return e->u.ad->n;
+	default:	/* INDEX, BINARY, ELVIS */
+		return 2;
+	}
+}
+
+const ca_expr *
+ca_expr_kid(const ca_expr *e, uint32_t i)
+{
+	switch (e->node) {
+	case CA_N_SELECT:
+		return e->u.sel.base;
+	case CA_N_CALL:
+		return e->u.call.args[i];
+	case CA_N_LIST:
+		return e->u.list.items[i];
+	case CA_N_AD:
+		return e->u.ad->attrs[i].expr;
+	default:
+		return i == 0 ? e->u.k.a : i == 1 ? e->u.k.b : e->u.k.c;
+	}
 }
 
 static uint64_t

@@ -1,95 +1,16 @@
-/* expr.h - expression trees: the parsed form of every ClassAd expression.
- * Nodes live in the arena of the ad (or evaluation) that owns them. */
+/* expr.h - whole expression trees: deep copies (of trees, the ads nested in
+ * them and values), structural identity and hashing; the nodes are in node.h. */
 #ifndef CA_EXPR_H
 #define CA_EXPR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ad.h"
+#include "arena.h"
+#include "node.h"
 #include "value.h"
-
-/* The tokens of the language; UNARY and BINARY nodes keep their operator as
- * one of them.
- * ORDER TOKENS: ca_tok_text[] in lexer.c follows this order. */
-typedef enum ca_tok {
-	CA_T_EOF,
-	CA_T_ERROR,	/* lexical error: message in the lexer */
-	CA_T_INT, CA_T_REAL, CA_T_STRING, CA_T_IDENT,
-	CA_T_TRUE, CA_T_FALSE, CA_T_UNDEFINED, CA_T_ERRORKW,
-	CA_T_IS, CA_T_ISNT,
-	/* operators and punctuation */
-	CA_T_DOT, CA_T_STAR, CA_T_SLASH, CA_T_PERCENT, CA_T_PLUS, CA_T_MINUS,
-	CA_T_TILDE, CA_T_CARET, CA_T_QUEST, CA_T_ELVIS, CA_T_COLON, CA_T_SEMI,
-	CA_T_COMMA, CA_T_LBRACK, CA_T_RBRACK, CA_T_LPAREN, CA_T_RPAREN,
-	CA_T_LBRACE, CA_T_RBRACE, CA_T_AMP, CA_T_AND, CA_T_BAR, CA_T_OR,
-	CA_T_LT, CA_T_LE, CA_T_SHL, CA_T_GT, CA_T_GE, CA_T_SHR, CA_T_USHR,
-	CA_T_ASSIGN, CA_T_EQ, CA_T_META_EQ, CA_T_META_NE, CA_T_NOT, CA_T_NE,
-	CA_T_NTOKENS
-} ca_tok;
-
-extern const char *const ca_tok_text[];
-
-typedef enum ca_node {
-	CA_N_LIT,	/* u.lit: a literal value (also absTime("...") folded at parse) */
-	CA_N_ATTR,	/* u.attr: name, optionally scoped: MY.x TARGET.x OTHER.x .x */
-	CA_N_SELECT,	/* u.sel: base.name */
-	CA_N_INDEX,	/* u.k.a[u.k.b] */
-	CA_N_UNARY,	/* op u.k.a */
-	CA_N_BINARY,	/* u.k.a op u.k.b */
-	CA_N_COND,	/* u.k.a ? u.k.b : u.k.c */
-	CA_N_ELVIS,	/* u.k.a ?: u.k.b */
-	CA_N_PAREN,	/* ( u.k.a ), kept so printing shows what was written */
-	CA_N_CALL,	/* u.call */
-	CA_N_LIST,	/* { items } */
-	CA_N_AD		/* [ ... ] */
-} ca_node;
-
-/* Scope of an attribute reference (ca_expr.op for CA_N_ATTR). */
-enum ca_scope {
-	CA_SC_NONE,	/* x: current ad, enclosing ads, then (daemon rules) TARGET */
-	CA_SC_ROOT,	/* .x: from the outermost ad */
-	CA_SC_MY,	/* MY.x */
-	CA_SC_TARGET,	/* TARGET.x */
-	CA_SC_OTHER	/* OTHER.x (same as TARGET) */
-};
-
-struct ca_builtin;
-
-typedef struct ca_expr ca_expr;
-struct ca_expr {
-	uint8_t node;		/* a ca_node */
-	uint8_t op;		/* UNARY/BINARY: a ca_tok operator; ATTR: a ca_scope */
-	uint16_t flags;
-	uint32_t pos;		/* byte offset of the node in its source text */
-	union {
-		ca_value lit;
-		struct {
-			const ca_name *name;
-			const char *spell;	/* as written */
-			const char *scope;	/* "MY" etc. as written, or NULL */
-		} attr;
-		struct {
-			ca_expr *base;
-			const ca_name *name;
-			const char *spell;
-		} sel;
-		struct {
-			ca_expr *a, *b, *c;
-		} k;
-		struct {
-			const struct ca_builtin *fn;	/* NULL: unknown function, ERROR */
-			const char *spell;
-			ca_expr **args;
-			uint32_t n;
-		} call;
-		struct {
-			ca_expr **items;
-			uint32_t n;
-		} list;
-		ca_ad *ad;
-	} u;
-};
 
 /* Structural identity of trees, for sharing and grouping them (autoclusters,
  * stored job ads, policies already present). Names compare by identity
@@ -99,10 +20,29 @@ struct ca_expr {
 uint64_t ca_expr_hash(uint64_t h, const ca_expr *e, int flags);
 bool ca_expr_same(const ca_expr *a, const ca_expr *b, int flags);
 
-/* Deep copy of e into arena a (nested ads included). Depth is bounded by
- * the parser's limit, so the recursion is safe. */
+/* The sub-expressions of e, for walks that treat them alike: the operands,
+ * a selection's base, the arguments of a call, the items of a list and the
+ * expressions of a nested ad's attributes, in that order; i below
+ * ca_expr_nkids(e). */
+uint32_t ca_expr_nkids(const ca_expr *e);
+const ca_expr *ca_expr_kid(const ca_expr *e, uint32_t i);
+
+/* Deep copies. Trees hold ads ([ ... ] literals), ads hold trees and values
+ * hold both, so the three are copied here together. Depth is bounded by the
+ * parser's limit, so the recursions are safe. */
+/* e into arena a (nested ads included). */
 ca_expr *ca_expr_copy(ca_arena *a, const ca_expr *e);
 /* A literal node holding v (v copied into a). */
 ca_expr *ca_expr_lit(ca_arena *a, ca_value v);
+/* v (strings, lists, ad references) into arena a (short strings: their
+ * shared copy). */
+ca_value ca_value_copy_into(ca_arena *a, ca_value v);
+/* An ad with its own arena; an ad allocated in arena a. */
+ca_ad *ca_ad_copy(const ca_ad *src);
+ca_ad *ca_ad_copy_in(ca_arena *a, const ca_ad *src);
+/* Every attribute of src into dst (later wins). */
+void ca_ad_merge(ca_ad *dst, const ca_ad *src);
+/* Insert a copy of e (from any arena) under the name text s. */
+void ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const struct ca_expr *e);
 
 #endif

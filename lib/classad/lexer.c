@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ascii.h"
 #include "lexer.h"
 #include "strbuf.h"
 #include "value.h"
@@ -52,18 +53,6 @@ ca_lex_linecol(const char *src, size_t len, size_t pos, int *line, int *col)
 }
 
 static inline int
-is_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static inline int
-is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static inline int
 is_alpha(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -88,7 +77,7 @@ skip_blank(ca_lexer *lx, ca_token *t)
 	size_t n = lx->len, i = lx->pos;
 
 	for (;;) {
-		while (i < n && is_space((unsigned char)s[i]))
+		while (i < n && ca_is_space((unsigned char)s[i]))
 			i++;
 		if (i + 1 < n && s[i] == '/' && s[i + 1] == '/') {
 			while (i < n && s[i] != '\n')
@@ -121,33 +110,33 @@ lex_number(ca_lexer *lx, ca_token *t, size_t start, int neg)
 	size_t n = lx->len, i = lx->pos, digits = i;
 	int real = 0;
 
-	while (i < n && is_digit((unsigned char)s[i]))
+	while (i < n && ca_is_digit((unsigned char)s[i]))
 		i++;
 	size_t ndig = i - digits;
 	if (i < n && s[i] == '.') {
-		if (i + 1 >= n || !is_digit((unsigned char)s[i + 1])) {
+		if (i + 1 >= n || !ca_is_digit((unsigned char)s[i + 1])) {
 			fail(lx, t, i + 1, i + 1 >= n, "a real literal needs digits after '.'");
 			return;
 		}
 		real = 1;
 		i++;
-		while (i < n && is_digit((unsigned char)s[i]))
+		while (i < n && ca_is_digit((unsigned char)s[i]))
 			i++;
 	}
 	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
 		size_t k = i + 1;
 		if (k < n && (s[k] == '+' || s[k] == '-'))
 			k++;
-		if (k >= n || !is_digit((unsigned char)s[k])) {
+		if (k >= n || !ca_is_digit((unsigned char)s[k])) {
 			fail(lx, t, k, k >= n, "a real literal needs digits in its exponent");
 			return;
 		}
-		while (k < n && is_digit((unsigned char)s[k]))
+		while (k < n && ca_is_digit((unsigned char)s[k]))
 			k++;
 		i = k;
 		real = 1;
 	}
-	if (i < n && (is_alpha((unsigned char)s[i]) || is_digit((unsigned char)s[i]))) {
+	if (i < n && (is_alpha((unsigned char)s[i]) || ca_is_digit((unsigned char)s[i]))) {
 		if (ndig >= 1 && s[digits] == '0' && (s[i] == 'x' || s[i] == 'X'))
 			fail(lx, t, start, 0, "hexadecimal integer literals are not ClassAd syntax");
 		else
@@ -285,7 +274,7 @@ lex_string(ca_lexer *lx, ca_token *t, char q)
 			return;
 		}
 		size_t k = lx->pos;
-		while (k < lx->len && is_space((unsigned char)lx->src[k]))
+		while (k < lx->len && ca_is_space((unsigned char)lx->src[k]))
 			k++;
 		if (k < lx->len && lx->src[k] == q) {
 			lx->pos = k;
@@ -358,18 +347,18 @@ lex(ca_lexer *lx, ca_token *t)
 	unsigned char c1 = i + 1 < n ? (unsigned char)s[i + 1] : 0;
 	unsigned char c2 = i + 2 < n ? (unsigned char)s[i + 2] : 0;
 
-	if (is_digit(c) || (c == '.' && is_digit(c1))) {
+	if (ca_is_digit(c) || (c == '.' && ca_is_digit(c1))) {
 		lex_number(lx, t, i, 0);
 		return;
 	}
-	if (c == '-' && !ends_operand(lx->prev) && (is_digit(c1) || (c1 == '.' && is_digit(c2)))) {
+	if (c == '-' && !ends_operand(lx->prev) && (ca_is_digit(c1) || (c1 == '.' && ca_is_digit(c2)))) {
 		lx->pos = i + 1;
 		lex_number(lx, t, i, 1);
 		return;
 	}
 	if (is_alpha(c)) {
 		size_t k = i + 1;
-		while (k < n && (is_alpha((unsigned char)s[k]) || is_digit((unsigned char)s[k])))
+		while (k < n && (is_alpha((unsigned char)s[k]) || ca_is_digit((unsigned char)s[k])))
 			k++;
 		int kw = keyword(s + i, k - i);
 		t->type = kw >= 0 ? (ca_tok)kw : CA_T_IDENT;
@@ -406,7 +395,7 @@ lex(ca_lexer *lx, ca_token *t)
 	case '?': {
 		/* '?' then optional blanks then ':' is the Elvis operator */
 		size_t k = i + 1;
-		while (k < n && is_space((unsigned char)s[k]))
+		while (k < n && ca_is_space((unsigned char)s[k]))
 			k++;
 		if (k < n && s[k] == ':') {
 			tk = CA_T_ELVIS;

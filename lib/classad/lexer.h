@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "arena.h"
-#include "expr.h"
+#include "node.h"
 
 
 /* Lexer flags. */

@@ -1,6 +1,7 @@
 /* parser.c - builds expression trees and ads from tokens: recursive descent
  * for primaries, precedence climbing from a table for binary operators. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -159,56 +160,68 @@ is_word(const char *s, size_t n, const char *w)
 	return strlen(w) == n && strncasecmp(s, w, n) == 0;
 }
 
-/* A name token's spelling kept in the arena (or the interned one). */
-static const char *
-keep_spelling(parser *p, const ca_name *nm, const char *s, size_t n)
+/* The expressions of a list or of a call's arguments, separated by ',' (and
+ * with semi ';', as the daemons' rules allow between arguments) up to the
+ * token close, the current token being the one that opens them: into an
+ * array of the arena (*v, *n), with the height of the highest in *h. */
+static int
+items(parser *p, ca_tok close, bool semi, const char *what, ca_expr ***v, uint32_t *n, int *h)
 {
-	if (memcmp(nm->spell, s, n) == 0)
-		return nm->spell;
-	return ca_arena_strndup(p->arena, s, n);
-}
+	/* on the stack while few, then in the arena: not a ca_vec, whose heap
+	 * memory would cost a malloc and a free for every expression holding
+	 * a call or a list (about 5% of parsing those) */
+	ca_expr *first[16], **iv = first;
+	size_t k = 0, cap = 16;
 
-static ca_expr *
-call(parser *p, const char *name, size_t nlen, uint32_t pos)
-{
-	ca_expr *args[16], **argv = args;
-	size_t n = 0, cap = 16;
-	int h = 0;
-
-	next(p);	/* ( */
-	if (p->tok.type != CA_T_RPAREN) {
+	*h = 0;
+	next(p);	/* ( or { */
+	if (p->tok.type != close) {
 		for (;;) {
 			ca_expr *a = expr(p);
 			if (a == NULL)
-				return NULL;
-			if (n == cap) {
+				return -1;
+			if (k == cap) {
 				ca_expr **more = ca_arena_array(p->arena, cap * 2, sizeof *more);
-				memcpy(more, argv, n * sizeof *more);
-				argv = more;
+				memcpy(more, iv, k * sizeof *more);
+				iv = more;
 				cap *= 2;
 			}
-			argv[n++] = a;
-			if (height(a) > h)
-				h = height(a);
-			if (p->tok.type == CA_T_COMMA ||
-			    (p->tok.type == CA_T_SEMI && !(p->flags & CA_P_STRICT))) {
+			iv[k++] = a;
+			if (height(a) > *h)
+				*h = height(a);
+			if (p->tok.type == CA_T_COMMA || (semi && p->tok.type == CA_T_SEMI)) {
 				next(p);
 				continue;
 			}
 			break;
 		}
 	}
-	if (expect(p, CA_T_RPAREN, "',' or ')' in the arguments") < 0)
+	if (expect(p, close, what) < 0)
+		return -1;
+	*v = ca_arena_array(p->arena, k, sizeof **v);
+	if (k)
+		memcpy(*v, iv, k * sizeof **v);
+	*n = (uint32_t)k;
+	return 0;
+}
+
+static ca_expr *
+call(parser *p, const char *name, size_t nlen, uint32_t pos)
+{
+	ca_expr **argv;
+	uint32_t n;
+	int h;
+
+	if (items(p, CA_T_RPAREN, !(p->flags & CA_P_STRICT), "',' or ')' in the arguments",
+	    &argv, &n, &h) < 0)
 		return NULL;
 	ca_expr *e = node(p, CA_N_CALL, pos, h + 1);
 	if (e == NULL)
 		return NULL;
 	e->u.call.fn = ca_builtin_find(name, nlen);
 	e->u.call.spell = ca_arena_strndup(p->arena, name, nlen);
-	e->u.call.n = (uint32_t)n;
-	e->u.call.args = ca_arena_array(p->arena, n, sizeof(ca_expr *));
-	if (n)
-		memcpy(e->u.call.args, argv, n * sizeof(ca_expr *));
+	e->u.call.n = n;
+	e->u.call.args = argv;
 
 	/* absTime("...") and relTime("...") of a string literal become time
 	 * literals now, so a bad time is a syntax error. */
@@ -244,41 +257,17 @@ call(parser *p, const char *name, size_t nlen, uint32_t pos)
 static ca_expr *
 list(parser *p, uint32_t pos)
 {
-	ca_expr *items[16], **iv = items;
-	size_t n = 0, cap = 16;
-	int h = 0;
+	ca_expr **v;
+	uint32_t n;
+	int h;
 
-	next(p);	/* { */
-	if (p->tok.type != CA_T_RBRACE) {
-		for (;;) {
-			ca_expr *a = expr(p);
-			if (a == NULL)
-				return NULL;
-			if (n == cap) {
-				ca_expr **more = ca_arena_array(p->arena, cap * 2, sizeof *more);
-				memcpy(more, iv, n * sizeof *more);
-				iv = more;
-				cap *= 2;
-			}
-			iv[n++] = a;
-			if (height(a) > h)
-				h = height(a);
-			if (p->tok.type == CA_T_COMMA) {
-				next(p);
-				continue;
-			}
-			break;
-		}
-	}
-	if (expect(p, CA_T_RBRACE, "',' or '}' in the list") < 0)
+	if (items(p, CA_T_RBRACE, false, "',' or '}' in the list", &v, &n, &h) < 0)
 		return NULL;
 	ca_expr *e = node(p, CA_N_LIST, pos, h + 1);
 	if (e == NULL)
 		return NULL;
-	e->u.list.n = (uint32_t)n;
-	e->u.list.items = ca_arena_array(p->arena, n, sizeof(ca_expr *));
-	if (n)
-		memcpy(e->u.list.items, iv, n * sizeof(ca_expr *));
+	e->u.list.n = n;
+	e->u.list.items = v;
 	return e;
 }
 
@@ -325,7 +314,7 @@ primary(parser *p)
 			return NULL;
 		e->op = CA_SC_NONE;
 		e->u.attr.name = ca_intern(s, n);
-		e->u.attr.spell = keep_spelling(p, e->u.attr.name, s, n);
+		e->u.attr.spell = ca_name_spelling(p->arena, e->u.attr.name, s, n);
 		if (p->lx.src[t.pos] == '\'')
 			e->flags |= 0;	/* quoting is decided when printing */
 		return e;
@@ -341,7 +330,7 @@ primary(parser *p)
 			return NULL;
 		e->op = CA_SC_ROOT;
 		e->u.attr.name = ca_intern(s, n);
-		e->u.attr.spell = keep_spelling(p, e->u.attr.name, s, n);
+		e->u.attr.spell = ca_name_spelling(p->arena, e->u.attr.name, s, n);
 		next(p);
 		return e;
 	}
@@ -411,14 +400,14 @@ postfix(parser *p, int elvis_ok)
 				e->u.attr.scope = e->u.attr.spell;
 				e->op = (uint8_t)sc;
 				e->u.attr.name = nm;
-				e->u.attr.spell = keep_spelling(p, nm, s, n);
+				e->u.attr.spell = ca_name_spelling(p->arena, nm, s, n);
 			} else {
 				ca_expr *sel = node(p, CA_N_SELECT, pos, height(e) + 1);
 				if (sel == NULL)
 					return NULL;
 				sel->u.sel.base = e;
 				sel->u.sel.name = nm;
-				sel->u.sel.spell = keep_spelling(p, nm, s, n);
+				sel->u.sel.spell = ca_name_spelling(p->arena, nm, s, n);
 				e = sel;
 			}
 			next(p);
@@ -545,6 +534,26 @@ expr(parser *p)
 	return c;
 }
 
+/* "name = expr" with the current token at the name, set in ad; what: the
+ * '=' expected. */
+static inline int
+assignment(parser *p, ca_ad *ad, const char *what)
+{
+	size_t n;
+	const char *s = ident_text(p, &p->tok, &n);
+	const ca_name *nm = ca_intern(s, n);
+	const char *spell = ca_name_spelling(p->arena, nm, s, n);
+
+	next(p);
+	if (expect(p, CA_T_ASSIGN, what) < 0)
+		return -1;
+	ca_expr *e = expr(p);
+	if (e == NULL)
+		return -1;
+	ca_ad_set(ad, nm, spell, e);
+	return 0;
+}
+
 /* "[ name = expr; ... ]" with the current token at '['. At top level the
  * token after ']' is not read: p->end is where the ad ends. */
 static ca_ad *
@@ -562,17 +571,8 @@ ad_body(parser *p, ca_ad *ad, int top)
 			syntax(p, "expected an attribute name or ']' in the ad");
 			return NULL;
 		}
-		size_t n;
-		const char *s = ident_text(p, &p->tok, &n);
-		const ca_name *nm = ca_intern(s, n);
-		const char *spell = keep_spelling(p, nm, s, n);
-		next(p);
-		if (expect(p, CA_T_ASSIGN, "'=' after the attribute name") < 0)
+		if (assignment(p, ad, "'=' after the attribute name") < 0)
 			return NULL;
-		ca_expr *e = expr(p);
-		if (e == NULL)
-			return NULL;
-		ca_ad_set(ad, nm, spell, e);
 		if (p->tok.type == CA_T_SEMI)
 			continue;
 		if (p->tok.type != CA_T_RBRACK) {
@@ -628,12 +628,11 @@ ca_parse_ad(const char *src, size_t len, size_t *used, int flags, ca_diag *err)
 		return NULL;
 	}
 	start(&p, ad->arena, src, len, flags, err);
-	if (p.tok.type != CA_T_LBRACK) {
+	if (p.tok.type != CA_T_LBRACK)
 		syntax(&p, "expected '[' to start an ad");
-		ca_ad_free(ad);
-		return NULL;
-	}
-	if (ad_body(&p, ad, 1) == NULL || p.failed) {
+	else
+		ad_body(&p, ad, 1);
+	if (p.failed) {
 		ca_ad_free(ad);
 		return NULL;
 	}
@@ -642,54 +641,52 @@ ca_parse_ad(const char *src, size_t len, size_t *used, int flags, ca_diag *err)
 	return ad;
 }
 
+/* "[ ... ]" or "name = expr [; name = expr]...", into ad. */
+static int
+assignments(parser *p, ca_ad *ad)
+{
+	if (p->tok.type == CA_T_LBRACK) {
+		if (ad_body(p, ad, 0) == NULL || p->failed)
+			return -1;
+		if (p->tok.type != CA_T_EOF) {
+			syntax(p, "expected the end of the ad");
+			return -1;
+		}
+		return 0;
+	}
+	/* parsed into a scratch ad first, so that a failure half-way leaves
+	 * ad untouched */
+	ca_ad *tmp = ca_ad_new_in(ad->arena);
+	for (;;) {
+		while (p->tok.type == CA_T_SEMI)
+			next(p);
+		if (p->tok.type == CA_T_EOF)
+			break;
+		if (p->tok.type != CA_T_IDENT) {
+			syntax(p, "expected an attribute name");
+			return -1;
+		}
+		if (assignment(p, tmp, "'='") < 0)
+			return -1;
+		if (p->tok.type != CA_T_SEMI && p->tok.type != CA_T_EOF) {
+			syntax(p, "expected ';' or the end of the assignment");
+			return -1;
+		}
+	}
+	if (tmp->n == 0) {
+		syntax(p, "expected an assignment");
+		return -1;
+	}
+	for (uint32_t i = 0; i < tmp->n; i++)
+		ca_ad_set(ad, tmp->attrs[i].name, tmp->attrs[i].spell, tmp->attrs[i].expr);
+	return 0;
+}
+
 int
 ca_parse_assignments(ca_ad *ad, const char *src, size_t len, int flags, ca_diag *err)
 {
 	parser p;
 
 	start(&p, ad->arena, src, len, flags, err);
-	if (p.tok.type == CA_T_LBRACK) {
-		if (ad_body(&p, ad, 0) == NULL || p.failed)
-			return -1;
-		if (p.tok.type != CA_T_EOF) {
-			syntax(&p, "expected the end of the ad");
-			return -1;
-		}
-		return 0;
-	}
-	/* name = expr [; name = expr]... ; parse into a scratch ad first so a
-	 * failure half-way leaves ad untouched */
-	ca_ad *tmp = ca_ad_new_in(ad->arena);
-	for (;;) {
-		while (p.tok.type == CA_T_SEMI)
-			next(&p);
-		if (p.tok.type == CA_T_EOF)
-			break;
-		if (p.tok.type != CA_T_IDENT) {
-			syntax(&p, "expected an attribute name");
-			return -1;
-		}
-		size_t n;
-		const char *s = ident_text(&p, &p.tok, &n);
-		const ca_name *nm = ca_intern(s, n);
-		const char *spell = keep_spelling(&p, nm, s, n);
-		next(&p);
-		if (expect(&p, CA_T_ASSIGN, "'='") < 0)
-			return -1;
-		ca_expr *e = expr(&p);
-		if (e == NULL)
-			return -1;
-		ca_ad_set(tmp, nm, spell, e);
-		if (p.tok.type != CA_T_SEMI && p.tok.type != CA_T_EOF) {
-			syntax(&p, "expected ';' or the end of the assignment");
-			return -1;
-		}
-	}
-	if (tmp->n == 0) {
-		syntax(&p, "expected an assignment");
-		return -1;
-	}
-	for (uint32_t i = 0; i < tmp->n; i++)
-		ca_ad_set(ad, tmp->attrs[i].name, tmp->attrs[i].spell, tmp->attrs[i].expr);
-	return 0;
+	return assignments(&p, ad);
 }

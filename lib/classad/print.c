@@ -5,16 +5,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "ascii.h"
 #include "lexer.h"
 #include "print.h"
-
-static void
-fix_radix(char *p)
-{
-	for (; *p; p++)
-		if (*p == ',')
-			*p = '.';
-}
 
 void
 ca_print_real(strbuf *sb, double r)
@@ -36,7 +29,7 @@ ca_print_real(strbuf *sb, double r)
 	/* the shortest of %.15g, %.16g, %.17g that reads back exactly */
 	for (int prec = 15; prec <= 17; prec++) {
 		snprintf(buf, sizeof buf, "%.*g", prec, r);
-		fix_radix(buf);
+		ca_radix_dot(buf);
 		if (ca_strtod(buf, NULL) == r)
 			break;
 	}
@@ -187,7 +180,7 @@ ca_print_reltime(strbuf *sb, double secs)
 		buf[0] = '\0';
 	strbuf_adds(sb, buf);
 	snprintf(buf, sizeof buf, "%02g", secs);
-	fix_radix(buf);
+	ca_radix_dot(buf);
 	strbuf_adds(sb, buf);
 }
 
@@ -255,6 +248,20 @@ ca_print_value(strbuf *sb, ca_value v, int flags)
 		strbuf_adds(sb, "\")");
 		break;
 	}
+}
+
+/* The expressions v[0..n) separated by ',', between open and close. */
+static void
+print_items(strbuf *sb, const char *open, ca_expr *const *v, uint32_t n, const char *close,
+    int flags)
+{
+	strbuf_adds(sb, open);
+	for (uint32_t i = 0; i < n; i++) {
+		if (i)
+			strbuf_addc(sb, ',');
+		print_expr(sb, v[i], flags);
+	}
+	strbuf_adds(sb, close);
 }
 
 static void
@@ -327,22 +334,10 @@ print_expr(strbuf *sb, const ca_expr *e, int flags)
 		break;
 	case CA_N_CALL:
 		strbuf_adds(sb, e->u.call.spell);
-		strbuf_addc(sb, '(');
-		for (uint32_t i = 0; i < e->u.call.n; i++) {
-			if (i)
-				strbuf_addc(sb, ',');
-			print_expr(sb, e->u.call.args[i], flags);
-		}
-		strbuf_addc(sb, ')');
+		print_items(sb, "(", e->u.call.args, e->u.call.n, ")", flags);
 		break;
 	case CA_N_LIST:
-		strbuf_adds(sb, "{ ");
-		for (uint32_t i = 0; i < e->u.list.n; i++) {
-			if (i)
-				strbuf_addc(sb, ',');
-			print_expr(sb, e->u.list.items[i], flags);
-		}
-		strbuf_adds(sb, " }");
+		print_items(sb, "{ ", e->u.list.items, e->u.list.n, " }", flags);
 		break;
 	case CA_N_AD:
 		ca_print_ad(sb, e->u.ad, flags);

@@ -1,25 +1,14 @@
-/* timeparse.c - HTCondor's absTime and relTime string syntaxes, read the way
- * its literals.cpp reads them but without the locale or time_t limits. */
+/* timeparse.c - HTCondor's absTime and relTime string syntaxes, read as
+ * HTCondor reads time literals but without the locale or time_t limits. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
 
 #include "arena.h"
+#include "ascii.h"
 #include "timeparse.h"
 #include "value.h"
-
-static inline bool
-is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static inline bool
-is_space(int c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
 
 int
 ca_local_offset(int64_t secs, int32_t *off)
@@ -67,7 +56,7 @@ digits_at(const char *s, size_t avail, size_t n)
 {
 	int64_t v = 0;
 
-	for (size_t i = 0; i < n && i < avail && is_digit(s[i]); i++)
+	for (size_t i = 0; i < n && i < avail && ca_is_digit(s[i]); i++)
 		v = v * 10 + (s[i] - '0');
 	return v;
 }
@@ -78,8 +67,8 @@ cut_zone(char *buf, size_t *n, int *tzh, int *tzm)
 {
 	const char *z = buf + *n - 5;
 
-	if ((z[0] != '+' && z[0] != '-') || !is_digit(z[1]) || !is_digit(z[2]) ||
-	    !is_digit(z[3]) || !is_digit(z[4]))
+	if ((z[0] != '+' && z[0] != '-') || !ca_is_digit(z[1]) || !ca_is_digit(z[2]) ||
+	    !ca_is_digit(z[3]) || !ca_is_digit(z[4]))
 		return false;
 	int h = (z[1] - '0') * 10 + (z[2] - '0');
 	int m = (z[3] - '0') * 10 + (z[4] - '0');
@@ -92,7 +81,7 @@ cut_zone(char *buf, size_t *n, int *tzh, int *tzm)
 static void
 skip_nondigits(const char *buf, size_t n, size_t *p)
 {
-	while (*p < n && !is_digit(buf[*p]))
+	while (*p < n && !ca_is_digit(buf[*p]))
 		(*p)++;
 }
 
@@ -113,7 +102,7 @@ ca_parse_abstime(const char *s, size_t len, int64_t *secs, int32_t *off, int64_t
 	/* The zone, at the very end: "Z" (after trailing blanks), "+hhmm"
 	 * or "+hh:mm" (no trailing blanks allowed, as in HTCondor). */
 	size_t i = n;
-	while (i > 0 && is_space(buf[i - 1]))
+	while (i > 0 && ca_is_space(buf[i - 1]))
 		i--;
 	if (i > 1 && (buf[i - 1] == 'z' || buf[i - 1] == 'Z')) {
 		memmove(buf + i - 1, buf + i, n - i + 1);
@@ -172,7 +161,7 @@ ca_parse_abstime(const char *s, size_t len, int64_t *secs, int32_t *off, int64_t
 static void
 back_space(const char *s, ptrdiff_t *i)
 {
-	while (*i >= 0 && is_space(s[*i]))
+	while (*i >= 0 && ca_is_space(s[*i]))
 		(*i)--;
 }
 
@@ -183,7 +172,7 @@ back_int(const char *s, ptrdiff_t *i)
 {
 	ptrdiff_t end = *i + 1;
 
-	while (*i >= 0 && is_digit(s[*i]))
+	while (*i >= 0 && ca_is_digit(s[*i]))
 		(*i)--;
 	int64_t v = 0;
 	for (ptrdiff_t k = *i + 1; k < end; k++) {
@@ -203,16 +192,16 @@ ca_parse_reltime(const char *s, size_t len, double *secs)
 	bool neg = false;
 
 	back_space(s, &i);
-	if (i >= 0 && (s[i] == 's' || s[i] == 'S' || is_digit(s[i]))) {
+	if (i >= 0 && (s[i] == 's' || s[i] == 'S' || ca_is_digit(s[i]))) {
 		if (s[i] == 's' || s[i] == 'S')
 			i--;
 		back_space(s, &i);
 		ptrdiff_t end = i + 1;
-		while (i >= 0 && is_digit(s[i]))
+		while (i >= 0 && ca_is_digit(s[i]))
 			i--;
 		if (i >= 0 && s[i] == '.') {
 			i--;
-			while (i >= 0 && is_digit(s[i]))
+			while (i >= 0 && ca_is_digit(s[i]))
 				i--;
 		}
 		size_t n = (size_t)(end - (i + 1));

@@ -1,13 +1,12 @@
-/* value.c - operations on ClassAd values that do not need an evaluation:
- * copying, truth, identity (=?=) and locale-free number text. */
+/* value.c - operations on ClassAd values that need no evaluation: shared short
+ * strings, identity (=?=), hashing, and number text without the locale. */
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ad.h"
-#include "expr.h"
+#include "ascii.h"
 #include "value.h"
 
 /* ORDER KINDS */
@@ -24,6 +23,9 @@ const char *const ca_kind_name[] = {
  * at SHARED_MAX entries; later strings go to their arena as before. */
 #define SHARED_MAX 65536
 
+/* Open addressing over the strings themselves, not a ca_dict: every string
+ * literal read is looked up here, and the dict's items array would cost one
+ * more memory access per lookup. */
 static struct {
 	char **slot;
 	uint32_t cap, n;	/* cap is a power of two */
@@ -91,31 +93,6 @@ ca_str_new(ca_arena *a, const char *s, size_t len)
 	if (len > UINT32_MAX)
 		return ca_error("string too long");
 	return ca_str(ca_arena_strndup(a, s, len), (uint32_t)len);
-}
-
-ca_value
-ca_value_copy_into(ca_arena *a, ca_value v)
-{
-	switch (v.kind) {
-	case CA_STRING: {
-		const char *sh = ca_str_shared(v.u.s, v.x.len);
-		return ca_str(sh ? sh : ca_arena_strndup(a, v.u.s, v.x.len), v.x.len);
-	}
-	case CA_LIST: {
-		ca_value *items = ca_arena_array(a, v.x.len, sizeof *items);
-		for (uint32_t i = 0; i < v.x.len; i++)
-			items[i] = ca_value_copy_into(a, v.u.items[i]);
-		return ca_list(items, v.x.len);
-	}
-	case CA_AD: {
-		ca_adval *av = ca_arena_alloc(a, sizeof *av);
-		av->ad = ca_ad_copy_in(a, v.u.ad->ad);
-		av->scope = NULL;
-		return ca_adv(av);
-	}
-	default:
-		return v;
-	}
 }
 
 ca_value
@@ -227,16 +204,6 @@ ca_strtod(const char *s, char **end)
 	return strtod_l(s, end, c_locale);
 }
 
-/* The radix character of printf is '.' unless a program set LC_NUMERIC;
- * mend it in case a library user did. */
-static void
-fix_radix(char *p)
-{
-	for (; *p; p++)
-		if (*p == ',')
-			*p = '.';
-}
-
 void
 ca_real_htcondor(strbuf *sb, double r)
 {
@@ -248,7 +215,7 @@ ca_real_htcondor(strbuf *sb, double r)
 		strbuf_adds(sb, r > 0 ? "INF" : "-INF");
 	else {
 		snprintf(buf, sizeof buf, "%1.15E", r);
-		fix_radix(buf);
+		ca_radix_dot(buf);
 		strbuf_adds(sb, buf);
 	}
 }

@@ -1,14 +1,17 @@
 /* value.h - ClassAd values: the small tagged union passed by value everywhere.
- * UNDEFINED and ERROR are values like any other, never C error codes.
- *
+ * UNDEFINED and ERROR are values like any other, never C error codes. */
+
+/*
  * OWNERSHIP RULE (the one rule of the library's memory):
  *   A value never owns memory. Strings, lists and ads it points to live in an
- *   arena: the arena of the ad whose expression produced them (literals), or the
- *   scratch arena of the evaluation context (computed results). Such a value is
- *   valid until that arena is reset or freed. To keep a value longer, copy it
- *   with ca_value_copy_into(arena, v). (Short literal strings may instead be
- *   shared, process-wide, until ca_intern_cleanup(): see ca_str_shared.) Expression trees and nested ads belong to
- *   the arena of the ad that contains them; ca_ad_free() frees all of it. */
+ *   arena: the arena of the ad whose expression produced them (literals), or
+ *   the scratch arena of the evaluation context (computed results). Such a
+ *   value is valid until that arena is reset or freed. To keep a value longer,
+ *   copy it with ca_value_copy_into(arena, v) (expr.h). (Short literal strings
+ *   may instead be shared, process-wide, until ca_intern_cleanup(): see
+ *   ca_str_shared.) Expression trees and nested ads belong to the arena of
+ *   the ad that contains them; ca_ad_free() frees all of it.
+ */
 #ifndef CA_VALUE_H
 #define CA_VALUE_H
 
@@ -86,21 +89,38 @@ ca_value ca_str_new(ca_arena *a, const char *s, size_t len);
 const char *ca_str_shared(const char *s, size_t len);
 void ca_str_shared_cleanup(void);	/* ca_intern_cleanup() calls it */
 
-/* Deep copy of v (strings, lists, ad references) into arena a (short
- * strings: their shared copy). */
-ca_value ca_value_copy_into(ca_arena *a, ca_value v);
+/* The truth of v where the logic operators need to tell values apart: 1
+ * true, 0 false (a nonzero number is true, NaN too), -1 a value that is not
+ * boolean-equivalent, -2 UNDEFINED, -3 ERROR. */
+static inline int
+ca_logic_truth(ca_value v)
+{
+	switch (v.kind) {
+	case CA_BOOL: return v.u.b;
+	case CA_INT: return v.u.i != 0;
+	case CA_REAL: return v.u.r != 0.0;
+	case CA_UNDEFINED: return -2;
+	case CA_ERROR: return -3;
+	default: return -1;
+	}
+}
 
 /* "Boolean-equivalent" test of HTCondor: bool, or a number (nonzero is true;
  * NaN too). Returns 1 true, 0 false, -1 when v is not boolean-equivalent. */
 static inline int
 ca_value_truth(ca_value v)
 {
-	switch (v.kind) {
-	case CA_BOOL: return v.u.b;
-	case CA_INT: return v.u.i != 0;
-	case CA_REAL: return v.u.r != 0.0;
-	default: return -1;
-	}
+	int t = ca_logic_truth(v);
+
+	return t < 0 ? -1 : t;
+}
+
+/* The ERROR of && or || of a value that is not boolean-equivalent. */
+static inline ca_value
+ca_logic_error(bool and)
+{
+	return ca_error(and ? "'&&' of a value that is not a boolean" :
+	    "'||' of a value that is not a boolean");
 }
 
 /* Three-valued logic: && and || with HTCondor's tables, for every place
@@ -113,38 +133,27 @@ ca_value_truth(ca_value v)
 static inline bool
 ca_logic_left(bool and, ca_value l, ca_value *out)
 {
-	int t;
+	int t = ca_logic_truth(l);
 
-	if (l.kind == CA_ERROR) {
+	if (t == (int)and || t == -2)	/* true && x, false || x, UNDEFINED */
+		return false;		/* the right side decides */
+	if (t == -3)
 		*out = l;
-		return true;
-	}
-	if (l.kind == CA_UNDEFINED)
-		return false;
-	if ((t = ca_value_truth(l)) < 0) {
-		*out = ca_error(and ? "'&&' of a value that is not a boolean" :
-		    "'||' of a value that is not a boolean");
-		return true;
-	}
-	if (t == (int)and)	/* true && x, false || x: the right side decides */
-		return false;
-	*out = ca_bool(t);
+	else
+		*out = t < 0 ? ca_logic_error(and) : ca_bool(t);
 	return true;
 }
 
 static inline ca_value
 ca_logic_right(bool and, ca_value l, ca_value r)
 {
-	int t;
+	int t = ca_logic_truth(r);
 
-	if (r.kind == CA_ERROR || r.kind == CA_UNDEFINED)
-		return r.kind == CA_ERROR ? r : ca_undef();
-	if ((t = ca_value_truth(r)) < 0)
-		return ca_error(and ? "'&&' of a value that is not a boolean" :
-		    "'||' of a value that is not a boolean");
-	if (l.kind == CA_UNDEFINED && t == (int)and)
+	if (t == -3)
+		return r;
+	if (t == -2 || (t == (int)and && l.kind == CA_UNDEFINED))
 		return ca_undef();
-	return ca_bool(t);
+	return t < 0 ? ca_logic_error(and) : ca_bool(t);
 }
 
 /* Both steps on two values already at hand; *right (may be NULL) says

@@ -1,13 +1,15 @@
-/* vec.h - the one growable array: a typed struct of pointer, length and
- * capacity, grown geometrically with overflow checks, for every list that
- * grows one item at a time.
- *
+/* vec.h - the one growable array, for every list that grows one item at a
+ * time: a typed struct of pointer, length and capacity, grown geometrically. */
+
+/*
  *   ca_vec(int) v = CA_VEC_INIT;
  *   *ca_vec_push(&v) = 42;          grows when full; never fails (exits on OOM)
  *   for (size_t i = 0; i < v.n; i++) use(v.at[i]);
  *   ca_vec_free(&v);
  *
- * Pointers into at[] are valid until the next push or reserve. */
+ * Growth checks the size for overflow. Pointers into at[] are valid until
+ * the next push or reserve, and the macros evaluate V more than once.
+ */
 #ifndef CA_VEC_H
 #define CA_VEC_H
 

@@ -1,0 +1,237 @@
+/* read_long.c - the long format of ads (condor_status -long, condor_q -long):
+ * "Name = expression" lines, a blank line after each ad. */
+#include <stdint.h>
+#include <string.h>
+
+#include "ad.h"
+#include "parser.h"
+#include "reader.h"
+#include "reader_int.h"
+
+static inline void
+next_line(ca_reader *r, size_t n)
+{
+	r->pos += n;
+	r->line++;
+	r->lstart = r->base + r->pos;
+}
+
+/* The line at pos: *len bytes before its '\n', *next bytes to consume it.
+ * 1, 0 at the end of input, -1 on error, 2 when the line is longer than
+ * NAME_MAX_LEN without an '=' (then *len is what is buffered). */
+static int
+get_line(ca_reader *r, size_t *len, size_t *next)
+{
+	size_t scanned = 0;
+
+	for (;;) {
+		const char *p = r->buf + r->pos;
+		size_t avail = r->end - r->pos;
+		const char *nl = memchr(p + scanned, '\n', avail - scanned);
+		if (nl) {
+			*len = (size_t)(nl - p);
+			*next = *len + 1;
+			return 1;
+		}
+		if (r->eof) {
+			if (avail == 0)
+				return 0;
+			*len = *next = avail;
+			return 1;
+		}
+		if (avail >= NAME_MAX_LEN && memchr(p, '=', NAME_MAX_LEN) == NULL) {
+			const char *q = p;
+			while (q < p + avail && is_blank((unsigned char)*q))
+				q++;
+			if (q < p + avail && *q != '#') {	/* comments may be long */
+				*len = *next = avail;
+				return 2;
+			}
+		}
+		scanned = avail;
+		if (ca_rd_fill(r) < 0)
+			return -1;
+	}
+}
+
+/* After a bad line: drop lines up to and including the next blank one.
+ * Long lines are dropped block by block. */
+static int
+skip_bad_ad(ca_reader *r)
+{
+	bool dirty = false;	/* bytes of the current line already dropped were not blank */
+
+	for (;;) {
+		const char *p = r->buf + r->pos, *e = r->buf + r->end;
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e;
+		bool blank = !dirty;
+		for (const char *q = p; blank && q < le; q++)
+			blank = is_blank((unsigned char)*q);
+		if (nl) {
+			next_line(r, (size_t)(nl - p) + 1);
+			if (blank)
+				break;
+			dirty = false;
+			continue;
+		}
+		dirty = !blank;
+		r->pos = r->end;
+		if (r->eof)
+			break;
+		if (ca_rd_fill(r) < 0)
+			return -1;
+	}
+	r->skip = false;
+	return 0;
+}
+
+/* Report a line without '=' (or too long to hold one): a byte that is not
+ * text, else the missing '='. */
+static int
+long_no_eq(ca_reader *r, const char *ls, const char *p, const char *le)
+{
+	for (const char *q = p; q < le; q++) {
+		unsigned char c = (unsigned char)*q;
+		if (c == 0)
+			return ca_rd_error(r, 0, r->line, (int)(q - ls) + 1,
+			    "NUL byte in the input (binary data?)");
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f)
+			return ca_rd_error(r, 0, r->line, (int)(q - ls) + 1,
+			    "unexpected control byte 0x%02x (binary data?)", c);
+	}
+	if (le - p >= NAME_MAX_LEN)
+		return ca_rd_error(r, 0, r->line, (int)(p - ls) + 1,
+		    "expected 'Name = expression': no '=' in the first %d bytes of the line",
+		    NAME_MAX_LEN);
+	/* point just after the first word, where the '=' should be */
+	const char *q = p;
+	while (q < le && !is_blank((unsigned char)*q))
+		q++;
+	return ca_rd_error(r, 0, r->line, (int)(q - ls) + 1, "expected '=' after attribute name");
+}
+
+/* A quoted name 'a b' (as the writer prints names that are not plain). */
+static const ca_name *
+long_quoted_name(ca_reader *r, ca_ad *ad, const char *ls, const char *ns, size_t n,
+    const char **spell)
+{
+	ca_diag perr;
+	ca_expr *e = ca_parse_expr(ad->arena, ns, n, 0, &perr);
+
+	if (e == NULL || e->node != CA_N_ATTR || e->op != CA_SC_NONE) {
+		ca_rd_error(r, 0, r->line, (int)(ns - ls) + 1 + (e ? 0 : (int)perr.pos),
+		    "bad quoted attribute name%s%s", e ? "" : ": ", e ? "" : perr.msg);
+		return NULL;
+	}
+	if (e->u.attr.name->len == 0) {
+		ca_rd_error(r, 0, r->line, (int)(ns - ls) + 1, "empty attribute name");
+		return NULL;
+	}
+	*spell = e->u.attr.spell;
+	return e->u.attr.name;
+}
+
+int
+ca_rd_next_long(ca_reader *r, ca_ad **out)
+{
+	ca_ad *ad = NULL;
+	size_t len, next;
+	int rc;
+
+	if (r->skip && skip_bad_ad(r) < 0)
+		return R_FATAL;
+	for (;;) {
+		rc = get_line(r, &len, &next);
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			ca_ad_free(ad);
+			return R_FATAL;
+		}
+		const char *ls = r->buf + r->pos, *le = ls + len, *p = ls;
+		if (rc == 1 && le > ls && le[-1] == '\r')
+			le--;
+		while (p < le && is_blank((unsigned char)*p))
+			p++;
+		if (rc == 1) {
+			if (p == le) {
+				next_line(r, next);
+				if (ad)
+					break;
+				continue;
+			}
+			if (*p == '#') {
+				next_line(r, next);
+				continue;
+			}
+		}
+		const char *eq = NULL;
+		if (rc == 1) {
+			const char *from = p;
+			if (*p == '\'') {
+				/* a quoted name may hold '=': look after its closing quote */
+				for (from = p + 1; from < le && *from != '\''; from++)
+					if (*from == '\\' && from + 1 < le)
+						from++;
+			}
+			eq = memchr(from, '=', (size_t)(le - from));
+		}
+		if (eq == NULL) {
+			long_no_eq(r, ls, p, le);
+			goto bad;
+		}
+		const char *ns = p, *ne = eq;
+		while (ne > ns && is_blank((unsigned char)ne[-1]))
+			ne--;
+		if (ne == ns) {
+			ca_rd_error(r, 0, r->line, (int)(eq - ls) + 1, "missing attribute name before '='");
+			goto bad;
+		}
+		for (const char *q = ns; q < ne; q++) {
+			unsigned char c = (unsigned char)*q;
+			if (c < 0x20 || c == 0x7f) {
+				ca_rd_error(r, 0, r->line, (int)(q - ls) + 1, c == 0 ?
+				    "NUL byte in the input (binary data?)" :
+				    "unexpected control byte 0x%02x in attribute name", c);
+				goto bad;
+			}
+		}
+		const char *rs = eq + 1, *re = le;
+		while (rs < re && is_blank((unsigned char)*rs))
+			rs++;
+		while (re > rs && is_blank((unsigned char)re[-1]))
+			re--;
+		if (ad == NULL) {
+			ad = ca_ad_new();
+			r->ad_line = r->line;
+		}
+		const ca_name *nm;
+		const char *spell = NULL;
+		size_t nlen = (size_t)(ne - ns);
+		if (*ns == '\'') {
+			nm = long_quoted_name(r, ad, ls, ns, nlen, &spell);
+			if (nm == NULL)
+				goto bad;
+		} else {
+			nm = ca_intern(ns, nlen);
+			spell = ca_name_spelling(ad->arena, nm, ns, nlen);
+		}
+		ca_diag perr;
+		ca_expr *e = ca_parse_expr(ad->arena, rs, (size_t)(re - rs), CA_P_OLDSTR, &perr);
+		if (e == NULL) {
+			ca_rd_error(r, 0, r->line, (int)(rs - ls) + 1 + (int)perr.pos, "%s", perr.msg);
+			goto bad;
+		}
+		ca_ad_set(ad, nm, spell, e);
+		next_line(r, next);
+	}
+	if (ad == NULL)
+		return 0;
+	*out = ad;
+	return 1;
+bad:
+	ca_ad_free(ad);
+	r->skip = true;		/* from this line to the next blank line */
+	return R_AGAIN;
+}

@@ -1,0 +1,108 @@
+/* write_long.c - ads in the long format, "Name = expression" lines in the old
+ * syntax, and what that format cannot hold. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "expr.h"
+#include "print.h"
+#include "writer_int.h"
+
+/* Can the long format hold this name as it is? The reader splits at the
+ * first '=', trims blanks and takes '#' lines for comments; anything else
+ * is written quoted ('a b') and unquoted again by the reader. */
+static bool
+long_plain_name(const char *s, size_t n)
+{
+	if (n == 0 || s[0] == '#' || s[0] == '\'')
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c <= 0x20 || c == 0x7f || c == '=')
+			return false;
+	}
+	return true;
+}
+
+void
+ca_wr_long(strbuf *sb, const ca_ad *ad)
+{
+	for (uint32_t i = 0; i < ad->n; i++) {
+		size_t n;
+		const char *s = attr_spell(&ad->attrs[i], &n);
+		if (long_plain_name(s, n))
+			strbuf_add(sb, s, n);
+		else
+			ca_print_name(sb, s, n);
+		strbuf_add(sb, " = ", 3);
+		ca_print_expr(sb, ad->attrs[i].expr, CA_PR_OLD);
+		strbuf_addc(sb, '\n');
+	}
+}
+
+static bool old_ad_unsafe(const ca_ad *ad);
+
+/* Does a string of v end in a backslash where the line does not end (last
+ * false)? Old strings read "C:\" back only at the end of a line (HTCondor's
+ * rule for Windows paths): anywhere else its \" is an escaped quote. */
+static bool
+old_value_unsafe(ca_value v, bool last)
+{
+	switch (v.kind) {
+	case CA_STRING:
+		return !last && v.x.len > 0 && v.u.s[v.x.len - 1] == '\\';
+	case CA_LIST:
+		for (uint32_t i = 0; i < v.x.len; i++)
+			if (old_value_unsafe(v.u.items[i], false))
+				return true;
+		return false;
+	case CA_AD:
+		return old_ad_unsafe(v.u.ad->ad);
+	default:
+		return false;
+	}
+}
+
+/* The same for the strings of e, printed in old syntax; last: e ends the
+ * line. Trees are no deeper than the parser's limit. */
+static bool
+old_expr_unsafe(const ca_expr *e, bool last)
+{
+	if (e->node == CA_N_LIT)
+		return old_value_unsafe(e->u.lit, last);
+	for (uint32_t i = 0; i < ca_expr_nkids(e); i++)
+		if (old_expr_unsafe(ca_expr_kid(e, i), false))
+			return true;
+	return false;
+}
+
+static bool
+old_ad_unsafe(const ca_ad *ad)
+{
+	for (uint32_t i = 0; i < ad->n; i++)
+		if (old_expr_unsafe(ad->attrs[i].expr, false))
+			return true;
+	return false;
+}
+
+const char *
+ca_wr_long_refusal(const ca_ad *ad, const char *text, size_t len)
+{
+	/* One line per attribute: old strings have no escape for a newline,
+	 * and written raw it would split the attribute (or forge others); nor
+	 * for a final backslash inside an expression. An ad without
+	 * attributes has no text at all. */
+	uint32_t lines = 0;
+	for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p))) != NULL; p++)
+		lines++;
+	bool unsafe = lines != ad->n;
+	for (uint32_t i = 0; i < ad->n && !unsafe; i++)
+		unsafe = old_expr_unsafe(ad->attrs[i].expr, true);
+	if (ad->n == 0)
+		return "the long format cannot hold an ad without attributes "
+		    "(-o new, json or xml can)";
+	if (unsafe)
+		return "the long format cannot hold a string with a newline, or "
+		    "a backslash ending an expression's line (-o new, json or xml can)";
+	return NULL;
+}

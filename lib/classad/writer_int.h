@@ -1,0 +1,43 @@
+/* writer_int.h - what the stream writer (writer.c) shares with the writers
+ * of each format (write_*.c). */
+#ifndef CA_WRITER_INT_H
+#define CA_WRITER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "ad.h"
+#include "strbuf.h"
+
+/* The name of an attribute as this ad spells it. */
+static inline const char *
+attr_spell(const ca_attr *at, size_t *len)
+{
+	const char *s = at->spell ? at->spell : at->name->spell;
+
+	*len = strlen(s);
+	return s;
+}
+
+static inline void
+spaces(strbuf *sb, int n)
+{
+	while (n-- > 0)
+		strbuf_addc(sb, ' ');
+}
+
+/* An ad in each format, as the writer writes it inside its stream; tmp is
+ * scratch for unparsed expressions, indent the column of the ad. */
+void ca_wr_long(strbuf *sb, const ca_ad *ad);
+void ca_wr_json(strbuf *sb, strbuf *tmp, const ca_ad *ad, int indent);
+void ca_wr_xml(strbuf *sb, strbuf *tmp, const ca_ad *ad, int indent);
+
+/* Why the long format cannot hold ad, whose text (ca_wr_long) is
+ * text[0..len), or NULL when it can. */
+const char *ca_wr_long_refusal(const ca_ad *ad, const char *text, size_t len);
+/* Is s[0..n) well-formed UTF-8 (no overlong forms, no surrogates, nothing
+ * above U+10FFFF)? */
+bool ca_wr_utf8_valid(const char *s, size_t n);
+
+#endif
