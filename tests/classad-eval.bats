@@ -274,3 +274,24 @@ AD
 	run -2 --separate-stderr classad-eval -constriant x
 	[[ $stderr == *"did you mean '-constraint'?"* ]]
 }
+
+@test "--explain follows only the branches the evaluator took, and blames only what reaches the value" {
+	run -0 classad-eval -x 'ifThenElse(false, Y, 5)'
+	[ "$output" = $'ifThenElse(false,Y,5)  =>  5\n  false  =>  false\n  Y  (not evaluated)\n  5  =>  5' ]
+	# condor_submit's RequestMemory: the undefined MemoryUsage that "isnt"
+	# tests is no origin; only the missing HasFileTransfer is
+	cat >"$TMP/job.ad" <<'AD'
+ImageSize = 1000
+RequestMemory = ifthenelse(MemoryUsage isnt undefined, MemoryUsage, (ImageSize + 1023) / 1024)
+Requirements = TARGET.Memory >= RequestMemory && TARGET.HasFileTransfer
+AD
+	printf 'Memory = 4096\n' >"$TMP/slot.ad"
+	run -0 classad-eval -f "$TMP/job.ad" -t "$TMP/slot.ad" -x Requirements
+	[[ $output == *$'          MemoryUsage  (not evaluated)\n'* ]]
+	[[ $output != *"MemoryUsage is undefined"* ]]
+	[ "$(grep -c 'undefined here' <<<"$output")" = 1 ]
+	[[ $output == *$'why:\n  TARGET.HasFileTransfer is undefined: no attribute HasFileTransfer in TARGET' ]]
+	# an undefined left side of a false && is no origin either
+	run -0 classad-eval -x 'nosuch && false'
+	[[ $output != *"undefined here"* ]]
+}

@@ -5,6 +5,7 @@
  * An origin names which attribute is missing from which ad, which operand
  * had the wrong kind, which function rejected its arguments.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtins.h"
@@ -26,6 +27,10 @@ struct explainer {
 	size_t start;		/* where the report starts in sb */
 	int nlines;
 	bool cut;		/* the report hit MAX_LINES or the work bound */
+	bool counts;		/* the node at hand gives the reported value its kind */
+	const ca_expr *const *watch;	/* a lazy call's arguments being traced */
+	bool *seen;		/* which of them the evaluator evaluated */
+	uint32_t nwatch;
 };
 
 /* Append the text in t to sb, cut at TEXT_MAX bytes; t is released. */
@@ -71,12 +76,17 @@ bad(ca_value v)
 	return v.kind == CA_UNDEFINED || v.kind == CA_ERROR;
 }
 
-/* Record an origin: mark the line and add to the summary. */
+/* Record an origin: mark the line and add to the summary. An UNDEFINED or
+ * ERROR that an operator or function absorbs (MemoryUsage in
+ * "MemoryUsage isnt undefined", the left side of a false &&) is no origin
+ * of the value reported: x->counts is false below such a node. */
 static void
 origin(struct explainer *x, const ca_expr *e, ca_value v, const char *reason)
 {
 	const char *kind = v.kind == CA_ERROR ? "error" : "undefined";
 
+	if (!x->counts)
+		return;
 	strbuf_addf(x->sb, "   <-- %s here: %s", kind, reason);
 	if (x->norigins++ < 8) {
 		strbuf_adds(&x->why, "\n  ");
@@ -86,6 +96,29 @@ origin(struct explainer *x, const ca_expr *e, ca_value v, const char *reason)
 }
 
 static void node(struct explainer *x, const ca_expr *e, const ca_frame *f, int depth);
+
+/* Report child e of a node whose value is v: its bad value counts only
+ * when it is the parent's (an absorbed UNDEFINED is no origin). */
+static void
+child(struct explainer *x, const ca_expr *e, const ca_frame *f, int depth, ca_value v,
+    ca_value cv)
+{
+	bool saved = x->counts;
+
+	x->counts = saved && bad(v) && cv.kind == v.kind;
+	node(x, e, f, depth);
+	x->counts = saved;
+}
+
+static void
+not_evaluated(struct explainer *x, const ca_expr *e, int depth)
+{
+	strbuf_addc(x->sb, '\n');
+	indent(x->sb, depth);
+	expr_text(x->sb, e);
+	strbuf_adds(x->sb, "  (not evaluated)");
+	x->nlines++;
+}
 static ca_value value_of(struct explainer *x, const ca_expr *e, const ca_frame *f);
 
 /* The operand kinds of a failed operator, for its reason. */
@@ -231,14 +264,25 @@ logic_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v,
 		    "'||' of a value that is not a boolean");
 	for (int i = 0; i < n; i++) {
 		if (evaluated[i])
-			node(x, ops[i], f, depth + 1);
-		else {
-			strbuf_addc(x->sb, '\n');
-			indent(x->sb, depth + 1);
-			expr_text(x->sb, ops[i]);
-			strbuf_adds(x->sb, "  (not evaluated)");
-		}
+			child(x, ops[i], f, depth + 1, v, value_of(x, ops[i], f));
+		else
+			not_evaluated(x, ops[i], depth + 1);
 	}
+}
+
+/* The evaluator's trace while a lazy call is evaluated: mark the
+ * arguments it reaches. */
+static void
+watch_args(void *arg, const ca_expr *e, const ca_frame *f, ca_value v, int depth)
+{
+	struct explainer *x = arg;
+
+	(void)f;
+	(void)v;
+	(void)depth;
+	for (uint32_t i = 0; i < x->nwatch; i++)
+		if (x->watch[i] == e)
+			x->seen[i] = true;
 }
 
 static void
@@ -279,8 +323,28 @@ call_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, 
 			origin(x, e, v, r.buf);
 	}
 	strbuf_release(&r);
+	/* a lazy function (ifThenElse, eval, ...) evaluates only some of its
+	 * arguments: ask the evaluator which, and follow only those */
+	bool seen_small[16], *seen = n <= 16 ? seen_small : ca_xcalloc(n, sizeof *seen);
 	for (uint32_t i = 0; i < n; i++)
-		node(x, e->u.call.args[i], f, depth + 1);
+		seen[i] = fn == NULL || fn->lazy == NULL;
+	if (fn != NULL && fn->lazy != NULL && n > 0) {
+		x->watch = (const ca_expr *const *)e->u.call.args;
+		x->seen = seen;
+		x->nwatch = n;
+		x->cx->trace = watch_args;
+		x->cx->trace_arg = x;
+		(void)value_of(x, e, f);
+		x->cx->trace = NULL;
+		x->watch = NULL;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (seen[i])
+			child(x, e->u.call.args[i], f, depth + 1, v, value_of(x, e->u.call.args[i], f));
+		else
+			not_evaluated(x, e->u.call.args[i], depth + 1);
+	if (seen != seen_small)
+		free(seen);
 }
 
 /* Evaluate and report e, then its children as the evaluator visits them;
@@ -390,13 +454,14 @@ node(struct explainer *x, const ca_expr *e, const ca_frame *f, int depth)
 	}
 	for (int i = 0; i < nk; i++)
 		if (unparen(kids[i])->node != CA_N_LIT)	/* literals show in the parent */
-			node(x, kids[i], f, depth + 1);
+			child(x, kids[i], f, depth + 1, v, kv[i]);
 }
 
 ca_value
 ca_explain(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad *target, strbuf *sb)
 {
-	struct explainer x = { .cx = cx, .sb = sb, .why = STRBUF_INIT, .start = sb->len };
+	struct explainer x = { .cx = cx, .sb = sb, .why = STRBUF_INIT, .start = sb->len,
+	    .counts = true };
 
 	if (my == NULL)
 		my = cx->empty;
