@@ -47,6 +47,7 @@ enum ca_pool_fstate {
 
 typedef struct ca_pool_file {
 	const char *name;	/* for messages: a name without control bytes */
+	const char *fname;	/* its name in its directory, as it is */
 	ca_ad **ads;		/* the pool takes them for a taken file */
 	size_t n;
 	bool super;		/* submitted by a queue super user (ca_pool_intake) */
@@ -72,6 +73,10 @@ typedef struct ca_pool_stats {
 
 ca_pool *ca_pool_new(void);
 void ca_pool_free(ca_pool *p);
+/* Problems that do not stop a cycle (a cron job put on hold, a record left
+ * out of a log, a configuration problem found while running) go to fn. */
+typedef void (*ca_pool_warn_fn)(void *arg, const ca_diag *d);
+void ca_pool_set_warn(ca_pool *p, ca_pool_warn_fn fn, void *arg);
 
 /* The pool's configuration from pooldir: pool.config (the negotiator and
  * the accountant; the knobs of the schedd's intake) and, for every class
@@ -150,5 +155,67 @@ int ca_pool_intake_submit(ca_pool *p, ca_pool_file *f, const char *text, size_t 
 int ca_pool_intake_events(ca_pool *p, ca_pool_file *f, const char *text, size_t len);
 /* Free the ads f still holds. */
 void ca_pool_file_clear(ca_pool_file *f);
+
+/* ---- the state directory (see pool-cycle(1)) ---- */
+
+/*
+ *   conf -> POOLDIR   current   gen.N/   log/   incoming/   events/
+ *   hosts.map   lock
+ * Every file is opened relative to the directory's descriptor, and none
+ * through a symbolic link (O_NOFOLLOW), except conf, which the pool's own
+ * account made.
+ */
+typedef struct ca_pool_dir {
+	const char *path;	/* STATEDIR as given, for messages */
+	int fd;			/* STATEDIR */
+	int lock;		/* STATEDIR/lock, held with flock(2) */
+	int64_t gen;		/* the committed generation */
+	int newfd;		/* the generation being made, or -1 */
+	int64_t newgen;
+	bool sync;		/* fsync what a commit writes (default) */
+	ca_pool_sinks sinks;	/* the records of the generation being made */
+	uid_t self;		/* the account the pool runs as */
+	char *selfname;
+} ca_pool_dir;
+
+/* --init: create statedir (and its parents) for pooldir at now: the spool
+ * directories with their modes, generation 0 with the slots of every
+ * machine and the first accountant records, hosts.map, conf, current.
+ * Returns 0, or -1 with err (status 4; an existing state directory too). */
+int ca_pool_dir_init(const char *pooldir, const char *statedir, int64_t now, ca_pool *p,
+    ca_diag *err);
+/* Open statedir and take its lock (waiting for it), then finish what a
+ * cycle killed before or after its commit left (the next cycle is the
+ * recovery). Returns 0, or -1 with err. */
+int ca_pool_dir_open(ca_pool_dir *d, const char *statedir, ca_diag *err);
+void ca_pool_dir_close(ca_pool_dir *d);
+/* The pool of the committed generation: its configuration from conf/, its
+ * state from gen.N/. Returns 0, or -1 with err. */
+int ca_pool_dir_load(ca_pool_dir *d, ca_pool *p, ca_diag *err);
+
+/* The files of incoming/ (submit) or events/ waiting to be taken, in the
+ * order of their names: each read safely (no link followed, a regular file
+ * of one link, owned by someone with a name, within the size limit) and
+ * checked by the intake; one that is refused is set aside in
+ * DIR/rejected/ at once, with the reason beside it (NAME.why), and said
+ * through the pool's warnings. *files is malloc'ed. Returns 0, or -1 with
+ * err for a fault of the pool's own directory. */
+int ca_pool_dir_scan(ca_pool_dir *d, ca_pool *p, bool submit, ca_pool_file **files,
+    size_t *n, ca_diag *err);
+/* Set file f of incoming/ (submit) or events/, refused by a cycle, aside. */
+int ca_pool_dir_reject(ca_pool_dir *d, ca_pool *p, bool submit, ca_pool_file *f,
+    ca_diag *err);
+void ca_pool_files_free(ca_pool_file *files, size_t n);
+
+/* Start generation N+1: its directory and its record files (d->sinks). */
+int ca_pool_dir_begin(ca_pool_dir *d, ca_diag *err);
+/* Commit p as the generation begun (renamed to gen.NEWGEN when newgen is
+ * more than N+1: several cycles in one), with the files taken: the state
+ * saved, synced, current renamed; then the logs appended and the files
+ * taken removed (ca_pool_dir_open does this again after a crash). */
+int ca_pool_dir_commit(ca_pool_dir *d, ca_pool *p, int64_t newgen, const ca_pool_file *ev,
+    size_t nev, const ca_pool_file *subs, size_t nsub, ca_diag *err);
+/* Give up the generation begun (its directory is removed by the next open). */
+void ca_pool_dir_abort(ca_pool_dir *d);
 
 #endif
