@@ -375,33 +375,32 @@ append_file(int from, const char *name, int logfd, const char *logname, const ch
 	return 0;
 }
 
-/* Remove the files a generation took, exactly those (the same inode): one
- * put back under the same name meanwhile is a new submission. */
+/* Remove the files a generation took, exactly those (the same inode, as
+ * .inodes has them: "DIR DEV INO NAME" lines): one put back under the same
+ * name meanwhile is a new submission. */
 static void
-remove_taken(int statefd, int genfd, const char *list, const char *dirname)
+remove_taken(int statefd, int genfd)
 {
-	char *buf = NULL;
+	char *buf = NULL, *line, *nl;
 	size_t len;
 	ca_diag err;
-	int dfd;
 
-	if (read_own(genfd, list, list, &buf, &len, &err) <= 0)
+	if (read_own(genfd, ".inodes", ".inodes", &buf, &len, &err) <= 0)
 		return;
-	if ((dfd = open_dir(statefd, dirname)) >= 0) {
-		char *line = buf, *nl;
-		for (; *line; line = nl + 1) {
-			unsigned long long dev, ino;
-			int off = 0;
-			struct stat st;
-			if ((nl = strchr(line, '\n')) == NULL)
-				break;
-			*nl = '\0';
-			if (sscanf(line, "%llu %llu %n", &dev, &ino, &off) != 2 || off == 0)
-				continue;
-			if (fstatat(dfd, line + off, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			    (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino)
-				unlinkat(dfd, line + off, 0);
-		}
+	for (line = buf; *line && (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+		unsigned long long dev, ino;
+		char dir[16];
+		int off = 0, dfd;
+		struct stat st;
+		*nl = '\0';
+		if (sscanf(line, "%15s %llu %llu %n", dir, &dev, &ino, &off) != 3 || off == 0 ||
+		    (strcmp(dir, "incoming") != 0 && strcmp(dir, "events") != 0))
+			continue;
+		if ((dfd = open_dir(statefd, dir)) < 0)
+			continue;
+		if (fstatat(dfd, line + off, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino)
+			unlinkat(dfd, line + off, 0);
 		close(dfd);
 	}
 	free(buf);
@@ -475,8 +474,7 @@ finish(ca_pool_dir *d, int64_t g, ca_diag *err)
 	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++)
 		if (append_file(gfd, logs[i].gen, lfd, logs[i].log, name, err) < 0)
 			goto out;
-	remove_taken(d->fd, gfd, "incoming", "incoming");
-	remove_taken(d->fd, gfd, "events", "events");
+	remove_taken(d->fd, gfd);
 	if (write_new(gfd, ".done", "", 0, false, err, name) < 0)
 		goto out;
 	rc = 0;
@@ -985,17 +983,35 @@ ca_pool_dir_abort(ca_pool_dir *d)
 	d->newfd = -1;
 }
 
+/* The lists of the files taken: their names (incoming, events) and, for
+ * the removal, where they were (.inodes). */
 static int
-write_list(ca_pool_dir *d, const char *name, const ca_pool_file *f, size_t n, ca_diag *err)
+write_lists(ca_pool_dir *d, const ca_pool_file *ev, size_t nev, const ca_pool_file *subs,
+    size_t nsub, ca_diag *err)
 {
-	strbuf sb = STRBUF_INIT;
+	strbuf names[2] = { STRBUF_INIT, STRBUF_INIT }, ino = STRBUF_INIT;
+	const ca_pool_file *f[2] = { subs, ev };
+	size_t n[2] = { nsub, nev };
+	const char *dir[2] = { "incoming", "events" };
+	int rc = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (f[i].state == CA_PF_TAKEN && f[i].fname != NULL)
-			strbuf_addf(&sb, "%llu %llu %s\n", (unsigned long long)f[i].dev,
-			    (unsigned long long)f[i].ino, f[i].fname);
-	int rc = write_new(d->newfd, name, sb.buf ? sb.buf : "", sb.len, d->sync, err, d->path);
-	strbuf_release(&sb);
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < n[k]; i++)
+			if (f[k][i].state == CA_PF_TAKEN && f[k][i].fname != NULL) {
+				strbuf_addf(&names[k], "%s/%s\n", dir[k], f[k][i].fname);
+				strbuf_addf(&ino, "%s %llu %llu %s\n", dir[k],
+				    (unsigned long long)f[k][i].dev, (unsigned long long)f[k][i].ino,
+				    f[k][i].fname);
+			}
+	for (int k = 0; k < 2 && rc == 0; k++)
+		rc = write_new(d->newfd, dir[k], names[k].buf ? names[k].buf : "", names[k].len,
+		    d->sync, err, d->path);
+	if (rc == 0)
+		rc = write_new(d->newfd, ".inodes", ino.buf ? ino.buf : "", ino.len, d->sync, err,
+		    d->path);
+	strbuf_release(&names[0]);
+	strbuf_release(&names[1]);
+	strbuf_release(&ino);
 	return rc;
 }
 
@@ -1008,8 +1024,7 @@ ca_pool_dir_commit(ca_pool_dir *d, ca_pool *p, int64_t newgen, const ca_pool_fil
 	if (close_sinks(d, d->sync) < 0)
 		return sys(err, d->path, "cannot write the records of gen.%lld",
 		    (long long)d->newgen);
-	if (write_list(d, "incoming", subs, nsub, err) < 0 ||
-	    write_list(d, "events", ev, nev, err) < 0 ||
+	if (write_lists(d, ev, nev, subs, nsub, err) < 0 ||
 	    ca_pool_save(p, d->newfd, d->sync, err) < 0)
 		return -1;
 	if (d->sync && fsync(d->newfd) < 0)
