@@ -263,9 +263,9 @@ small_pool() {
 	[[ $output == $'u1\nu1\nu1\nu2\nu2' ]]
 	# a crash after the commit, before the submissions were removed: they
 	# are removed by the next cycle, not submitted twice
-	# (the file taken still there: the same inode as gen.2/.inodes records)
+	# (the file taken still there: the inode gen.2/.inodes records)
 	printf 'Owner = "u2"\nQueue = 2\n' >"$TMP/st/incoming/b.ads"
-	printf 'incoming %s b.ads\n' "$(stat -c '%d %i' "$TMP/st/incoming/b.ads")" \
+	printf 'incoming %s b.ads\n' "$(stat -c '%d %i %.9Z' "$TMP/st/incoming/b.ads")" \
 	    >"$TMP/st/gen.2/.inodes"
 	rm "$TMP/st/gen.2/.done"
 	pool-cycle --now $((T0 + 180)) "$TMP/st"

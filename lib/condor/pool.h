@@ -56,6 +56,7 @@ typedef struct ca_pool_file {
 	/* for the caller: where the file was, to remove it once consumed */
 	dev_t dev;
 	ino_t ino;
+	int64_t ctime_ns;	/* its inode's change time: an inode reused is another file */
 } ca_pool_file;
 
 /* Where the cycle's records go (each may be NULL): the job event log and

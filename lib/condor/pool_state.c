@@ -375,9 +375,10 @@ append_file(int from, const char *name, int logfd, const char *logname, const ch
 	return 0;
 }
 
-/* Remove the files a generation took, exactly those (the same inode, as
- * .inodes has them: "DIR DEV INO NAME" lines): one put back under the same
- * name meanwhile is a new submission. */
+/* Remove the files a generation took, exactly those (the same inode, not
+ * changed since, as .inodes has them: "DIR DEV INO CTIME NAME" lines, the
+ * change time as seconds.nanoseconds): one put back under the same name
+ * meanwhile is a new submission, even on a reused inode. */
 static void
 remove_taken(int statefd, int genfd)
 {
@@ -388,18 +389,21 @@ remove_taken(int statefd, int genfd)
 	if (read_own(genfd, ".inodes", ".inodes", &buf, &len, &err) <= 0)
 		return;
 	for (line = buf; *line && (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
-		unsigned long long dev, ino;
+		unsigned long long dev, ino, cs, cn;
 		char dir[16];
 		int off = 0, dfd;
 		struct stat st;
 		*nl = '\0';
-		if (sscanf(line, "%15s %llu %llu %n", dir, &dev, &ino, &off) != 3 || off == 0 ||
+		if (sscanf(line, "%15s %llu %llu %llu.%llu %n", dir, &dev, &ino, &cs, &cn, &off) != 5 ||
+		    off == 0 ||
 		    (strcmp(dir, "incoming") != 0 && strcmp(dir, "events") != 0))
 			continue;
 		if ((dfd = open_dir(statefd, dir)) < 0)
 			continue;
 		if (fstatat(dfd, line + off, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino)
+		    (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino &&
+		    (unsigned long long)st.st_ctim.tv_sec == cs &&
+		    (unsigned long long)st.st_ctim.tv_nsec == cn)
 			unlinkat(dfd, line + off, 0);
 		close(dfd);
 	}
@@ -854,6 +858,7 @@ take_file(ca_pool_dir *d, ca_pool *p, int dfd, bool submit, ca_pool_file *f)
 	close(fd);
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
+	f->ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
 	if (f->state == CA_PF_REJECTED)
 		return;
 	if (submit) {
@@ -999,9 +1004,10 @@ write_lists(ca_pool_dir *d, const ca_pool_file *ev, size_t nev, const ca_pool_fi
 		for (size_t i = 0; i < n[k]; i++)
 			if (f[k][i].state == CA_PF_TAKEN && f[k][i].fname != NULL) {
 				strbuf_addf(&names[k], "%s/%s\n", dir[k], f[k][i].fname);
-				strbuf_addf(&ino, "%s %llu %llu %s\n", dir[k],
+				strbuf_addf(&ino, "%s %llu %llu %lld.%09lld %s\n", dir[k],
 				    (unsigned long long)f[k][i].dev, (unsigned long long)f[k][i].ino,
-				    f[k][i].fname);
+				    (long long)(f[k][i].ctime_ns / 1000000000),
+				    (long long)(f[k][i].ctime_ns % 1000000000), f[k][i].fname);
 			}
 	for (int k = 0; k < 2 && rc == 0; k++)
 		rc = write_new(d->newfd, dir[k], names[k].buf ? names[k].buf : "", names[k].len,
