@@ -507,3 +507,31 @@ man_examples() {
 	man_examples pool-run.1
 	[[ $examples == 6 ]]
 }
+
+@test "pool-run --svg: a well-formed picture holding every user, group and slot of the run" {
+	run --separate-stderr pool-run -q --no-report -n 24 --svg "$TMP/day.svg" "$SHARE/pool/sim" "$TMP/st"
+	((status == 0))
+	[[ -z $stderr ]]
+	if command -v python3 >/dev/null; then
+		run python3 -c '
+import sys, xml.dom.minidom as m
+d = m.parse(sys.argv[1])
+print(d.documentElement.tagName)
+print("\n".join(sorted(set(t.firstChild.data for t in d.getElementsByTagName("text") if t.firstChild))))
+' "$TMP/day.svg"
+	elif command -v xmllint >/dev/null; then
+		xmllint --noout "$TMP/day.svg"
+		run sh -c "echo svg; sed -n 's/.*<text[^>]*>\([^<]*\)<\/text>.*/\1/p' '$TMP/day.svg' | sort -u"
+	else
+		skip "neither python3 nor xmllint to parse the SVG"
+	fi
+	((status == 0))
+	[[ ${lines[0]} == svg ]]
+	local want
+	for want in "Jobs running per user" "Jobs running per accounting group" \
+	    "Effective user priorities (lower is better)" "Slot states" frank alice ops \
+	    group_physics.hep nice-user.frank@example.org slot1@bigmem01.hpc.example.org \
+	    slot4@node04.hpc.example.org Claimed Unclaimed; do
+		printf '%s\n' "${lines[@]}" | grep -qxF "$want" || { echo "no $want"; return 1; }
+	done
+}
