@@ -56,26 +56,16 @@ option(void *arg, int key, char *val)
 	}
 }
 
-/* A diagnostic with or without a file. */
-static void
-say(const ca_diag *d)
-{
-	if (d->file != NULL)
-		cli_errat(d->file, d->line, d->col, "%s", d->msg);
-	else
-		cli_err("%s", d->msg);
-}
-
 static void
 warn(void *arg, const ca_diag *d)
 {
-	say(d);
+	cli_note(d);
 }
 
 static int
 fail(const ca_diag *d, const char *what)
 {
-	say(d);
+	cli_note(d);
 	cli_err("%s; the committed state is left as it was", what);
 	cli_raise(EX_SYSTEM);
 	return cli_finish();
@@ -104,7 +94,7 @@ init(const char *pooldir, const char *statedir)
 
 	ca_pool_set_warn(p, warn, NULL);
 	if (ca_pool_dir_init(pooldir, statedir, cli_common.now, p, &err) < 0) {
-		say(&err);
+		cli_note(&err);
 		cli_raise(EX_SYSTEM);
 	} else {
 		config_warnings(p);

@@ -78,18 +78,9 @@ option(void *arg, int key, char *val)
 }
 
 static void
-say(const ca_diag *d)
-{
-	if (d->file != NULL)
-		cli_errat(d->file, d->line, d->col, "%s", d->msg);
-	else
-		cli_err("%s", d->msg);
-}
-
-static void
 warn(void *arg, const ca_diag *d)
 {
-	say(d);
+	cli_note(d);
 }
 
 static const char *statedir;
@@ -167,7 +158,7 @@ each_ad(const char *path, void (*fn)(void *, const ca_ad *), void *arg)
 		ca_arena_reset(&cx->scratch);
 	}
 	if (rc < 0)
-		say(&err);
+		cli_note(&err);
 	ca_reader_close(r);
 }
 
@@ -910,7 +901,7 @@ sim_free(struct sim *s)
 static int
 fail(const ca_diag *d)
 {
-	say(d);
+	cli_note(d);
 	cli_raise(EX_SYSTEM);
 	return cli_finish();
 }

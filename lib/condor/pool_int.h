@@ -1,12 +1,12 @@
 /* pool_int.h - the pool's insides, shared by its files (pool.c, the cycle;
- * pool_intake.c, what users hand in; pool_state.c, the state directory). */
+ * pool_intake.c, what users hand in; pool_state.c, the state directory).
+ * Include pool.h before it. */
 #ifndef CA_POOL_INT_H
 #define CA_POOL_INT_H
 
 #include "accountant.h"
 #include "classad.h"
 #include "config.h"
-#include "pool.h"
 #include "startd.h"
 
 /* A machine class: its policy, its startd and its machines. */

@@ -105,28 +105,44 @@ read_own(int dirfd, const char *name, const char *disp, char **buf, size_t *len,
 	return 1;
 }
 
+/* Write len bytes of text to fd, then close it (synced first when sync is
+ * set); false on an error, with errno. */
+static bool
+write_close(int fd, const char *text, size_t len, bool sync)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, text + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return false;
+		}
+		done += (size_t)n;
+	}
+	if (sync && fsync(fd) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return false;
+	}
+	return close(fd) == 0;
+}
+
 /* Write text as file name of dirfd (a new file). */
 static int
 write_new(int dirfd, const char *name, const char *text, size_t len, bool sync, ca_diag *err,
     const char *disp)
 {
 	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_SAFE, 0644);
-	size_t done = 0;
 
 	if (fd < 0)
 		return sys(err, disp, "cannot create %s", name);
-	while (done < len) {
-		ssize_t n = write(fd, text + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			sys(err, disp, "cannot write %s", name);
-			close(fd);
-			return -1;
-		}
-		done += (size_t)n;
-	}
-	if ((sync && fsync(fd) < 0) || close(fd) < 0)
+	if (!write_close(fd, text, len, sync))
 		return sys(err, disp, "cannot write %s", name);
 	return 0;
 }
@@ -352,25 +368,9 @@ append_file(int from, const char *name, int logfd, const char *logname, const ch
 		return rc < 0 ? -1 : 0;
 	}
 	int fd = openat(logfd, logname, O_WRONLY | O_APPEND | O_CREAT | O_SAFE, 0644);
-	size_t done = 0;
-	if (fd < 0) {
-		free(buf);
-		return sys(err, disp, "cannot append to log/%s", logname);
-	}
-	while (done < len) {
-		ssize_t n = write(fd, buf + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			sys(err, disp, "cannot append to log/%s", logname);
-			close(fd);
-			free(buf);
-			return -1;
-		}
-		done += (size_t)n;
-	}
+	bool ok = fd >= 0 && write_close(fd, buf, len, false);
 	free(buf);
-	if (close(fd) < 0)
+	if (!ok)
 		return sys(err, disp, "cannot append to log/%s", logname);
 	return 0;
 }

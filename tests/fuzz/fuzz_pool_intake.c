@@ -9,29 +9,16 @@
 #include <unistd.h>
 
 #include "condor.h"
+#include "fuzz_pool.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char dir[64];
 static ca_pool *pool;
 static int64_t now;
 static int uses;
 
-static void
-put(const char *name, const char *text)
-{
-	char path[256];
-	FILE *fp;
-
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if ((fp = fopen(path, "w")) == NULL)
-		abort();
-	fputs(text, fp);
-	fclose(fp);
-}
-
-/* A pool of two machines, one with a partitionable slot. */
+/* A pool of two machines, made afresh every few inputs. */
 static void
 fresh_pool(void)
 {
@@ -56,37 +43,16 @@ fresh_pool(void)
 	uses = 0;
 }
 
-/* The temporary directories go with the run. */
-static void
-cleanup(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	if (system(cmd) != 0)
-		return;
-}
-
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	setenv("TZ", "UTC", 1);
-	snprintf(dir, sizeof dir, "/tmp/fuzz-pool.XXXXXX");
-	if (mkdtemp(dir) == NULL)
-		abort();
-	atexit(cleanup);
-	char sd[128];
-	snprintf(sd, sizeof sd, "%s/startd", dir);
-	mkdir(sd, 0755);
-	put("pool.config", "UID_DOMAIN = example.org\nMAX_JOBS_PER_SUBMISSION = 50\n"
+	make_pool("UID_DOMAIN = example.org\nMAX_JOBS_PER_SUBMISSION = 50\n"
 	    "GROUP_NAMES = g1\nGROUP_QUOTA_g1 = 1\n"
-	    "PREEMPTION_REQUIREMENTS = RemoteUserPrio > SubmitterUserPrio * 1.2\n");
-	put("startd/node.config", "use FEATURE : StaticSlots\n");
-	put("startd/node.ads", "Name = \"n1.example.org\"\nCpus = 2\nMemory = 4096\n"
-	    "Disk = 100000\n\nName = \"n2.example.org\"\nCpus = 4\nMemory = 8192\n"
-	    "Disk = 100000\n");
+	    "PREEMPTION_REQUIREMENTS = RemoteUserPrio > SubmitterUserPrio * 1.2\n",
+	    "Name = \"n1.example.org\"\nCpus = 2\nMemory = 4096\nDisk = 100000\n\n"
+	    "Name = \"n2.example.org\"\nCpus = 4\nMemory = 8192\nDisk = 100000\n");
 	fresh_pool();
 	return 0;
 }

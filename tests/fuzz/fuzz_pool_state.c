@@ -10,55 +10,23 @@
 #include <unistd.h>
 
 #include "condor.h"
+#include "fuzz_pool.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char dir[64], state[128];
+static char state[128];
 
-static void
-put(const char *base, const char *name, const char *text, size_t len)
-{
-	char path[256];
-	FILE *fp;
-
-	snprintf(path, sizeof path, "%s/%s", base, name);
-	if ((fp = fopen(path, "w")) == NULL)
-		abort();
-	fwrite(text, 1, len, fp);
-	fclose(fp);
-}
-
-/* The temporary directories go with the run. */
-static void
-cleanup(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	if (system(cmd) != 0)
-		return;
-}
+#define S(x) x, strlen(x)
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	ca_diag err;
-	char sd[128];
-
 	(void)argc;
 	(void)argv;
-	setenv("TZ", "UTC", 1);
-	snprintf(dir, sizeof dir, "/tmp/fuzz-state.XXXXXX");
-	if (mkdtemp(dir) == NULL)
-		abort();
-	atexit(cleanup);
-	snprintf(sd, sizeof sd, "%s/startd", dir);
-	mkdir(sd, 0755);
-#define S(x) x, strlen(x)
-	put(dir, "pool.config", S("UID_DOMAIN = example.org\n"));
-	put(dir, "startd/node.config", S("use FEATURE : StaticSlots\n"));
-	put(dir, "startd/node.ads", S("Name = \"n1.example.org\"\nCpus = 2\nMemory = 4096\nDisk = 100000\n"));
+	make_pool("UID_DOMAIN = example.org\n",
+	    "Name = \"n1.example.org\"\nCpus = 2\nMemory = 4096\nDisk = 100000\n");
 	snprintf(state, sizeof state, "%s/st", dir);
 	ca_pool *p = ca_pool_new();
 	if (ca_pool_dir_init(dir, state, 1700006400, p, &err) < 0)
