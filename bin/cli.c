@@ -146,6 +146,15 @@ cli_diag(const ca_diag *e)
 	cli_raise(e->status == CA_EX_SYSTEM ? EX_SYSTEM : EX_INPUT);
 }
 
+void
+cli_note(const ca_diag *e)
+{
+	if (e->file != NULL)
+		cli_errat(e->file, e->line, e->col, "%s", e->msg);
+	else
+		cli_err("%s", e->msg);
+}
+
 ca_reader *
 cli_open(const char *path, ca_format fmt)
 {

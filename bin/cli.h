@@ -132,6 +132,10 @@ void cli_errat(const char *file, int line, int col, const char *fmt, ...)
 /* The one place a diagnostic is printed: "prog: file:line:col: message",
  * raising cli_status to its status (3 or 4). */
 void cli_diag(const ca_diag *e);
+/* A diagnostic that does not change the exit status (a warning, a file
+ * set aside): "prog: file:line:col: message", or "prog: message" when it
+ * is about no file. */
+void cli_note(const ca_diag *e);
 /* Reading every ad of a file the same way in every program: cli_open opens
  * path ("-": standard input) or reports why not (NULL); cli_next_ad gives
  * the next ad (1) or says the input is over (0). A bad ad is reported with

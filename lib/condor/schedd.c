@@ -54,6 +54,7 @@ struct ca_schedd {
 	ca_vec(struct slotref) slotrefs;
 	ca_arena text;			/* the ids of the jobs queued, the names */
 	strbuf tmp;
+	ca_vec(struct lent { int what; size_t i; }) lent;	/* ads not owned (ca_schedd_lend) */
 };
 
 ca_schedd *
@@ -178,7 +179,11 @@ str_is(ca_schedd *q, const ca_ad *ad, const char *name, const char *want)
 static void
 add_int(ca_schedd *q, ca_ad *ad, const char *name, int64_t d)
 {
-	ca_set_int(ad, name, int_or(q, ad, name, 0) + d);
+	int64_t v;
+
+	if (__builtin_add_overflow(int_or(q, ad, name, 0), d, &v))
+		v = d < 0 ? INT64_MIN : INT64_MAX;	/* a counter from the input: saturate */
+	ca_set_int(ad, name, v);
 }
 
 /* Copy string attribute from of src to name of dst, when src has it. */
@@ -317,8 +322,14 @@ finish_time(ca_schedd *q, const ca_ad *slot, int64_t t0, int64_t start, int64_t 
 	get_int(q, slot, "TotalJobRunTime", &ran);
 	if (get_int(q, job, "DeferralTime", &defer) && defer > start)
 		wait = defer - start;
-	int64_t left = dur + wait - ran;
-	*t = t0 + (left > 0 ? left : 0);
+	/* saturating: a JobDuration near INT64_MAX means "never" */
+	int64_t left;
+	if (__builtin_add_overflow(dur, wait, &left) || __builtin_sub_overflow(left, ran, &left))
+		left = dur < 0 ? 0 : INT64_MAX;
+	if (left < 0)
+		left = 0;
+	if (__builtin_add_overflow(t0, left, t))
+		*t = INT64_MAX;
 	return true;
 }
 
@@ -821,4 +832,60 @@ ca_schedd_step(ca_schedd *q, size_t i)
 	} else
 		ca_unset(job, "MatchedSlot");	/* the match was lost, if there was one */
 	return false;
+}
+
+/* ---- a queue kept across steps (a pool in one process) ---- */
+
+/* The inputs of kind what (a slot, an exit or a match), or NULL. */
+static inputs *
+inputs_of(ca_schedd *q, int what)
+{
+	switch (what) {
+	case CA_Q_SLOT: return &q->slots;
+	case CA_Q_EXIT: return &q->exits;
+	case CA_Q_MATCH: return &q->matches;
+	}
+	return NULL;
+}
+
+void
+ca_schedd_lend(ca_schedd *q, int what, const ca_ad *ad)
+{
+	inputs *v = inputs_of(q, what);
+
+	if (v == NULL)
+		return;
+	ca_schedd_add(q, what, (ca_ad *)ad, "<lent>", 0);
+	*ca_vec_push(&q->lent) = (struct lent){ what, v->n - 1 };
+}
+
+ca_ad *
+ca_schedd_take(ca_schedd *q, size_t i)
+{
+	ca_ad *ad = q->jobs.at[i].ad;
+
+	q->jobs.at[i].ad = NULL;
+	return ad;
+}
+
+bool
+ca_schedd_has_job(ca_schedd *q, int64_t cluster, int64_t proc)
+{
+	char id[CA_JOBID_LEN];
+	const struct jobref *r;
+
+	ca_jobid_format(id, sizeof id, cluster, proc);
+	r = ref_of(q, id, false);
+	return r != NULL && r->queued;
+}
+
+void
+ca_schedd_free_lent(ca_schedd *q)
+{
+	if (q == NULL)
+		return;
+	for (size_t i = 0; i < q->lent.n; i++)
+		inputs_of(q, q->lent.at[i].what)->at[q->lent.at[i].i].ad = NULL;
+	ca_vec_free(&q->lent);
+	ca_schedd_free(q);
 }
