@@ -366,9 +366,9 @@ apply(const struct action *a)
 			    r->name);
 			break;
 		}
-		for (size_t i = 0; i < acct.n; i++)
-			if (!acct.recs[i]->deleted)
-				ca_acct_reset_usage(acct.recs[i], opt.now);
+		for (size_t i = 0; i < acct.recs.n; i++)
+			if (!acct.recs.at[i]->deleted)
+				ca_acct_reset_usage(acct.recs.at[i], opt.now);
 		strbuf_addf(&done_msgs, "The accumulated usage was reset for all users\n");
 		break;
 	case ACT_DELETE:
@@ -504,7 +504,7 @@ cmp_usage(const void *x, const void *y)
 static size_t
 select_rows(ca_acct_rec ***rowsp)
 {
-	ca_acct_rec **rows = ca_xcalloc(acct.n + 1, sizeof *rows);
+	ca_acct_rec **rows = ca_xcalloc(acct.recs.n + 1, sizeof *rows);
 	size_t n = 0;
 
 	if (opt.nargs > 0 && !opt.update) {
@@ -523,8 +523,8 @@ select_rows(ca_acct_rec ***rowsp)
 		}
 	} else {
 		int64_t min_last = opt.now - 86400;
-		for (size_t i = 0; i < acct.n; i++) {
-			ca_acct_rec *r = acct.recs[i];
+		for (size_t i = 0; i < acct.recs.n; i++) {
+			ca_acct_rec *r = acct.recs.at[i];
 			if (!r->deleted && (opt.allusers || (r->last > 0 && r->last >= min_last)))
 				rows[n++] = r;
 		}
@@ -898,12 +898,11 @@ main(int argc, char **argv)
 	}
 
 	if (opt.update) {
-		char why[200];
 		if (read_slots() < 0)
 			goto done;	/* a partial usage picture must not be charged */
-		if (ca_acct_update(&acct, opt.now, why, sizeof why) < 0) {
-			cli_errat(opt.state, 0, 0, "%s", why);
-			cli_raise(EX_INPUT);
+		if (ca_acct_update(&acct, opt.now, &err) < 0) {
+			err.file = opt.state;
+			cli_diag(&err);
 			goto done;
 		}
 	}
