@@ -359,7 +359,8 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 	*ca_vec_push(&lo) = (struct option){ NULL, 0, NULL, 0 };
 
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, shortopts.buf, lo.at, NULL)) != -1) {
+	while ((ch = (spec->long_only ? getopt_long_only : getopt_long)(argc, argv,
+	    shortopts.buf, lo.at, NULL)) != -1) {
 		const cli_opt *o = NULL;
 
 		if (ch == 1 && spec->in_order) {

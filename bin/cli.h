@@ -57,6 +57,10 @@ typedef struct cli_spec {
 	const cli_opt *opts;	/* ends with CLI_END */
 	const char *footer;	/* text after the options (exit statuses), or NULL */
 	bool in_order;		/* positional arguments come to fn as CLI_POS, in order */
+	bool long_only;		/* long names may be written with one dash too
+				 * (-all, -config F), as HTCondor's tools take
+				 * them: getopt_long_only, where "-c" is still the
+				 * letter c and "-co" an abbreviation of config */
 } cli_spec;
 
 /* The shared options' values after cli_parse. */
