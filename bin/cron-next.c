@@ -249,10 +249,10 @@ explain(const ca_cron *c, char texts[CA_CRON_NFIELDS][128])
 }
 
 static void
-schedule_error(const ca_cron_err *err)
+schedule_error(const ca_diag *err)
 {
-	if (err->field >= 0)
-		cli_err("%s: %s", ca_cron_field_name(err->field), err->msg);
+	if (ca_cron_err_field(err) >= 0)
+		cli_err("%s: %s", ca_cron_field_name(ca_cron_err_field(err)), err->msg);
 	else
 		cli_err("%s", err->msg);
 	exit(EX_INPUT);
@@ -284,7 +284,7 @@ schedule_mode(char **args, int nargs, const char *fields[CA_CRON_NFIELDS], int64
 {
 	char texts[CA_CRON_NFIELDS][128];
 	ca_cron c;
-	ca_cron_err err;
+	ca_diag err;
 	int64_t t = now, next;
 
 	if (nargs > 0) {

@@ -259,9 +259,9 @@ userprio_table(ca_pool *p)
 	}
 	ca_writer *w = ca_writer_open(fp, CA_FMT_LONG, false);
 	ca_acct *acct = ca_pool_acct(p);
-	for (size_t i = 0; i < acct->n; i++)
-		if (!acct->recs[i]->deleted)
-			ca_writer_put(w, ca_acct_rec_ad(acct, acct->recs[i]));
+	for (size_t i = 0; i < acct->recs.n; i++)
+		if (!acct->recs.at[i]->deleted)
+			ca_writer_put(w, ca_acct_rec_ad(acct, acct->recs.at[i]));
 	ca_writer_close(w);
 	fclose(fp);
 	find_prog("userprio-calc", prog, sizeof prog);
@@ -727,11 +727,11 @@ sample(ca_pool *p, plot *pl, int64_t t)
 			*ca_vec_push(&pic.s.at[i].y) = 0;
 		}
 	ca_acct *a = ca_pool_acct(p);
-	for (size_t i = 0; i < a->n; i++)
-		if (!a->recs[i]->deleted) {
-			struct series *s = series_of(P_PRIOS, a->recs[i]->name);
+	for (size_t i = 0; i < a->recs.n; i++)
+		if (!a->recs.at[i]->deleted) {
+			struct series *s = series_of(P_PRIOS, a->recs.at[i]->name);
 			*ca_vec_push(&s->t) = t;
-			*ca_vec_push(&s->y) = ca_acct_eup(a->recs[i]);
+			*ca_vec_push(&s->y) = ca_acct_eup(a->recs.at[i]);
 		}
 	for (size_t i = 0; i < pic.strips.n; i++)
 		pic.strips.at[i].seen = false;

@@ -51,8 +51,7 @@ struct ca_analysis {
 	const ca_expr *req;
 	int rflags;
 	ca_arena arena;
-	struct clause *cl;
-	uint32_t ncl, cap;
+	ca_vec(struct clause) cl;	/* in preorder */
 	int nexpand;
 	uint64_t *without;	/* root &&: weight where only operand k fails */
 	ca_analysis_counts n;
@@ -87,13 +86,10 @@ strip(ca_analysis *an, const ca_expr *e)
 	}
 }
 
-struct oplist {
-	const ca_expr **v;
-	uint32_t n, cap;
-};
+typedef ca_vec(const ca_expr *) oplist;
 
 static void
-flatten(ca_analysis *an, const ca_expr *e, int op, struct oplist *l)
+flatten(ca_analysis *an, const ca_expr *e, int op, oplist *l)
 {
 	e = strip(an, e);
 	if (e->node == CA_N_BINARY && e->op == op) {
@@ -101,11 +97,7 @@ flatten(ca_analysis *an, const ca_expr *e, int op, struct oplist *l)
 		flatten(an, e->u.k.b, op, l);
 		return;
 	}
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 8;
-		l->v = ca_xreallocarray(l->v, l->cap, sizeof *l->v);
-	}
-	l->v[l->n++] = e;
+	*ca_vec_push(l) = e;
 }
 
 static uint32_t
@@ -115,12 +107,8 @@ build(ca_analysis *an, const ca_expr *e, int parent, int depth)
 	struct clause *c;
 
 	e = strip(an, e);
-	if (an->ncl == an->cap) {
-		an->cap = an->cap ? an->cap * 2 : 16;
-		an->cl = ca_xreallocarray(an->cl, an->cap, sizeof *an->cl);
-	}
-	idx = an->ncl++;
-	c = &an->cl[idx];
+	idx = (uint32_t)an->cl.n;
+	c = ca_vec_push(&an->cl);
 	memset(c, 0, sizeof *c);
 	c->e = e;
 	c->parent = parent;
@@ -129,18 +117,18 @@ build(ca_analysis *an, const ca_expr *e, int parent, int depth)
 	if (e->node != CA_N_BINARY || (e->op != CA_T_AND && e->op != CA_T_OR))
 		return idx;
 
-	struct oplist ops = { NULL, 0, 0 };
+	oplist ops = CA_VEC_INIT;
 	int op = e->op;
 	flatten(an, e->u.k.a, op, &ops);
 	flatten(an, e->u.k.b, op, &ops);
 	uint32_t *child = ca_arena_array(&an->arena, ops.n, sizeof *child);
 	for (uint32_t i = 0; i < ops.n; i++)
-		child[i] = build(an, ops.v[i], (int)idx, depth + 1);
-	free(ops.v);
-	c = &an->cl[idx];	/* the array may have moved */
+		child[i] = build(an, ops.at[i], (int)idx, depth + 1);
+	c = &an->cl.at[idx];	/* the array may have moved */
 	c->kind = op == CA_T_AND ? CL_AND : CL_OR;
 	c->child = child;
-	c->nchild = ops.n;
+	c->nchild = (uint32_t)ops.n;
+	ca_vec_free(&ops);
 	return idx;
 }
 
@@ -237,17 +225,17 @@ classify(ca_analysis *an, struct clause *c)
 static void
 label(ca_analysis *an)
 {
-	struct clause *root = &an->cl[0];
+	struct clause *root = &an->cl.at[0];
 
 	if (root->kind == CL_LEAF) {
 		strcpy(root->label, "1");
 		return;
 	}
 	/* preorder: a parent is labelled before its operands */
-	for (uint32_t i = 0; i < an->ncl; i++) {
-		struct clause *c = &an->cl[i];
+	for (uint32_t i = 0; i < an->cl.n; i++) {
+		struct clause *c = &an->cl.at[i];
 		for (uint32_t k = 0; k < c->nchild; k++) {
-			struct clause *d = &an->cl[c->child[k]];
+			struct clause *d = &an->cl.at[c->child[k]];
 			if (i == 0)
 				snprintf(d->label, sizeof d->label, "%u", k + 1);
 			else
@@ -271,11 +259,11 @@ ca_analysis_new(ca_ctx *cx, const ca_ad *self, int flags)
 	if (an->req == NULL)
 		return an;
 	build(an, an->req, -1, 0);
-	for (uint32_t i = 0; i < an->ncl; i++)
-		classify(an, &an->cl[i]);
+	for (uint32_t i = 0; i < an->cl.n; i++)
+		classify(an, &an->cl.at[i]);
 	label(an);
-	if (an->cl[0].kind == CL_AND)
-		an->without = ca_xcalloc(an->cl[0].nchild, sizeof *an->without);
+	if (an->cl.at[0].kind == CL_AND)
+		an->without = ca_xcalloc(an->cl.at[0].nchild, sizeof *an->without);
 	return an;
 }
 
@@ -284,7 +272,7 @@ ca_analysis_free(ca_analysis *an)
 {
 	if (an == NULL)
 		return;
-	free(an->cl);
+	ca_vec_free(&an->cl);
 	free(an->without);
 	strbuf_release(&an->tmp);
 	ca_arena_free(&an->arena);
@@ -341,16 +329,16 @@ ca_analysis_add(ca_analysis *an, const ca_ad *other, uint64_t weight)
 		an->n.rejecting += weight;
 	else
 		an->n.willing += weight;
-	for (uint32_t i = an->ncl; i-- > 0;) {
-		struct clause *c = &an->cl[i];
+	for (uint32_t i = an->cl.n; i-- > 0;) {
+		struct clause *c = &an->cl.at[i];
 		if (c->fixed)
 			c->cur = c->fval;
 		else if (c->kind == CL_LEAF)
 			c->cur = ca_eval_expr(cx, c->e, an->self, other);
 		else {
-			ca_value v = an->cl[c->child[0]].cur;
+			ca_value v = an->cl.at[c->child[0]].cur;
 			for (uint32_t k = 1; k < c->nchild; k++)
-				v = ca_logic(c->kind == CL_AND, v, an->cl[c->child[k]].cur, NULL);
+				v = ca_logic(c->kind == CL_AND, v, an->cl.at[c->child[k]].cur, NULL);
 			c->cur = v;
 		}
 		if (ca_value_truth(c->cur) == 1)
@@ -359,10 +347,10 @@ ca_analysis_add(ca_analysis *an, const ca_ad *other, uint64_t weight)
 			track(an, c, ca_eval_expr(cx, c->oside, an->self, other), weight);
 	}
 	if (an->without) {
-		const struct clause *root = &an->cl[0];
+		const struct clause *root = &an->cl.at[0];
 		uint32_t fails = 0, which = 0;
 		for (uint32_t k = 0; k < root->nchild; k++)
-			if (ca_value_truth(an->cl[root->child[k]].cur) != 1) {
+			if (ca_value_truth(an->cl.at[root->child[k]].cur) != 1) {
 				fails++;
 				which = k;
 			}
@@ -376,11 +364,11 @@ void
 ca_analysis_inherit(ca_analysis *dst, const ca_analysis *src)
 {
 	dst->n = src->n;
-	if (dst->ncl != src->ncl)
+	if (dst->cl.n != src->cl.n)
 		return;		/* cannot happen for ads of one autocluster */
-	for (uint32_t i = 0; i < src->ncl; i++) {
-		struct clause *d = &dst->cl[i];
-		const struct clause *s = &src->cl[i];
+	for (uint32_t i = 0; i < src->cl.n; i++) {
+		struct clause *d = &dst->cl.at[i];
+		const struct clause *s = &src->cl.at[i];
 		d->matched = s->matched;
 		d->any_num = s->any_num;
 		d->all_int = s->all_int;
@@ -393,7 +381,7 @@ ca_analysis_inherit(ca_analysis *dst, const ca_analysis *src)
 			d->vals[k] = ca_arena_strndup(&dst->arena, s->vals[k], strlen(s->vals[k]));
 	}
 	if (dst->without && src->without)
-		memcpy(dst->without, src->without, dst->cl[0].nchild * sizeof *dst->without);
+		memcpy(dst->without, src->without, dst->cl.at[0].nchild * sizeof *dst->without);
 }
 
 void
@@ -524,24 +512,20 @@ fixed_operands(const ca_analysis *an, strbuf *sb, const ca_expr *e)
 		strbuf_addc(sb, ')');
 }
 
-struct namelist {
-	const ca_name *v[256];
-	uint32_t n;
+#define MAX_DEFINED	256	/* attributes of self listed, at most */
+
+struct defined {
+	ca_nameset set;
 	const ca_ad *self;
 };
 
 static void
 self_ref(void *arg, const ca_name *nm, int side)
 {
-	struct namelist *l = arg;
+	struct defined *l = arg;
 
-	if (side != CA_REF_SELF || ca_ad_find(l->self, nm) == NULL)
-		return;
-	for (uint32_t i = 0; i < l->n; i++)
-		if (l->v[i] == nm)
-			return;
-	if (l->n < sizeof l->v / sizeof l->v[0])
-		l->v[l->n++] = nm;
+	if (side == CA_REF_SELF && l->set.v.n < MAX_DEFINED && ca_ad_find(l->self, nm) != NULL)
+		ca_nameset_add(&l->set, nm);
 }
 
 static void
@@ -562,6 +546,21 @@ number_of(ca_value v, double *x)
 	case CA_BOOL: *x = v.u.b; return true;
 	default: return false;
 	}
+}
+
+/* The values the other side has (at most MAX_SHOWN), as a list. */
+static void
+put_vals(strbuf *sb, const struct clause *c)
+{
+	for (uint32_t i = 0; i < c->nvals; i++) {
+		if (i)
+			strbuf_adds(sb, ", ");
+		strbuf_adds(sb, c->vals[i]);
+	}
+	if (c->more)
+		strbuf_adds(sb, ", ...");
+	if (c->undef)
+		strbuf_adds(sb, " or none");
 }
 
 /* ": why" after a clause that no ad of the other side satisfies. */
@@ -601,29 +600,13 @@ suggest(const ca_analysis *an, strbuf *sb, const struct clause *c, const char *s
 		strbuf_addf(sb, ": no %s has ", other);
 		ca_print_value(sb, c->fv, 0);
 		strbuf_addf(sb, "; %ss have ", other);
-		for (uint32_t i = 0; i < c->nvals; i++) {
-			if (i)
-				strbuf_adds(sb, ", ");
-			strbuf_adds(sb, c->vals[i]);
-		}
-		if (c->more)
-			strbuf_adds(sb, ", ...");
-		if (c->undef)
-			strbuf_adds(sb, " or none");
+		put_vals(sb, c);
 	} else if ((c->op == CA_T_NE || c->op == CA_T_META_NE || c->op == CA_T_ISNT) &&
 	    c->nvals == 1 && !c->more && c->undef == 0) {
 		strbuf_addf(sb, ": every %s has %s", other, c->vals[0]);
 	} else if (c->op == 0 && c->nvals > 0) {
 		strbuf_addf(sb, ": %ss have ", other);
-		for (uint32_t i = 0; i < c->nvals; i++) {
-			if (i)
-				strbuf_adds(sb, ", ");
-			strbuf_adds(sb, c->vals[i]);
-		}
-		if (c->more)
-			strbuf_adds(sb, ", ...");
-		if (c->undef)
-			strbuf_adds(sb, " or none");
+		put_vals(sb, c);
 	} else {
 		strbuf_addf(sb, ": no %s satisfies it", other);
 		said = false;
@@ -642,12 +625,12 @@ suggest(const ca_analysis *an, strbuf *sb, const struct clause *c, const char *s
 static bool
 blocking(const ca_analysis *an, uint32_t i)
 {
-	const struct clause *c = &an->cl[i];
+	const struct clause *c = &an->cl.at[i];
 
 	if (c->kind != CL_LEAF)
 		return false;
-	for (int k = (int)i; k > 0; k = an->cl[k].parent)
-		if (an->cl[k].fixed ? ca_value_truth(an->cl[k].fval) == 1 : an->cl[k].matched > 0)
+	for (int k = (int)i; k > 0; k = an->cl.at[k].parent)
+		if (an->cl.at[k].fixed ? ca_value_truth(an->cl.at[k].fval) == 1 : an->cl.at[k].matched > 0)
 			return false;
 	if (i == 0)
 		return c->fixed ? ca_value_truth(c->fval) != 1 : c->matched == 0;
@@ -679,18 +662,18 @@ static void
 report_table(const ca_analysis *an, strbuf *sb, const char *others)
 {
 	int w = 5;
-	uint32_t first = an->cl[0].kind == CL_LEAF ? 0 : 1;
+	uint32_t first = an->cl.at[0].kind == CL_LEAF ? 0 : 1;
 
-	for (uint32_t i = first; i < an->ncl; i++) {
-		int l = (int)strlen(an->cl[i].label) + 2;
+	for (uint32_t i = first; i < an->cl.n; i++) {
+		int l = (int)strlen(an->cl.at[i].label) + 2;
 		if (l > w)
 			w = l;
 	}
 	strbuf_addf(sb, "%*s\n", w + 10, others);
 	strbuf_addf(sb, "%-*s  %8s  %s\n", w, "Step", "Matched", "Condition");
 	strbuf_addf(sb, "%-*s  %8s  %s\n", w, "-----", "--------", "---------");
-	for (uint32_t i = first; i < an->ncl; i++) {
-		const struct clause *c = &an->cl[i];
+	for (uint32_t i = first; i < an->cl.n; i++) {
+		const struct clause *c = &an->cl.at[i];
 		char step[64], count[32];
 		snprintf(step, sizeof step, "[%s]", c->label);
 		if (c->fixed)
@@ -715,19 +698,19 @@ report_relax(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w,
 		strbuf_addf(sb, "There are no %ss to match %s %s with.\n", other, self, w->id);
 		return;
 	}
-	for (uint32_t i = 0; i < an->ncl; i++)
+	for (uint32_t i = 0; i < an->cl.n; i++)
 		if (blocking(an, i))
 			nblock++;
 	if (nblock > 0) {
 		strbuf_addf(sb, "No %s matches %s %s. %s to relax:\n", other, self, w->id,
 		    nblock > 1 ? "Conditions" : "Condition");
 		strbuf why = STRBUF_INIT;
-		for (uint32_t i = 0; i < an->ncl; i++) {
+		for (uint32_t i = 0; i < an->cl.n; i++) {
 			if (!blocking(an, i))
 				continue;
 			strbuf_reset(&why);
-			suggest(an, &why, &an->cl[i], self, other);
-			item(sb, &an->cl[i], why.buf + 2);
+			suggest(an, &why, &an->cl.at[i], self, other);
+			item(sb, &an->cl.at[i], why.buf + 2);
 		}
 		strbuf_release(&why);
 		return;
@@ -741,16 +724,16 @@ report_relax(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w,
 		strbuf_release(&p);
 		if (an->without == NULL)
 			return;
-		for (uint32_t k = 0; k < an->cl[0].nchild; k++)
+		for (uint32_t k = 0; k < an->cl.at[0].nchild; k++)
 			if (an->without[k] > best)
 				best = an->without[k];
 		if (best == 0)
 			return;
 		strbuf_addf(sb, "Relaxing one condition would make these %ss match it:\n", other);
-		for (uint32_t k = 0; k < an->cl[0].nchild; k++) {
+		for (uint32_t k = 0; k < an->cl.at[0].nchild; k++) {
 			if (an->without[k] != best)
 				continue;
-			const struct clause *c = &an->cl[an->cl[0].child[k]];
+			const struct clause *c = &an->cl.at[an->cl.at[0].child[k]];
 			char why[128];
 			snprintf(why, sizeof why, "%llu %s%s meet%s all the other conditions",
 			    (unsigned long long)best, other, best == 1 ? "" : "s",
@@ -786,7 +769,7 @@ ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w
 		    Self, w->id, other);
 	} else {
 		strbuf b = STRBUF_INIT;
-		struct namelist names;
+		struct defined names = { { CA_VEC_INIT, CA_DICT_INIT }, an->self };
 
 		strbuf_addf(sb, "The Requirements expression for %s %s is\n\n", self, w->id);
 		ca_print_expr(&b, an->req, 0);
@@ -794,13 +777,11 @@ ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w
 		strbuf_release(&b);
 		strbuf_addc(sb, '\n');
 
-		names.n = 0;
-		names.self = an->self;
 		ca_expr_refs(an->req, an->self, CA_REFS_DEEP | an->rflags, self_ref, &names);
-		if (names.n > 0) {
+		if (names.set.v.n > 0) {
 			strbuf_addf(sb, "%s %s defines the following attributes:\n\n", Self, w->id);
-			for (uint32_t i = 0; i < names.n; i++) {
-				ca_attr *at = ca_ad_find(an->self, names.v[i]);
+			for (uint32_t i = 0; i < names.set.v.n; i++) {
+				ca_attr *at = ca_ad_find(an->self, names.set.v.at[i]);
 				strbuf_addf(sb, "    ");
 				ca_print_name(sb, at->spell, strlen(at->spell));
 				strbuf_adds(sb, " = ");
@@ -809,6 +790,7 @@ ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w
 			}
 			strbuf_addc(sb, '\n');
 		}
+		ca_nameset_free(&names.set);
 		strbuf_addf(sb, "The Requirements expression for %s %s reduces to these "
 		    "conditions:\n\n", self, w->id);
 		report_table(an, sb, others);

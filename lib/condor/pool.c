@@ -367,13 +367,7 @@ ca_pool_add_job(ca_pool *p, ca_ad *job)
 int
 ca_pool_add_acct(ca_pool *p, ca_ad *rec, ca_diag *err)
 {
-	char why[200];
-
-	if (ca_acct_add_ad(&p->acct, rec, &p->cx, p->clock, why, sizeof why) < 0) {
-		ca_diag_set(err, CA_EX_INPUT, NULL, 0, 0, "%s", why);
-		return -1;
-	}
-	return 0;
+	return ca_acct_add_ad(&p->acct, rec, &p->cx, p->clock, err);
 }
 
 void
@@ -808,7 +802,6 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	advec matches = CA_VEC_INIT;
 	ca_sevents *sev = NULL, *mev = NULL;
 	ca_schedd *q = NULL;
-	char why[200];
 	int rc = -1;
 
 	*st = (ca_pool_stats){ 0 };
@@ -822,8 +815,9 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 
 	/* 1. the accountant, charging the slots as the last cycle left them */
 	each_slot(p, charge, &now);
-	if (ca_acct_update(&p->acct, now, why, sizeof why) < 0) {
-		ca_diag_set(err, CA_EX_SYSTEM, "acct.ads", 0, 0, "%s", why);
+	if (ca_acct_update(&p->acct, now, err) < 0) {
+		err->file = "acct.ads";
+		err->status = CA_EX_SYSTEM;
 		goto out;
 	}
 

@@ -314,9 +314,9 @@ ca_pool_save(ca_pool *p, int dirfd, bool sync, ca_diag *err)
 		return -1;
 	if (adfile_open(&f, dirfd, "acct.ads", "acct.ads", err) < 0)
 		return -1;
-	for (size_t i = 0; i < p->acct.n; i++)
-		if (!p->acct.recs[i]->deleted)
-			adfile_put(&f, ca_acct_rec_ad(&p->acct, p->acct.recs[i]));
+	for (size_t i = 0; i < p->acct.recs.n; i++)
+		if (!p->acct.recs.at[i]->deleted)
+			adfile_put(&f, ca_acct_rec_ad(&p->acct, p->acct.recs.at[i]));
 	if (adfile_close(&f, sync, "acct.ads", "acct.ads", err) < 0)
 		return -1;
 	if (adfile_open(&f, dirfd, "jobs.ads", "jobs.ads", err) < 0)

@@ -101,7 +101,7 @@ ca_schedd_cron_job(ca_ctx *cx, ca_ad *ad, int64_t now, int64_t interval, bool du
 {
 	struct cronjob j = { cx, ad, now, due, held };
 	ca_cron c;
-	ca_cron_err err;
+	ca_diag err;
 	int64_t status = CA_J_IDLE, prep, window, dt, iv;
 	bool any = false;
 	int r;
@@ -141,7 +141,7 @@ ca_schedd_cron_job(ca_ctx *cx, ca_ad *ad, int64_t now, int64_t interval, bool du
 			return hold(&j, "%s: %s", name, err.msg);
 	}
 	if (ca_cron_check(&c, &err) < 0)
-		return hold(&j, "%s: %s", ca_cron_attr_name(err.field), err.msg);
+		return hold(&j, "%s: %s", ca_cron_attr_name(ca_cron_err_field(&err)), err.msg);
 	if (deferral_param(&j, "CronPrepTime", "DeferralPrepTime", DEFAULT_PREP_TIME, &prep) < 0 ||
 	    deferral_param(&j, "CronWindow", "DeferralWindow", 0, &window) < 0)
 		return 1;
