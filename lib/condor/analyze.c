@@ -18,6 +18,16 @@
 #define WRAP_WIDTH	76	/* the Requirements text is wrapped to this */
 
 enum { CL_LEAF, CL_AND, CL_OR };
+#define MAX_REFS	3	/* attributes of the other side followed in a test */
+
+/* The distinct values something of the other side had (the first
+ * MAX_SHOWN of them), for advice worded on values. */
+struct valset {
+	const char *vals[MAX_SHOWN];
+	uint32_t nvals;
+	bool more;
+	uint64_t undef;		/* weight of the ads where it is undefined */
+};
 
 struct clause {
 	const ca_expr *e;	/* parentheses stripped */
@@ -39,10 +49,13 @@ struct clause {
 	ca_value fv;
 	bool any_num, all_int;
 	double min, max;
-	uint64_t undef;		/* weight of the ads where oside is undefined */
-	const char *vals[MAX_SHOWN];
-	uint32_t nvals;
-	bool more;
+	struct valset seen;	/* oside's values where the clause fails */
+	/* a test that is no comparison and no plain attribute (a function
+	 * call, ifThenElse(...)): the attributes of the other side it reads,
+	 * and their values where it fails */
+	const ca_name *ref[MAX_REFS];
+	struct valset refseen[MAX_REFS];
+	uint32_t nref;
 };
 
 struct ca_analysis {
@@ -50,6 +63,8 @@ struct ca_analysis {
 	const ca_ad *self;
 	const ca_expr *req;
 	int rflags;
+	bool slots;		/* CA_AN_SLOTS */
+	const char *user;	/* self's User, for telling its slots apart */
 	ca_arena arena;
 	ca_vec(struct clause) cl;	/* in preorder */
 	int nexpand;
@@ -165,6 +180,20 @@ fixed_value(ca_analysis *an, const ca_expr *e)
 	return v;
 }
 
+/* An attribute of the other side that a test reads. */
+static void
+test_ref(void *arg, const ca_name *nm, int side)
+{
+	struct clause *c = arg;
+
+	if (side != CA_REF_OTHER || c->nref == MAX_REFS)
+		return;
+	for (uint32_t k = 0; k < c->nref; k++)
+		if (c->ref[k] == nm)
+			return;
+	c->ref[c->nref++] = nm;
+}
+
 static bool
 is_comparison(int op)
 {
@@ -204,10 +233,14 @@ classify(ca_analysis *an, struct clause *c)
 	if (c->kind != CL_LEAF)
 		return;
 	if (e->node != CA_N_BINARY || !is_comparison(e->op)) {
-		/* a test of its own (TARGET.HasFileTransfer): its values */
+		/* a test of its own: the values of the attribute it is
+		 * (TARGET.HasFileTransfer), or of those it reads */
 		c->oside = e;
 		c->op = 0;
 		c->all_int = true;
+		if (e->node != CA_N_ATTR || e->op == CA_SC_MY ||
+		    (e->op == CA_SC_NONE && ca_ad_find(an->self, e->u.attr.name) != NULL))
+			ca_expr_refs(e, an->self, CA_REFS_DEEP | an->rflags, test_ref, c);
 		return;
 	}
 	a = e->u.k.a;
@@ -253,6 +286,12 @@ ca_analysis_new(ca_ctx *cx, const ca_ad *self, int flags)
 	an->cx = cx;
 	an->self = self;
 	an->rflags = (flags & CA_AN_STRICT) ? CA_REFS_STRICT : 0;
+	an->slots = (flags & CA_AN_SLOTS) != 0;
+	const char *user;
+	size_t ulen;
+	if (ca_get_str(cx, self, "User", &user, &ulen) == 1)
+		an->user = ca_arena_strndup(&an->arena, user, ulen);
+	ca_arena_reset(&cx->scratch);
 	an->tmp = (strbuf)STRBUF_INIT;
 	ca_mad_prepare(&m, self);
 	an->req = m.req;
@@ -281,11 +320,33 @@ ca_analysis_free(ca_analysis *an)
 
 /* ---- counting ---- */
 
+/* Remember v among the values of vs. */
+static void
+remember(ca_analysis *an, struct valset *vs, ca_value v, uint64_t w)
+{
+	if (v.kind == CA_UNDEFINED) {
+		vs->undef += w;
+		return;
+	}
+	if (vs->more)
+		return;
+	strbuf_reset(&an->tmp);
+	ca_print_value(&an->tmp, v, 0);
+	for (uint32_t i = 0; i < vs->nvals; i++)
+		if (strcmp(vs->vals[i], an->tmp.buf) == 0)
+			return;
+	if (vs->nvals == MAX_SHOWN) {
+		vs->more = true;
+		return;
+	}
+	vs->vals[vs->nvals++] = ca_arena_strndup(&an->arena, an->tmp.buf, an->tmp.len);
+}
+
 static void
 track(ca_analysis *an, struct clause *c, ca_value v, uint64_t w)
 {
 	if (v.kind == CA_UNDEFINED) {
-		c->undef += w;
+		c->seen.undef += w;
 		return;
 	}
 	if (v.kind == CA_INT || v.kind == CA_REAL) {
@@ -301,18 +362,75 @@ track(ca_analysis *an, struct clause *c, ca_value v, uint64_t w)
 	if (c->op != 0 && c->op != CA_T_EQ && c->op != CA_T_NE && c->op != CA_T_META_EQ &&
 	    c->op != CA_T_META_NE && c->op != CA_T_IS && c->op != CA_T_ISNT)
 		return;
-	if (c->more)
-		return;
-	strbuf_reset(&an->tmp);
-	ca_print_value(&an->tmp, v, 0);
-	for (uint32_t i = 0; i < c->nvals; i++)
-		if (strcmp(c->vals[i], an->tmp.buf) == 0)
-			return;
-	if (c->nvals == MAX_SHOWN) {
-		c->more = true;
+	remember(an, &c->seen, v, w);
+}
+
+/* A partitionable slot as it would be with its dynamic slots gone: each
+ * resource of MachineResources (default Cpus Memory Disk) at its
+ * TotalSlot<resource>, as condor_q's drain simulation has it. NULL when the
+ * slot is no partitionable slot or publishes no such totals. */
+static ca_ad *
+drained(ca_analysis *an, const ca_ad *slot)
+{
+	ca_ctx *cx = an->cx;
+	bool pslot = false;
+	const char *res = "Cpus Memory Disk";
+	size_t rlen = strlen(res);
+	ca_ad *d = NULL;
+
+	if (ca_get_bool(cx, slot, "PartitionableSlot", &pslot) != 1 || !pslot)
+		return NULL;
+	(void)ca_get_str(cx, slot, "MachineResources", &res, &rlen);
+	char *list = ca_xstrndup(res, rlen), *save = NULL;
+	for (char *t = strtok_r(list, " ,\t", &save); t; t = strtok_r(NULL, " ,\t", &save)) {
+		char tot[96];
+		snprintf(tot, sizeof tot, "TotalSlot%s", t);
+		ca_attr *at = ca_ad_findn(slot, tot, strlen(tot));
+		if (at == NULL)
+			continue;
+		if (d == NULL)
+			d = ca_ad_copy(slot);
+		ca_ad_set_copy(d, t, strlen(t), at->expr);
+	}
+	free(list);
+	return d;
+}
+
+/* Whether self and the slot would match with its dynamic slots gone. */
+static bool
+fits_drained(ca_analysis *an, const ca_ad *slot)
+{
+	ca_ad *d = drained(an, slot);
+	ca_mad od;
+	bool fits;
+
+	if (d == NULL)
+		return false;
+	ca_mad_prepare(&od, d);
+	fits = ca_match_req(an->cx, an->req, an->self, d) &&
+	    ca_match_req(an->cx, od.req, d, an->self);
+	ca_ad_free(d);
+	return fits;
+}
+
+/* condor_q's counts of the slots that are willing: whose they serve. */
+static void
+tell_willing(ca_analysis *an, const ca_ad *slot, uint64_t weight)
+{
+	const char *ru;
+	size_t rlen;
+	bool pslot = false;
+
+	if (ca_get_str(an->cx, slot, "RemoteUser", &ru, &rlen) == 1 && rlen > 0) {
+		if (an->user && strlen(an->user) == rlen && strncmp(an->user, ru, rlen) == 0)
+			an->n.yours += weight;
+		else
+			an->n.others += weight;
 		return;
 	}
-	c->vals[c->nvals++] = ca_arena_strndup(&an->arena, an->tmp.buf, an->tmp.len);
+	an->n.available += weight;
+	if (ca_get_bool(an->cx, slot, "PartitionableSlot", &pslot) == 1 && pslot)
+		an->n.leftovers += weight;
 }
 
 void
@@ -323,12 +441,19 @@ ca_analysis_add(ca_analysis *an, const ca_ad *other, uint64_t weight)
 
 	ca_mad_prepare(&o, other);
 	an->n.total += weight;
-	if (!ca_match_req(cx, an->req, an->self, other))
+	bool mine = ca_match_req(cx, an->req, an->self, other);
+	bool theirs = mine && ca_match_req(cx, o.req, other, an->self);
+	if (!theirs && an->slots && fits_drained(an, other))
+		an->n.if_drained += weight;
+	else if (!mine)
 		an->n.rejected += weight;
-	else if (!ca_match_req(cx, o.req, other, an->self))
+	else if (!theirs)
 		an->n.rejecting += weight;
-	else
+	else {
 		an->n.willing += weight;
+		if (an->slots)
+			tell_willing(an, other, weight);
+	}
 	for (uint32_t i = an->cl.n; i-- > 0;) {
 		struct clause *c = &an->cl.at[i];
 		if (c->fixed)
@@ -343,6 +468,10 @@ ca_analysis_add(ca_analysis *an, const ca_ad *other, uint64_t weight)
 		}
 		if (ca_value_truth(c->cur) == 1)
 			c->matched += weight;
+		else if (c->nref > 0 && c->matched == 0)
+			for (uint32_t k = 0; k < c->nref; k++)
+				remember(an, &c->refseen[k], ca_eval_attr(cx, other, an->self,
+				    c->ref[k]->spell), weight);
 		else if (c->oside && c->matched == 0)
 			track(an, c, ca_eval_expr(cx, c->oside, an->self, other), weight);
 	}
@@ -360,6 +489,14 @@ ca_analysis_add(ca_analysis *an, const ca_ad *other, uint64_t weight)
 	ca_arena_reset(&cx->scratch);
 }
 
+static void
+copy_valset(ca_analysis *dst, struct valset *d, const struct valset *s)
+{
+	*d = *s;
+	for (uint32_t k = 0; k < s->nvals; k++)
+		d->vals[k] = ca_arena_strndup(&dst->arena, s->vals[k], strlen(s->vals[k]));
+}
+
 void
 ca_analysis_inherit(ca_analysis *dst, const ca_analysis *src)
 {
@@ -374,11 +511,9 @@ ca_analysis_inherit(ca_analysis *dst, const ca_analysis *src)
 		d->all_int = s->all_int;
 		d->min = s->min;
 		d->max = s->max;
-		d->undef = s->undef;
-		d->more = s->more;
-		d->nvals = s->nvals;
-		for (uint32_t k = 0; k < s->nvals; k++)
-			d->vals[k] = ca_arena_strndup(&dst->arena, s->vals[k], strlen(s->vals[k]));
+		copy_valset(dst, &d->seen, &s->seen);
+		for (uint32_t k = 0; k < s->nref && k < d->nref; k++)
+			copy_valset(dst, &d->refseen[k], &s->refseen[k]);
 	}
 	if (dst->without && src->without)
 		memcpy(dst->without, src->without, dst->cl.at[0].nchild * sizeof *dst->without);
@@ -550,17 +685,17 @@ number_of(ca_value v, double *x)
 
 /* The values the other side has (at most MAX_SHOWN), as a list. */
 static void
-put_vals(strbuf *sb, const struct clause *c)
+put_vals(strbuf *sb, const struct valset *vs)
 {
-	for (uint32_t i = 0; i < c->nvals; i++) {
+	for (uint32_t i = 0; i < vs->nvals; i++) {
 		if (i)
 			strbuf_adds(sb, ", ");
-		strbuf_adds(sb, c->vals[i]);
+		strbuf_adds(sb, vs->vals[i]);
 	}
-	if (c->more)
+	if (vs->more)
 		strbuf_adds(sb, ", ...");
-	if (c->undef)
-		strbuf_adds(sb, " or none");
+	if (vs->undef)
+		strbuf_adds(sb, vs->nvals ? " or none" : "none");
 }
 
 /* ": why" after a clause that no ad of the other side satisfies. */
@@ -577,13 +712,24 @@ suggest(const ca_analysis *an, strbuf *sb, const struct clause *c, const char *s
 		fixed_operands(an, sb, c->e);
 		return;
 	}
+	if (c->nref > 0) {
+		/* worded on what the other side has, not on the test */
+		strbuf_addf(sb, ": it is true for no %s; where it fails, %ss have ", other, other);
+		for (uint32_t k = 0; k < c->nref; k++) {
+			if (k)
+				strbuf_adds(sb, k + 1 == c->nref ? " and " : ", ");
+			strbuf_addf(sb, "%s ", c->ref[k]->spell);
+			put_vals(sb, &c->refseen[k]);
+		}
+		return;
+	}
 	if (c->oside == NULL) {
 		strbuf_addf(sb, ": no %s satisfies it", other);
 		return;
 	}
 	bool said = true;
 	bool num = c->fside && number_of(c->fv, &f);
-	if (c->undef == an->n.total) {
+	if (c->seen.undef == an->n.total) {
 		strbuf_adds(sb, ": ");
 		ca_print_expr(sb, c->oside, 0);
 		strbuf_addf(sb, " is undefined in every %s", other);
@@ -596,17 +742,17 @@ suggest(const ca_analysis *an, strbuf *sb, const struct clause *c, const char *s
 		strbuf_addf(sb, ": no %s has less than ", other);
 		print_number(sb, c->min, c->all_int);
 	} else if ((c->op == CA_T_EQ || c->op == CA_T_META_EQ || c->op == CA_T_IS) &&
-	    c->nvals > 0) {
+	    c->seen.nvals > 0) {
 		strbuf_addf(sb, ": no %s has ", other);
 		ca_print_value(sb, c->fv, 0);
 		strbuf_addf(sb, "; %ss have ", other);
-		put_vals(sb, c);
+		put_vals(sb, &c->seen);
 	} else if ((c->op == CA_T_NE || c->op == CA_T_META_NE || c->op == CA_T_ISNT) &&
-	    c->nvals == 1 && !c->more && c->undef == 0) {
-		strbuf_addf(sb, ": every %s has %s", other, c->vals[0]);
-	} else if (c->op == 0 && c->nvals > 0) {
+	    c->seen.nvals == 1 && !c->seen.more && c->seen.undef == 0) {
+		strbuf_addf(sb, ": every %s has %s", other, c->seen.vals[0]);
+	} else if (c->op == 0 && c->seen.nvals > 0) {
 		strbuf_addf(sb, ": %ss have ", other);
-		put_vals(sb, c);
+		put_vals(sb, &c->seen);
 	} else {
 		strbuf_addf(sb, ": no %s satisfies it", other);
 		said = false;
@@ -698,6 +844,16 @@ report_relax(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w,
 		strbuf_addf(sb, "There are no %ss to match %s %s with.\n", other, self, w->id);
 		return;
 	}
+	if (an->n.if_drained > 0) {
+		strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "Draining would do: %llu partitionable slot%s would match %s %s "
+		    "once %s dynamic slots are gone (their jobs finish, or condor_drain).",
+		    (unsigned long long)an->n.if_drained, an->n.if_drained == 1 ? "" : "s", self,
+		    w->id, an->n.if_drained == 1 ? "its" : "their");
+		fill(sb, &p);
+		strbuf_release(&p);
+		strbuf_adds(sb, "Otherwise:\n");
+	}
 	for (uint32_t i = 0; i < an->cl.n; i++)
 		if (blocking(an, i))
 			nblock++;
@@ -757,8 +913,19 @@ report_relax(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w,
 }
 
 void
-ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w)
+ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *given)
 {
+	ca_analysis_words words = *given, *w = &words;
+	char id[64], sumid[64];
+
+	/* condor_q names jobs "C.PPP", and "CCC.PPP" at the head of its summary */
+	if (!w->reverse && w->cluster >= 0 && w->proc >= 0) {
+		snprintf(id, sizeof id, "%lld.%03lld", (long long)w->cluster, (long long)w->proc);
+		snprintf(sumid, sizeof sumid, "%03lld.%03lld", (long long)w->cluster,
+		    (long long)w->proc);
+		w->id = id;
+	} else
+		snprintf(sumid, sizeof sumid, "%s", w->id);
 	const char *self = w->reverse ? "slot" : "job";
 	const char *Self = w->reverse ? "Slot" : "Job";
 	const char *other = w->reverse ? "job" : "slot";
@@ -797,15 +964,15 @@ ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w
 		strbuf_addc(sb, '\n');
 	}
 	if (w->reverse)
-		strbuf_addf(sb, "%s:  Run analysis summary.  Of %llu jobs,\n", w->id,
+		strbuf_addf(sb, "%s:  Run analysis summary.  Of %llu jobs,\n", sumid,
 		    (unsigned long long)an->n.total);
 	else if (w->machines >= 0)
 		strbuf_addf(sb, "%s:  Run analysis summary ignoring user priority.  "
-		    "Of %llu slots on %ld machines,\n", w->id, (unsigned long long)an->n.total,
+		    "Of %llu slots on %ld machines,\n", sumid, (unsigned long long)an->n.total,
 		    w->machines);
 	else
 		strbuf_addf(sb, "%s:  Run analysis summary ignoring user priority.  "
-		    "Of %llu slots,\n", w->id, (unsigned long long)an->n.total);
+		    "Of %llu slots,\n", sumid, (unsigned long long)an->n.total);
 	if (w->reverse) {
 		strbuf_addf(sb, "%7llu jobs are rejected by the slot's requirements\n",
 		    (unsigned long long)an->n.rejected);
@@ -818,8 +985,26 @@ ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w
 		    (unsigned long long)an->n.rejected);
 		strbuf_addf(sb, "%7llu slots reject your job because of their own requirements\n",
 		    (unsigned long long)an->n.rejecting);
-		strbuf_addf(sb, "%7llu slots are willing to run your job\n",
-		    (unsigned long long)an->n.willing);
+		if (!an->slots)
+			strbuf_addf(sb, "%7llu slots are willing to run your job\n",
+			    (unsigned long long)an->n.willing);
+		else {
+			if (an->n.yours)
+				strbuf_addf(sb, "%7llu slots match and are already running your jobs\n",
+				    (unsigned long long)an->n.yours);
+			if (an->n.others)
+				strbuf_addf(sb, "%7llu slots match but are serving other users\n",
+				    (unsigned long long)an->n.others);
+			strbuf_addf(sb, "%7llu slots match and are willing to run your job",
+			    (unsigned long long)an->n.available);
+			if (an->n.leftovers)
+				strbuf_addf(sb, " (%llu of them with what partitionable slots "
+				    "have left)", (unsigned long long)an->n.leftovers);
+			strbuf_addc(sb, '\n');
+			if (an->n.if_drained)
+				strbuf_addf(sb, "%7llu slots would match if drained\n",
+				    (unsigned long long)an->n.if_drained);
+		}
 	}
 	if (an->n.willing == 0 && an->req != NULL) {
 		strbuf_addc(sb, '\n');
