@@ -182,14 +182,9 @@ resolve(ca_ctx *cx, int scope, const ca_name *name, const ca_frame *f, int flags
 CA_HOT ca_value
 where_value(ca_ctx *cx, int kind, const ca_where *w, int flat)
 {
-	switch (kind) {
-	case CA_WHERE_ATTR:
+	if (__builtin_expect(kind == CA_WHERE_ATTR, 1))
 		return eval_attr_in(cx, w->at, w->frame, flat);
-	case CA_WHERE_SPECIAL:
-		return ca_special_value(cx, w->special, w->frame);
-	default:
-		return ca_undef();
-	}
+	return kind == CA_WHERE_SPECIAL ? ca_special_value(cx, w->special, w->frame) : ca_undef();
 }
 
 /* The value of a reference to name with scope in frame f (flat: as for
