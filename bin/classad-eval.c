@@ -197,6 +197,8 @@ pick_ad(const char *path, long index, const ca_expr *where)
 			break;
 		ca_ad_free(ad);
 	}
+	if (ad != NULL && ca_reader_warning(r, &err))
+		cli_errat(err.file, err.line, err.col, "warning: %s", err.msg);
 	ca_reader_close(r);
 	return ad;
 }
