@@ -142,7 +142,7 @@ report_rerr(const ca_diag *e)
 {
 	if (in_repl) {
 		input_error(e->file, e->line, e->col, e->msg);
-		if ((e->status == CA_EX_SYSTEM))
+		if (e->status == CA_EX_SYSTEM)
 			cli_raise(EX_SYSTEM);
 	} else
 		cli_diag(e);

@@ -176,7 +176,7 @@ cli_next_ad(ca_reader *r, ca_ad **ad, bool *bad)
 		cli_diag(&err);
 		if (bad != NULL)
 			*bad = true;
-		if ((err.status == CA_EX_SYSTEM))
+		if (err.status == CA_EX_SYSTEM)
 			return 0;
 	}
 	if (rc == 0 && ca_reader_warning(r, &err))
