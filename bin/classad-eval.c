@@ -358,11 +358,11 @@ complete_next(const char *text, int state)
 		if (strncasecmp(fns[fi++].name, text, len) == 0)
 			return strdup(fns[fi - 1].name);
 	while (my_ad && ai < my_ad->n)
-		if (strncasecmp(my_ad->attrs[ai++].spell, text, len) == 0)
-			return strdup(my_ad->attrs[ai - 1].spell);
+		if (strncasecmp(ca_attr_spell(&my_ad->attrs[ai++]), text, len) == 0)
+			return strdup(ca_attr_spell(&my_ad->attrs[ai - 1]));
 	while (target_ad && ti < target_ad->n)
-		if (strncasecmp(target_ad->attrs[ti++].spell, text, len) == 0)
-			return strdup(target_ad->attrs[ti - 1].spell);
+		if (strncasecmp(ca_attr_spell(&target_ad->attrs[ti++]), text, len) == 0)
+			return strdup(ca_attr_spell(&target_ad->attrs[ti - 1]));
 	return NULL;
 }
 
@@ -1043,7 +1043,7 @@ keep_only(ca_ad *ad, const struct stream_opts *o)
 		const ca_attr *at = &ad->attrs[i];
 		for (size_t k = 0; k < o->attrs.n; k++)
 			if (strcasecmp(o->attrs.at[k], at->name->key) == 0) {
-				ca_ad_set_copy(kept, at->spell, strlen(at->spell), at->expr);
+				ca_ad_set_copy(kept, ca_attr_spell(at), strlen(ca_attr_spell(at)), at->expr);
 				break;
 			}
 	}

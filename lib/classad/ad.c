@@ -9,6 +9,7 @@
 #include "ad.h"
 #include "ascii.h"
 #include "dict.h"
+#include "ad_int.h"
 #include "node.h"
 #include "vec.h"
 
@@ -24,12 +25,13 @@ static struct {
 	uint32_t seed;
 } names;
 
-/* shapes of ads (see shape_of): their hashes, numbered from 1 */
+/* shapes of ads (see shape_of), numbered from 1: the names in their
+ * order, and the hash index that every ad of the shape shares */
 #define SHAPES_MAX 4096
 
 static struct {
 	ca_dict index;
-	ca_vec(uint64_t) key;
+	ca_vec(struct ca_shape) at;
 } shapes;
 
 static uint32_t
@@ -123,12 +125,37 @@ ca_intern(const char *s, size_t len)
 	return nm;
 }
 
+/* what the other process-wide tables free at ca_intern_cleanup() */
+static void (*cleanups[4])(void);
+
+void
+ca_intern_at_cleanup(void (*fn)(void))
+{
+	for (size_t i = 0; i < sizeof cleanups / sizeof cleanups[0]; i++) {
+		if (cleanups[i] == fn)
+			return;
+		if (cleanups[i] == NULL) {
+			cleanups[i] = fn;
+			return;
+		}
+	}
+}
+
 void
 ca_intern_cleanup(void)
 {
 	ca_str_shared_cleanup();
+	for (size_t i = 0; i < sizeof cleanups / sizeof cleanups[0]; i++)
+		if (cleanups[i] != NULL) {
+			cleanups[i]();
+			cleanups[i] = NULL;
+		}
+	for (size_t i = 0; i < shapes.at.n; i++) {
+		free(shapes.at.at[i].names);
+		free(shapes.at.at[i].index);
+	}
 	ca_dict_free(&shapes.index);
-	ca_vec_free(&shapes.key);
+	ca_vec_free(&shapes.at);
 	for (uint32_t i = 0; i < names.cap; i++)
 		free((void *)names.slot[i]);
 	free(names.slot);
@@ -138,20 +165,14 @@ ca_intern_cleanup(void)
 /* ---- ads ---- */
 
 /* The index of an ad's attributes is open addressing over their places,
- * kept in one block with the attributes, not a ca_dict: ca_ad_find is the
- * evaluation's hottest lookup, and an ad nested in an arena could not free
- * a dict's memory. */
-#define INDEX_FROM 8	/* ads with more attributes than this get a hash index */
+ * not a ca_dict: ca_ad_find is the evaluation's hottest lookup, and an ad
+ * nested in an arena could not free a dict's memory. */
 
-struct owned_ad {
-	ca_ad ad;
-	ca_arena arena;
-};
 
 ca_ad *
 ca_ad_new(void)
 {
-	struct owned_ad *o = ca_xcalloc(1, sizeof *o);
+	struct ca_owned_ad *o = ca_xcalloc(1, sizeof *o);
 
 	o->ad.arena = &o->arena;
 	o->ad.own_arena = true;
@@ -164,7 +185,20 @@ ca_ad_new_in(ca_arena *a)
 	ca_ad *ad = ca_arena_zalloc(a, sizeof *ad);
 
 	ad->arena = a;
+	ad->table = CA_TABLE_ARENA;
 	return ad;
+}
+
+static int
+table_of(const ca_ad *ad)
+{
+	return ad->table & ~CA_TABLE_SHARED_INDEX;
+}
+
+const struct ca_shape *
+ca_ad_shape(uint32_t shape)
+{
+	return shape ? &shapes.at.at[shape - 1] : NULL;
 }
 
 void
@@ -172,50 +206,75 @@ ca_ad_free(ca_ad *ad)
 {
 	if (ad == NULL || !ad->own_arena)
 		return;
-	struct owned_ad *o = (struct owned_ad *)ad;
-	free(ad->attrs);
+	struct ca_owned_ad *o = (struct ca_owned_ad *)ad;
+	if (table_of(ad) == CA_TABLE_HEAP)
+		free(ad->attrs);
 	ca_arena_free(&o->arena);
 	free(o);
 }
 
-/* Room for cap attributes and an index of icap slots. An ad with its own
- * arena keeps both in one malloc'd block (grown in place, no copies left
- * behind); a nested ad takes them from its arena. */
+/* Room for cap attributes and an index of icap slots (its content is
+ * left to the caller). An ad with its own arena keeps both in one
+ * malloc'd block; a nested ad takes them from its arena. */
 static void
 table_resize(ca_ad *ad, uint32_t cap, uint32_t icap)
 {
 	size_t bytes = (size_t)cap * sizeof(ca_attr) + (size_t)icap * sizeof(uint32_t);
 	ca_attr *attrs;
 
-	if (ad->own_arena)
+	switch (table_of(ad)) {
+	case CA_TABLE_HEAP:
 		attrs = ca_xreallocarray(ad->attrs, bytes, 1);
-	else {
+		break;
+	case CA_TABLE_ARENA:
 		attrs = ca_arena_alloc(ad->arena, bytes);
 		if (ad->n)
 			memcpy(attrs, ad->attrs, ad->n * sizeof *attrs);
+		break;
+	default:
+		attrs = ca_xmalloc(bytes);
+		if (ad->n)
+			memcpy(attrs, ad->attrs, ad->n * sizeof *attrs);
+		break;
 	}
+	ad->table = table_of(ad) == CA_TABLE_ARENA ? CA_TABLE_ARENA : CA_TABLE_HEAP;
 	ad->attrs = attrs;
 	ad->cap = cap;
 	ad->icap = icap;
 	ad->index = icap ? (uint32_t *)(attrs + cap) : NULL;
 }
 
-static void
-index_build(ca_ad *ad)
+void
+ca_ad_index_fill(uint32_t *index, uint32_t icap, const ca_attr *attrs, uint32_t n)
+{
+	memset(index, 0, icap * sizeof *index);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t j = attrs[i].name->hash & (icap - 1);
+		while (index[j])
+			j = (j + 1) & (icap - 1);
+		index[j] = i + 1;
+	}
+}
+
+uint32_t
+ca_ad_index_cap(uint32_t n)
 {
 	uint32_t cap = 16;
 
-	while (cap < ad->n * 2 + 2)
+	while (cap < n * 2 + 2)
 		cap *= 2;
-	if (cap != ad->icap)
+	return cap;
+}
+
+/* An index of the ad's own for its attributes (which it may change). */
+static void
+index_build(ca_ad *ad)
+{
+	uint32_t cap = ca_ad_index_cap(ad->n);
+
+	if (cap != ad->icap || (ad->table & CA_TABLE_SHARED_INDEX) || table_of(ad) == CA_TABLE_FIXED)
 		table_resize(ad, ad->cap, cap);
-	memset(ad->index, 0, cap * sizeof *ad->index);
-	for (uint32_t i = 0; i < ad->n; i++) {
-		uint32_t j = ad->attrs[i].name->hash & (cap - 1);
-		while (ad->index[j])
-			j = (j + 1) & (cap - 1);
-		ad->index[j] = i + 1;
-	}
+	ca_ad_index_fill(ad->index, cap, ad->attrs, ad->n);
 }
 
 /* Where name is in ad, by its hash index (or a look through a small ad),
@@ -251,32 +310,65 @@ ca_ad_find_slow(const ca_ad *ad, const ca_name *name)
  * A shape is a sequence of attribute names; ads read from one stream (the
  * slots of a pool, the jobs of a queue) mostly have a few. Each gets a
  * small number, so that the places of names can be remembered per shape
- * (ca_name.at). The table (with the names', the library's process-wide
- * state) stops growing at SHAPES_MAX; later shapes are 0. */
-static uint32_t
-shape_of(const ca_ad *ad)
+ * (ca_name.at), and one hash index that its ads share. The table (with
+ * the names', the library's process-wide state) stops growing at
+ * SHAPES_MAX; later shapes are 0. */
+uint32_t
+ca_ad_shape_of(const ca_attr *attrs, uint32_t n)
 {
-	uint64_t h = ad->n;
+	uint64_t h = n;
 	ca_dict_it it;
 
-	for (uint32_t i = 0; i < ad->n; i++)
-		h = ca_hash_mix(h, (uint64_t)(uintptr_t)ad->attrs[i].name);
+	for (uint32_t i = 0; i < n; i++)
+		h = ca_hash_mix(h, (uint64_t)(uintptr_t)attrs[i].name);
 	for (uint32_t i = ca_dict_first(&shapes.index, h, &it); i != CA_DICT_NONE;
-	    i = ca_dict_next(&shapes.index, &it))
-		if (shapes.key.at[i] == h)
+	    i = ca_dict_next(&shapes.index, &it)) {
+		const struct ca_shape *sh = &shapes.at.at[i];
+		if (sh->hash != h || sh->n != n)
+			continue;
+		uint32_t k = 0;
+		while (k < n && sh->names[k] == attrs[k].name)
+			k++;
+		if (k == n)
 			return i + 1;
-	if (shapes.key.n >= SHAPES_MAX)
+	}
+	if (shapes.at.n >= SHAPES_MAX)
 		return 0;
-	ca_dict_add(&shapes.index, h, (uint32_t)shapes.key.n);
-	*ca_vec_push(&shapes.key) = h;
-	return (uint32_t)shapes.key.n;
+	struct ca_shape *sh = ca_vec_push(&shapes.at);
+	sh->hash = h;
+	sh->n = n;
+	sh->names = ca_xreallocarray(NULL, n, sizeof *sh->names);
+	for (uint32_t i = 0; i < n; i++)
+		sh->names[i] = attrs[i].name;
+	sh->icap = 0;
+	sh->index = NULL;
+	if (n > CA_INDEX_FROM) {
+		sh->icap = ca_ad_index_cap(n);
+		sh->index = ca_xreallocarray(NULL, sh->icap, sizeof *sh->index);
+		ca_ad_index_fill(sh->index, sh->icap, attrs, n);
+	}
+	ca_dict_add(&shapes.index, h, (uint32_t)(shapes.at.n - 1));
+	return (uint32_t)shapes.at.n;
 }
 
 void
 ca_ad_trim(ca_ad *ad)
 {
-	ad->shape = shape_of(ad);
-	if (!ad->own_arena || ad->cap == ad->n || ad->n == 0)
+	ad->shape = ca_ad_shape_of(ad->attrs, ad->n);
+	if (table_of(ad) != CA_TABLE_HEAP || ad->n == 0)
+		return;
+	if (ad->shape != 0) {
+		/* the shape's index, and a table of just the attributes */
+		const struct ca_shape *sh = &shapes.at.at[ad->shape - 1];
+		if (ad->cap != ad->n || ad->icap != 0)
+			table_resize(ad, ad->n, 0);
+		ad->index = sh->index;
+		ad->icap = sh->icap;
+		if (sh->index)
+			ad->table |= CA_TABLE_SHARED_INDEX;
+		return;
+	}
+	if (ad->cap == ad->n)
 		return;
 	uint32_t *old = ad->index;
 	if (old == NULL) {
@@ -315,12 +407,25 @@ ca_ad_prefetch(const ca_ad *ad, const ca_name *const *which, size_t n, int stage
 	}
 }
 
-static void
-set_expr(ca_attr *at, ca_expr *e)
+/* at's expression is e; spelling (NULL: the name's own) says how the ad
+ * spells the name. lit is written whole, then the flags in its spare
+ * bytes. */
+void
+ca_attr_set_expr(ca_attr *at, ca_expr *e, const char *spelling)
 {
+	uint8_t busy = at->busy;
+
 	at->expr = e;
-	at->is_lit = e->node == CA_N_LIT;
-	at->lit = at->is_lit ? e->u.lit : ca_undef();
+	if (spelling != NULL) {
+		at->lit = ca_str(spelling, 0);
+		at->is_lit = 0;
+		at->spelled = 1;
+	} else {
+		at->lit = e->node == CA_N_LIT ? e->u.lit : ca_undef();
+		at->is_lit = e->node == CA_N_LIT;
+		at->spelled = 0;
+	}
+	at->busy = busy;
 }
 
 ca_attr *
@@ -345,22 +450,25 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	ca_attr *at = ca_ad_find(ad, name);
 
 	if (at) {
-		set_expr(at, e);
+		ca_attr_set_expr(at, e, at->spelled ? at->lit.u.s : NULL);
 		return;
 	}
-	if (ad->n == ad->cap) {
+	if (ad->n == ad->cap || table_of(ad) == CA_TABLE_FIXED) {
 		if (ad->cap >= UINT32_MAX / 4)
 			ca_xmalloc(SIZE_MAX);	/* reports out of memory */
-		table_resize(ad, ad->cap ? ad->cap * 2 : 8, ad->icap);
+		uint32_t cap = ad->cap ? ad->cap * 2 : 8;
+		table_resize(ad, cap < 8 ? 8 : cap, ad->icap);
 		if (ad->index)
 			index_build(ad);
 	}
+	if (ad->table & CA_TABLE_SHARED_INDEX)
+		index_build(ad);	/* the shape's does not have the new name */
 	at = &ad->attrs[ad->n++];
 	at->name = name;
-	at->spell = spell ? spell : name->spell;
 	at->busy = 0;
-	set_expr(at, e);
-	if (ad->n > INDEX_FROM) {
+	ca_attr_set_expr(at, e, spell && spell != name->spell && strcmp(spell, name->spell) != 0 ?
+	    spell : NULL);
+	if (ad->n > CA_INDEX_FROM) {
 		if (ad->n * 2 + 2 > ad->icap)
 			index_build(ad);
 		else {
@@ -379,6 +487,11 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 
 	if (at == NULL)
 		return false;
+	if (table_of(ad) == CA_TABLE_FIXED) {
+		size_t i = (size_t)(at - ad->attrs);
+		table_resize(ad, ad->cap, ad->icap);
+		at = &ad->attrs[i];
+	}
 	size_t i = (size_t)(at - ad->attrs);
 	memmove(at, at + 1, (ad->n - i - 1) * sizeof *at);
 	ad->n--;
@@ -386,4 +499,18 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 	if (ad->index)
 		index_build(ad);
 	return true;
+}
+
+void
+ca_ad_clear(ca_ad *ad)
+{
+	ad->n = 0;
+	ad->shape = 0;
+	if (ad->table & CA_TABLE_SHARED_INDEX) {
+		ad->index = NULL;
+		ad->icap = 0;
+		ad->table &= ~CA_TABLE_SHARED_INDEX;
+	} else if (ad->index)
+		memset(ad->index, 0, ad->icap * sizeof *ad->index);
+	ca_arena_reset(ad->arena);
 }

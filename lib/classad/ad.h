@@ -31,6 +31,8 @@ typedef struct ca_name {
 const ca_name *ca_intern(const char *s, size_t len);
 const ca_name *ca_intern_find(const char *s, size_t len);	/* NULL if never interned */
 void ca_intern_cleanup(void);
+/* Another process-wide table's cleanup, for ca_intern_cleanup() to call. */
+void ca_intern_at_cleanup(void (*fn)(void));
 
 /* The spelling of nm to keep where s[0..len) names it: nm->spell when that
  * is the same text, else a copy in arena a. */
@@ -45,15 +47,34 @@ ca_name_spelling(ca_arena *a, const ca_name *nm, const char *s, size_t len)
 struct ca_expr;
 
 /* An attribute. Set it only through ca_ad_set: a literal expression's
- * value is kept in `lit` too, so looking it up touches one cache line. */
+ * value is kept in `lit` too, so looking it up touches one cache line.
+ * The attribute's flags sit in lit's spare bytes, so that a table entry
+ * is 32 bytes; writing lit as a whole is ca_ad_set's job. */
 typedef struct ca_attr {
 	const ca_name *name;
-	struct ca_expr *expr;		/* lives in the ad's arena */
-	ca_value lit;			/* the value when expr is a literal */
-	const char *spell;		/* spelling of this ad's first definition */
-	uint16_t is_lit;		/* expr is a literal: lit holds its value */
-	uint16_t busy;			/* set while being evaluated: cycle detection */
+	struct ca_expr *expr;		/* in the ad's arena, or a shared tree */
+	union {
+		ca_value lit;		/* the value when is_lit */
+		struct {
+			uint8_t kind_;		/* lit.kind */
+			uint8_t is_lit;		/* lit holds expr's value: a literal, and
+						 * not spelled (test expr->node
+						 * for whether it is a literal) */
+			uint8_t busy;		/* being evaluated: cycle detection */
+			uint8_t spelled;	/* the ad spells the name otherwise than
+						 * name->spell: lit.u.s is how (is_lit 0) */
+			uint32_t x_;
+			uint64_t u_;
+		};
+	};
 } ca_attr;
+
+/* The name of at as its ad first spelled it. */
+static inline const char *
+ca_attr_spell(const ca_attr *at)
+{
+	return at->spelled ? at->lit.u.s : at->name->spell;
+}
 
 typedef struct ca_ad {
 	ca_arena *arena;		/* where expressions (and nested ads' tables) live */
@@ -63,8 +84,8 @@ typedef struct ca_ad {
 	uint32_t icap;			/* power of two, or 0 */
 	uint32_t shape;			/* its names in their order, as a number
 					 * (ca_ad_trim); 0: not known */
-	bool own_arena;			/* ca_ad_free frees the arena too; attrs and
-					 * index are then one malloc'd block */
+	bool own_arena;			/* ca_ad_free frees the arena too */
+	uint8_t table;			/* where attrs and index live (ad.c) */
 } ca_ad;
 
 /* A top-level ad with an arena of its own; free with ca_ad_free. */
@@ -95,8 +116,16 @@ ca_attr *ca_ad_findn(const ca_ad *ad, const char *s, size_t len);	/* by text */
 struct ca_expr *ca_ad_lookup(const ca_ad *ad, const char *name);	/* by C string */
 bool ca_ad_delete(ca_ad *ad, const ca_name *name);
 /* Once ad is complete: give back the unused room of its attribute table,
- * and find its shape (ads read from one stream mostly share a few). */
+ * and find its shape (ads read from one stream mostly share a few); ads of
+ * one shape share one hash index. */
 void ca_ad_trim(ca_ad *ad);
+/* A copy of src (with its own arena) in one allocation sized to it, its
+ * shared trees shared: what a reader hands out for an ad it built in a
+ * scratch ad. */
+ca_ad *ca_ad_pack(const ca_ad *src);
+/* Empty ad (which has its own arena) for reuse: no attributes, its arena
+ * reset, its memory kept. */
+void ca_ad_clear(ca_ad *ad);
 /* For loops that look up the same names in many ads (an expression
  * evaluated against every slot of a pool): ca_ad_prefetch asks the
  * processor to fetch, in stages, what ca_ad_find will touch. Stage 0

@@ -13,7 +13,7 @@ struct ca_chunk {
 	max_align_t align[];
 };
 
-#define FIRST_CHUNK	4096	/* a typical slot ad's expressions fit in one */
+#define FIRST_CHUNK	1024	/* grows by doubling: small ads stay small */
 #define MAX_CHUNK	(1u << 20)
 
 static void
@@ -136,20 +136,36 @@ ca_arena_strndup(ca_arena *a, const char *s, size_t n)
 }
 
 void
+ca_arena_reserve(ca_arena *a, size_t n)
+{
+	if (a->head != NULL || n == 0)
+		return;
+	n = (n + 7) & ~(size_t)7;
+	ca_chunk *c = new_chunk(a, n);
+	c->next = NULL;
+	a->head = c;
+	a->cur = (char *)c->align;
+	a->end = a->cur + n;
+}
+
+void
 ca_arena_reset(ca_arena *a)
 {
 	if (a->head == NULL)
 		return;
-	/* Keep the oldest chunk (the last in the list): the common case of a
-	 * small evaluation then reuses it without a malloc. */
-	ca_chunk *c = a->head, *keep = NULL;
+	/* Keep the chunk being filled, the largest (one-off chunks for big
+	 * allocations follow it): an arena reset again and again (a scratch
+	 * arena) settles at the size its uses need, without a malloc. */
+	ca_chunk *keep = a->head, *c = keep->next;
 	while (c) {
 		ca_chunk *next = c->next;
-		if (next == NULL)
-			keep = c;
-		else
-			free(c);
+		free(c);
 		c = next;
+	}
+	if (keep->size > MAX_CHUNK) {	/* a first allocation that was huge */
+		free(keep);
+		memset(a, 0, sizeof *a);
+		return;
 	}
 	keep->next = NULL;
 	a->head = keep;

@@ -20,7 +20,10 @@ void *ca_arena_zalloc(ca_arena *a, size_t n);
 char *ca_arena_strndup(ca_arena *a, const char *s, size_t n);
 /* Allocate n elements of size sz, checking n*sz for overflow. */
 void *ca_arena_array(ca_arena *a, size_t n, size_t sz);
-void ca_arena_reset(ca_arena *a);	/* keep the first chunk, drop the rest */
+/* Before the first allocation: make the first chunk n bytes (rather than
+ * the default size), for an arena whose needs are known. */
+void ca_arena_reserve(ca_arena *a, size_t n);
+void ca_arena_reset(ca_arena *a);	/* keep the largest chunk, drop the rest */
 void ca_arena_free(ca_arena *a);	/* release everything; a stays usable */
 
 /* Allocation wrappers used by the whole library: they never return NULL

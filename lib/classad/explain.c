@@ -205,7 +205,7 @@ attr_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, 
 	if (r == CA_WHERE_SPECIAL)
 		return;
 	const ca_attr *at = w.at;
-	strbuf_addf(x->sb, "   (%s.%s)", side_text(&w, e, f), at->spell);
+	strbuf_addf(x->sb, "   (%s.%s)", side_text(&w, e, f), ca_attr_spell(at));
 	const ca_expr *def = unparen(at->expr);
 	if (def->node == CA_N_LIT) {
 		if (bad(v))

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ad_int.h"
 #include "expr.h"
 
 ca_expr *
@@ -27,6 +28,8 @@ ca_expr_copy(ca_arena *a, const ca_expr *src)
 {
 	if (src == NULL)
 		return NULL;
+	if (src->flags & CA_EXPR_SHARED)
+		return (ca_expr *)(uintptr_t)src;	/* immutable, lives on */
 	ca_expr *e = ca_arena_alloc(a, sizeof *e);
 	*e = *src;
 	switch (src->node) {
@@ -70,6 +73,75 @@ ca_expr_copy(ca_arena *a, const ca_expr *src)
 	return e;
 }
 
+static size_t
+text_bytes(const char *s)
+{
+	return s ? (strlen(s) + 8) & ~(size_t)7 : 0;
+}
+
+/* About what ca_value_copy_into allocates for v. */
+static size_t
+value_bytes(ca_value v)
+{
+	size_t n = 0;
+
+	switch (v.kind) {
+	case CA_STRING:
+		return ((size_t)v.x.len + 8) & ~(size_t)7;
+	case CA_LIST:
+		for (uint32_t i = 0; i < v.x.len; i++)
+			n += sizeof(ca_value) + value_bytes(v.u.items[i]);
+		return n;
+	case CA_AD:
+		return sizeof(ca_adval) + ca_ad_bytes_copy(v.u.ad->ad);
+	default:
+		return 0;
+	}
+}
+
+size_t
+ca_ad_bytes_copy(const ca_ad *ad)
+{
+	size_t n = sizeof(ca_ad) + (size_t)(ad->n < 8 ? 8 : ad->n) * 2 * (sizeof(ca_attr) + 8);
+
+	for (uint32_t i = 0; i < ad->n; i++)
+		n += ca_expr_bytes(ad->attrs[i].expr) + text_bytes(ca_attr_spell(&ad->attrs[i]));
+	return n;
+}
+
+size_t
+ca_expr_bytes(const ca_expr *e)
+{
+	size_t n;
+
+	if (e == NULL || (e->flags & CA_EXPR_SHARED))
+		return 0;
+	n = sizeof *e;
+	switch (e->node) {
+	case CA_N_LIT:
+		return n + value_bytes(e->u.lit);
+	case CA_N_ATTR:
+		return n + text_bytes(e->u.attr.spell) + text_bytes(e->u.attr.scope);
+	case CA_N_SELECT:
+		return n + text_bytes(e->u.sel.spell) + ca_expr_bytes(e->u.sel.base);
+	case CA_N_CALL:
+		n += text_bytes(e->u.call.spell) + e->u.call.n * sizeof(ca_expr *);
+		for (uint32_t i = 0; i < e->u.call.n; i++)
+			n += ca_expr_bytes(e->u.call.args[i]);
+		return n;
+	case CA_N_LIST:
+		n += e->u.list.n * sizeof(ca_expr *);
+		for (uint32_t i = 0; i < e->u.list.n; i++)
+			n += ca_expr_bytes(e->u.list.items[i]);
+		return n;
+	case CA_N_AD:
+		return n + ca_ad_bytes_copy(e->u.ad);
+	default:
+		return n + ca_expr_bytes(e->u.k.a) + ca_expr_bytes(e->u.k.b) +
+		    ca_expr_bytes(e->u.k.c);
+	}
+}
+
 ca_value
 ca_value_copy_into(ca_arena *a, ca_value v)
 {
@@ -109,8 +181,9 @@ ca_ad_merge(ca_ad *dst, const ca_ad *src)
 {
 	for (uint32_t i = 0; i < src->n; i++) {
 		const ca_attr *at = &src->attrs[i];
-		ca_ad_set(dst, at->name, ca_name_spelling(dst->arena, at->name, at->spell,
-		    strlen(at->spell)), ca_expr_copy(dst->arena, at->expr));
+		const char *spell = ca_attr_spell(at);
+		ca_ad_set(dst, at->name, ca_name_spelling(dst->arena, at->name, spell,
+		    strlen(spell)), ca_expr_copy(dst->arena, at->expr));
 	}
 }
 
@@ -226,7 +299,7 @@ ca_expr_hash(uint64_t h, const ca_expr *e, int flags)
 			const ca_attr *at = &e->u.ad->attrs[i];
 			h = ca_hash_mix(h, (uint64_t)(uintptr_t)at->name);
 			if (sp)
-				h = text_hash(h, at->spell);
+				h = text_hash(h, ca_attr_spell(at));
 			h = ca_expr_hash(h, at->expr, flags);
 		}
 		return ca_hash_mix(h, e->u.ad->n);
@@ -279,7 +352,8 @@ ca_expr_same(const ca_expr *a, const ca_expr *b, int flags)
 			return false;
 		for (uint32_t i = 0; i < a->u.ad->n; i++) {
 			const ca_attr *x = &a->u.ad->attrs[i], *y = &b->u.ad->attrs[i];
-			if (x->name != y->name || (sp && !text_same(x->spell, y->spell)) ||
+			if (x->name != y->name ||
+			    (sp && !text_same(ca_attr_spell(x), ca_attr_spell(y))) ||
 			    !ca_expr_same(x->expr, y->expr, flags))
 				return false;
 		}
@@ -289,4 +363,101 @@ ca_expr_same(const ca_expr *a, const ca_expr *b, int flags)
 		    ca_expr_same(a->u.k.b, b->u.k.b, flags) &&
 		    ca_expr_same(a->u.k.c, b->u.k.c, flags);
 	}
+}
+
+/* ---- an ad in one allocation ---- */
+
+#define ALIGN8(n)	(((n) + 7) & ~(size_t)7)
+
+/* The bytes of the strings of v that a packed copy holds. */
+static size_t
+packed_bytes(ca_value v)
+{
+	return v.kind == CA_STRING ? ALIGN8((size_t)v.x.len + 1) : 0;
+}
+
+/* A literal whose value holds no list or ad: a node and perhaps a string. */
+static bool
+plain_lit(const ca_expr *e)
+{
+	return e->node == CA_N_LIT && e->u.lit.kind != CA_LIST && e->u.lit.kind != CA_AD;
+}
+
+ca_ad *
+ca_ad_pack(const ca_ad *src)
+{
+	uint32_t n = src->n, shape = ca_ad_shape_of(src->attrs, n);
+	const struct ca_shape *sh = ca_ad_shape(shape);
+	uint32_t icap = n > CA_INDEX_FROM && (sh == NULL || sh->index == NULL) ? ca_ad_index_cap(n) : 0;
+	size_t nodes = 0, bytes = 0, tree = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const ca_attr *at = &src->attrs[i];
+		const ca_expr *e = at->expr;
+		if (at->spelled)
+			bytes += ALIGN8(strlen(at->lit.u.s) + 1);
+		if (e->flags & CA_EXPR_SHARED)
+			continue;
+		if (plain_lit(e)) {
+			nodes++;
+			bytes += packed_bytes(e->u.lit);
+		} else
+			tree += ca_expr_bytes(e);
+	}
+	size_t size = sizeof(struct ca_owned_ad) + (size_t)n * sizeof(ca_attr) +
+	    (size_t)icap * sizeof(uint32_t);
+	size = ALIGN8(size) + nodes * sizeof(ca_expr) + bytes;
+	struct ca_owned_ad *o = ca_xmalloc(size);
+	memset(o, 0, sizeof *o);
+	ca_ad *ad = &o->ad;
+	ad->arena = &o->arena;
+	ad->own_arena = true;
+	ad->table = CA_TABLE_FIXED;
+	ad->attrs = (ca_attr *)o->data;
+	ad->n = ad->cap = n;
+	ad->shape = shape;
+	char *p = (char *)o + ALIGN8(sizeof(struct ca_owned_ad) + (size_t)n * sizeof(ca_attr) +
+	    (size_t)icap * sizeof(uint32_t));
+	ca_expr *node = (ca_expr *)p;
+	char *str = p + nodes * sizeof(ca_expr);
+	if (tree)
+		ca_arena_reserve(ad->arena, tree);
+	for (uint32_t i = 0; i < n; i++) {
+		const ca_attr *from = &src->attrs[i];
+		ca_attr *at = &ad->attrs[i];
+		ca_expr *e = from->expr;
+		const char *spelling = NULL;
+		if (from->spelled) {
+			size_t len = strlen(from->lit.u.s);
+			memcpy(str, from->lit.u.s, len + 1);
+			spelling = str;
+			str += ALIGN8(len + 1);
+		}
+		if (e->flags & CA_EXPR_SHARED)
+			;
+		else if (plain_lit(e)) {
+			*node = *e;
+			if (e->u.lit.kind == CA_STRING) {
+				memcpy(str, e->u.lit.u.s, e->u.lit.x.len);
+				str[e->u.lit.x.len] = '\0';
+				node->u.lit.u.s = str;
+				str += packed_bytes(e->u.lit);
+			}
+			e = node++;
+		} else
+			e = ca_expr_copy(ad->arena, e);
+		at->name = from->name;
+		at->busy = 0;
+		ca_attr_set_expr(at, e, spelling);
+	}
+	if (icap) {
+		ad->index = (uint32_t *)(ad->attrs + n);
+		ad->icap = icap;
+		ca_ad_index_fill(ad->index, icap, ad->attrs, n);
+	} else if (sh != NULL && sh->index != NULL) {
+		ad->index = sh->index;
+		ad->icap = sh->icap;
+		ad->table |= CA_TABLE_SHARED_INDEX;
+	}
+	return ad;
 }

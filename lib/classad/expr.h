@@ -30,7 +30,12 @@ const ca_expr *ca_expr_kid(const ca_expr *e, uint32_t i);
 /* Deep copies. Trees hold ads ([ ... ] literals), ads hold trees and values
  * hold both, so the three are copied here together. Depth is bounded by the
  * parser's limit, so the recursions are safe. */
-/* e into arena a (nested ads included). */
+/* About the bytes ca_expr_copy and ca_ad_copy_in take for e and ad (a
+ * shared tree takes none), to size an arena. */
+size_t ca_expr_bytes(const ca_expr *e);
+size_t ca_ad_bytes_copy(const ca_ad *ad);
+/* e into arena a (nested ads included). A shared tree (CA_EXPR_SHARED)
+ * is not copied: e itself is returned (it must not be changed). */
 ca_expr *ca_expr_copy(ca_arena *a, const ca_expr *e);
 /* A literal node holding v (v copied into a). */
 ca_expr *ca_expr_lit(ca_arena *a, ca_value v);

@@ -147,17 +147,7 @@ lex_number(ca_lexer *lx, ca_token *t, size_t start, int neg)
 	t->len = (uint32_t)(i - start);
 	lx->pos = i;
 	if (real) {
-		char buf[128], *end;
-		size_t len = i - digits;
-		if (len >= sizeof buf) {
-			/* very long literal: copy to the arena */
-			char *p = ca_arena_strndup(lx->arena, s + digits, len);
-			t->v.r = ca_strtod(p, &end);
-		} else {
-			memcpy(buf, s + digits, len);
-			buf[len] = '\0';
-			t->v.r = ca_strtod(buf, &end);
-		}
+		t->v.r = ca_real_of_text(s + digits, i - digits);
 		if (neg)
 			t->v.r = -t->v.r;
 		t->type = CA_T_REAL;

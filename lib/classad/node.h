@@ -56,11 +56,18 @@ enum ca_scope {
 	CA_SC_OTHER	/* OTHER.x (same as TARGET) */
 };
 
+/* ca_expr.flags: the height of the tree below the node (the parser keeps
+ * it, so that no walk goes deeper than its limit), and whether the node is
+ * the root of a tree many ads share: immutable, never copied, never freed
+ * before the process ends (see ca_expr_copy). */
+#define CA_EXPR_HEIGHT	0x7fff
+#define CA_EXPR_SHARED	0x8000
+
 typedef struct ca_expr ca_expr;
 struct ca_expr {
 	uint8_t node;		/* a ca_node */
 	uint8_t op;		/* UNARY/BINARY: a ca_tok operator; ATTR: a ca_scope */
-	uint16_t flags;
+	uint16_t flags;		/* CA_EXPR_HEIGHT, CA_EXPR_SHARED */
 	uint32_t pos;		/* byte offset of the node in its source text */
 	union {
 		ca_value lit;

@@ -106,7 +106,7 @@ node(parser *p, ca_node kind, uint32_t pos, int height)
 static int
 height(const ca_expr *e)
 {
-	return e ? e->flags : 0;
+	return e ? e->flags & CA_EXPR_HEIGHT : 0;
 }
 
 static int
@@ -678,7 +678,7 @@ assignments(parser *p, ca_ad *ad)
 		return -1;
 	}
 	for (uint32_t i = 0; i < tmp->n; i++)
-		ca_ad_set(ad, tmp->attrs[i].name, tmp->attrs[i].spell, tmp->attrs[i].expr);
+		ca_ad_set(ad, tmp->attrs[i].name, ca_attr_spell(&tmp->attrs[i]), tmp->attrs[i].expr);
 	return 0;
 }
 

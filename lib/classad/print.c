@@ -40,15 +40,10 @@ real_text(strbuf *sb, double r, int flags)
 		return;
 	}
 	/* the shortest of %.15g, %.16g, %.17g that reads back exactly */
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, r);
-		ca_radix_dot(buf);
-		if (ca_strtod(buf, NULL) == r)
-			break;
-	}
-	strbuf_adds(sb, buf);
-	if (strpbrk(buf, ".e") == NULL)
-		strbuf_adds(sb, ".0");
+	size_t n = ca_real_shortest(buf, r);
+	if (memchr(buf, '.', n) == NULL && memchr(buf, 'e', n) == NULL)
+		memcpy(buf + n, ".0", 2), n += 2;
+	strbuf_add(sb, buf, n);
 }
 
 void
@@ -249,7 +244,8 @@ ca_print_ad(strbuf *sb, const ca_ad *ad, int flags)
 			strbuf_adds(sb, "; ");
 		if (flags & CA_PR_PRETTY)
 			pretty_item(sb, in);
-		ca_print_name(sb, ad->attrs[i].spell, strlen(ad->attrs[i].spell));
+		const char *spell = ca_attr_spell(&ad->attrs[i]);
+		ca_print_name(sb, spell, strlen(spell));
 		strbuf_adds(sb, " = ");
 		print_expr(sb, ad->attrs[i].expr, in);
 	}
@@ -298,9 +294,11 @@ ca_print_value(strbuf *sb, ca_value v, int flags)
 	case CA_BOOL:
 		strbuf_adds(sb, v.u.b ? "true" : "false");
 		break;
-	case CA_INT:
-		strbuf_addf(sb, "%lld", (long long)v.u.i);
+	case CA_INT: {
+		char buf[24];
+		strbuf_add(sb, buf, ca_fmt_i64(buf, v.u.i));
 		break;
+	}
 	case CA_REAL:
 		real_text(sb, v.u.r, flags);
 		break;

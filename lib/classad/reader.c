@@ -520,7 +520,9 @@ ca_rd_put_utf8(strbuf *sb, unsigned long cp)
 static int
 height_of(const ca_expr *e)
 {
-	return e->flags ? e->flags : 1;
+	int h = e->flags & CA_EXPR_HEIGHT;
+
+	return h ? h : 1;
 }
 
 void
@@ -597,7 +599,7 @@ static bool
 name_too_long(ca_reader *r, const ca_ad *ad)
 {
 	for (uint32_t i = 0; i < ad->n; i++) {
-		const char *s = ad->attrs[i].spell ? ad->attrs[i].spell : ad->attrs[i].name->spell;
+		const char *s = ca_attr_spell(&ad->attrs[i]);
 		size_t n = ad->attrs[i].name->len;
 		if (n + 2 < NAME_MAX_LEN / 4)
 			continue;	/* even with every byte escaped it fits */

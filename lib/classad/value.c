@@ -1,6 +1,5 @@
 /* value.c - operations on ClassAd values that need no evaluation: shared short
- * strings, identity (=?=), hashing, and number text without the locale. */
-#include <locale.h>
+ * strings, identity (=?=) and hashing. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,16 +189,4 @@ ca_value_same(ca_value a, ca_value b)
 	default:
 		return true;	/* UNDEFINED */
 	}
-}
-
-double
-ca_strtod(const char *s, char **end)
-{
-	static locale_t c_locale;
-
-	if (c_locale == (locale_t)0)
-		c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-	if (c_locale == (locale_t)0)
-		return strtod(s, end);
-	return strtod_l(s, end, c_locale);
 }

@@ -190,9 +190,23 @@ uint64_t ca_hash_bytes(uint64_t h, const char *s, size_t n);
 uint64_t ca_value_hash(uint64_t h, ca_value v);
 bool ca_value_same(ca_value a, ca_value b);
 
-/* Number <-> text without the locale. ca_strtod parses with '.' whatever
- * LC_NUMERIC says. */
+/* Number <-> text without the locale (number.c). ca_strtod parses as
+ * strtod does, with '.' whatever LC_NUMERIC says, exactly. */
 double ca_strtod(const char *s, char **end);
+/* The real of s[0..n), decimal text the lexer took for one
+ * (DIGITS[.DIGITS][e[+-]DIGITS]). */
+double ca_real_of_text(const char *s, size_t n);
+/* The real mant * 10^exp10 (negated with neg) when one exact operation of
+ * doubles gives it correctly rounded (at most 2^53 and a power of ten
+ * that doubles hold); false otherwise (then strtod it). */
+bool ca_dec_to_real(uint64_t mant, int exp10, bool neg, double *out);
+/* The first of %.15g, %.16g and %.17g of r that reads back as r, into buf
+ * (32 bytes); returns its length. */
+size_t ca_real_shortest(char *buf, double r);
+/* Integers as decimal text into buf (20 and 21 bytes); returns the length
+ * (no NUL is written). */
+size_t ca_fmt_u64(char *buf, uint64_t v);
+size_t ca_fmt_i64(char *buf, int64_t v);
 
 /* The whole seconds of a relative time, as HTCondor converts one to a
  * number or to text: truncated toward zero (NaN and infinities as they

@@ -14,7 +14,7 @@
 static inline const char *
 attr_spell(const ca_attr *at, size_t *len)
 {
-	const char *s = at->spell ? at->spell : at->name->spell;
+	const char *s = ca_attr_spell(at);
 
 	*len = strlen(s);
 	return s;

@@ -336,7 +336,7 @@ static int
 num_attr(ca_ctx *cx, const ca_ad *ad, const ca_name *name, double *out)
 {
 	const ca_attr *at = ca_ad_find(ad, name);
-	ca_value v = at == NULL ? ca_undef() : at->is_lit ? at->lit :
+	ca_value v = at == NULL ? ca_undef() : at->expr->node == CA_N_LIT ? at->expr->u.lit :
 	    ca_eval_expr(cx, at->expr, ad, NULL);
 
 	switch (v.kind) {

@@ -950,7 +950,7 @@ ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *g
 			for (uint32_t i = 0; i < names.set.v.n; i++) {
 				ca_attr *at = ca_ad_find(an->self, names.set.v.at[i]);
 				strbuf_addf(sb, "    ");
-				ca_print_name(sb, at->spell, strlen(at->spell));
+				ca_print_name(sb, ca_attr_spell(at), strlen(ca_attr_spell(at)));
 				strbuf_adds(sb, " = ");
 				ca_print_expr(sb, at->expr, 0);
 				strbuf_addc(sb, '\n');

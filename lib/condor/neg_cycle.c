@@ -373,8 +373,9 @@ compact(ca_neg *n, ca_ad *ad)
 	for (uint32_t i = 0; i < ad->n; i++) {
 		const ca_attr *at = &ad->attrs[i];
 		const char *spell = NULL;
-		if (strcmp(at->spell, at->name->spell) != 0)
-			spell = ca_arena_strndup(&n->store.arena, at->spell, strlen(at->spell));
+		if (at->spelled)
+			spell = ca_arena_strndup(&n->store.arena, ca_attr_spell(at),
+			    strlen(ca_attr_spell(at)));
 		*ca_vec_push(&n->staging) = (struct staged){ at->name, spell,
 		    estore_get(&n->store, at->expr) };
 		ca_nameset_add(&n->jobnames, at->name);

@@ -555,18 +555,7 @@ ca_startd_set_auto_claim(ca_startd *sd, bool on)
 bool
 ca_sd_setv(ca_ad *ad, const ca_name *n, const char *spell, ca_value v)
 {
-	ca_attr *at = ca_ad_find(ad, n);
-
-	if (at != NULL && at->is_lit) {
-		ca_expr *e = at->expr;
-		if (ca_value_same(e->u.lit, v))
-			return false;
-		e->u.lit = ca_value_copy_into(ad->arena, v);
-		ca_ad_set(ad, n, NULL, e);	/* refreshes the ad's copy of the value */
-		return true;
-	}
-	ca_ad_set(ad, n, spell, ca_expr_lit(ad->arena, v));
-	return true;
+	return ca_ad_set_lit(ad, n, spell, v);
 }
 
 void

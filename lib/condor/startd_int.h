@@ -181,7 +181,7 @@ lit(const ca_ad *ad, const ca_name *n)
 {
 	ca_attr *at = ca_ad_find(ad, n);
 
-	return at != NULL && at->is_lit ? at->lit : ca_undef();
+	return at != NULL && at->expr->node == CA_N_LIT ? at->expr->u.lit : ca_undef();
 }
 
 static inline bool

@@ -265,9 +265,9 @@ UNIT_SUITE(prog_shared_strings_and_index)
 	ca_ad *a = ca_parse_ad("[Arch = \"X86_64\"]", 17, NULL, 0, &err);
 	ca_ad *b = ca_parse_ad("[ARCH = \"X86_64\"; Other = \"X86_64\"]", 35, NULL, 0, &err);
 	CHECK(a != NULL && b != NULL);
-	CHECK(a->attrs[0].lit.u.s == b->attrs[0].lit.u.s && a->attrs[0].lit.u.s == s1);
+	CHECK(a->attrs[0].expr->u.lit.u.s == b->attrs[0].expr->u.lit.u.s && a->attrs[0].expr->u.lit.u.s == s1);
 	ca_ad *c = ca_ad_copy(b);
-	CHECK(c->attrs[1].lit.u.s == s1);
+	CHECK(c->attrs[1].expr->u.lit.u.s == s1);
 	ca_ad_free(a);
 	ca_ad_free(b);
 	ca_ad_free(c);

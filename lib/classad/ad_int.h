@@ -1,0 +1,51 @@
+/* ad_int.h - what ad.c shares with the rest of the core about the insides
+ * of an ad: where its table lives, shapes and their shared indexes. */
+#ifndef CA_AD_INT_H
+#define CA_AD_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ad.h"
+
+/* ads with more attributes than this get a hash index */
+#define CA_INDEX_FROM 8
+
+/* Where an ad's attributes and index live (ca_ad.table). */
+enum {
+	CA_TABLE_HEAP,	/* one malloc'd block: attributes, then the index (or
+			 * the index of the ad's shape, shared) */
+	CA_TABLE_ARENA,	/* an ad nested in an arena: both from the arena */
+	CA_TABLE_FIXED	/* inside the ad's own allocation (ca_ad_pack), with
+			 * the shape's index or its own after the attributes;
+			 * moves to the heap when the ad gets more attributes */
+};
+#define CA_TABLE_SHARED_INDEX	0x80	/* in ca_ad.table: the index is the shape's */
+
+/* A top-level ad: the ad, its arena, and (ca_ad_pack) the rest. */
+struct ca_owned_ad {
+	ca_ad ad;
+	ca_arena arena;
+	max_align_t data[];
+};
+
+/* A shape: the names in their order, and the hash index every ad of the
+ * shape shares (NULL for small ads). */
+struct ca_shape {
+	uint64_t hash;
+	uint32_t n, icap;
+	const ca_name **names;
+	uint32_t *index;
+};
+
+/* The shape of an ad with these attributes (registered if new), or 0. */
+uint32_t ca_ad_shape_of(const ca_attr *attrs, uint32_t n);
+const struct ca_shape *ca_ad_shape(uint32_t shape);
+/* The index size for n attributes, and the index of attrs[0..n). */
+uint32_t ca_ad_index_cap(uint32_t n);
+void ca_ad_index_fill(uint32_t *index, uint32_t icap, const ca_attr *attrs, uint32_t n);
+/* at's expression is e; spelling (NULL: the name's own) how the ad spells
+ * the name. */
+void ca_attr_set_expr(ca_attr *at, struct ca_expr *e, const char *spelling);
+
+#endif

@@ -1,0 +1,434 @@
+/* number.c - numbers as text without the locale: the shortest text of a real
+ * that reads back exactly, and an exact reader of decimal reals, both fast. */
+
+/*
+ * A real prints as the first of %.15g, %.16g and %.17g whose text reads
+ * back to the same double. printf and strtod work on big numbers to be
+ * exact; here the digits come from 128-bit integer arithmetic instead,
+ * which is exact too for every double from about 1e-7 to 1e38 (the
+ * values ads hold): the value m * 2^e scaled by 10^S is the quotient of
+ * two integers A / B that fit in 128 bits, rounded half to even as printf
+ * rounds, and the text reads back when the rounded digits lie within half
+ * a unit in the last place of the double (ties to an even significand, as
+ * strtod rounds). Values outside that range go through printf and strtod
+ * as before. Decimal text with at most 19 significant digits is read by
+ * one exact multiplication or division of doubles when its significand is
+ * at most 2^53 and its power of ten is exact; other text goes to strtod.
+ */
+#include <float.h>
+#include <locale.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "ascii.h"
+#include "value.h"
+
+__extension__ typedef unsigned __int128 u128;
+
+#define P19	UINT64_C(10000000000000000000)
+static const u128 pow10_128[39] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+	UINT64_C(10000000000), UINT64_C(100000000000), UINT64_C(1000000000000),
+	UINT64_C(10000000000000), UINT64_C(100000000000000), UINT64_C(1000000000000000),
+	UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+	UINT64_C(1000000000000000000), P19, (u128)P19 * 10, (u128)P19 * 100,
+	(u128)P19 * 1000, (u128)P19 * 10000, (u128)P19 * 100000, (u128)P19 * 1000000,
+	(u128)P19 * 10000000, (u128)P19 * 100000000, (u128)P19 * 1000000000,
+	(u128)P19 * UINT64_C(10000000000), (u128)P19 * UINT64_C(100000000000),
+	(u128)P19 * UINT64_C(1000000000000), (u128)P19 * UINT64_C(10000000000000),
+	(u128)P19 * UINT64_C(100000000000000), (u128)P19 * UINT64_C(1000000000000000),
+	(u128)P19 * UINT64_C(10000000000000000), (u128)P19 * UINT64_C(100000000000000000),
+	(u128)P19 * UINT64_C(1000000000000000000), (u128)P19 * P19
+};
+
+static const double pow10_dbl[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
+	1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+
+static int
+bits128(u128 x)
+{
+	uint64_t hi = (uint64_t)(x >> 64);
+
+	if (hi)
+		return 128 - __builtin_clzll(hi);
+	return x ? 64 - __builtin_clzll((uint64_t)x) : 0;
+}
+
+/* v * 10^s as A / B, with A and B below 2^126 (so that 4 times a
+ * difference of them still fits); false when they would not fit. */
+static bool
+scaled(uint64_t m, int e, int s, u128 *a, u128 *b)
+{
+	u128 x = m, y = 1;
+
+	if (s > 38 || s < -38)
+		return false;
+	if (e > 0) {
+		if (bits128(x) + e > 125)
+			return false;
+		x <<= e;
+	} else if (e < 0) {
+		if (-e > 125)
+			return false;
+		y <<= -e;
+	}
+	if (s > 0) {
+		if (bits128(x) + bits128(pow10_128[s]) > 126)
+			return false;
+		x *= pow10_128[s];
+	} else if (s < 0) {
+		if (bits128(y) + bits128(pow10_128[-s]) > 126)
+			return false;
+		y *= pow10_128[-s];
+	}
+	*a = x;
+	*b = y;
+	return true;
+}
+
+/*
+ * The p significant digits of m * 2^e (m > 0), correctly rounded half to
+ * even, as *digits (p digits, below 10^p) and the decimal exponent *x of
+ * the first one. Returns 1 when that text reads back as the same double,
+ * 0 when it does not, -1 when the arithmetic would not fit (fall back).
+ */
+static int
+digits_of(uint64_t m, int e, int p, uint64_t *digits, int *x)
+{
+	int b = 63 - __builtin_clzll(m) + e;	/* 2^b <= v < 2^(b+1) */
+	int xx = (int)floor(b * 0.30102999566398120);
+	u128 lo = pow10_128[p - 1], hi = pow10_128[p];
+
+	for (int tries = 0; tries < 4; tries++) {
+		u128 a, bb;
+		int s = p - 1 - xx;
+		if (!scaled(m, e, s, &a, &bb))
+			return -1;
+		u128 n = a / bb, rem = a - n * bb;
+		if (n >= hi) {
+			xx++;
+			continue;
+		}
+		if (n < lo) {
+			xx--;
+			continue;
+		}
+		bool up = 2 * rem > bb || (2 * rem == bb && (n & 1));
+		/* does n (rounded) read back? the unit in the last place of v,
+		 * scaled as a is: a / m; the gap below a power of two is half */
+		u128 ulp = a / m, diff = up ? bb - rem : rem;
+		bool even = !(m & 1);
+		bool lower_gap_half = !up && m == (UINT64_C(1) << 52) && e > -1074;
+		u128 lhs = (lower_gap_half ? 4 : 2) * diff;
+		n += up;
+		if (n == hi) {		/* 9.99... rounded up to 10.0 */
+			n /= 10;
+			xx++;
+		}
+		*digits = (uint64_t)n;
+		*x = xx;
+		return lhs < ulp || (lhs == ulp && even);
+	}
+	return -1;
+}
+
+static double strtod_c(const char *s, char **end);
+
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* The decimal digits of v (no sign) into buf, which needs 20 bytes;
+ * returns their number. */
+size_t
+ca_fmt_u64(char *buf, uint64_t v)
+{
+	char tmp[20];
+	size_t n = sizeof tmp;
+
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100);
+		v /= 100;
+		n -= 2;
+		memcpy(tmp + n, digit_pairs + 2 * d, 2);
+	}
+	if (v >= 10) {
+		n -= 2;
+		memcpy(tmp + n, digit_pairs + 2 * v, 2);
+	} else
+		tmp[--n] = (char)('0' + v);
+	memcpy(buf, tmp + n, sizeof tmp - n);
+	return sizeof tmp - n;
+}
+
+size_t
+ca_fmt_i64(char *buf, int64_t v)
+{
+	if (v < 0) {
+		buf[0] = '-';
+		return 1 + ca_fmt_u64(buf + 1, (uint64_t)0 - (uint64_t)v);
+	}
+	return ca_fmt_u64(buf, (uint64_t)v);
+}
+
+/* %.Pg of the digits d (p of them, exponent x) with the sign: trailing
+ * zeros dropped, fixed notation when -4 <= x < p, else d.ddde+XX. */
+static size_t
+g_text(char *out, bool neg, uint64_t d, int p, int x)
+{
+	char dig[20], *o = out;
+	size_t n = ca_fmt_u64(dig, d);
+
+	while (n > 1 && dig[n - 1] == '0')
+		n--;
+	if (neg)
+		*o++ = '-';
+	if (x >= -4 && x < p) {
+		if (x < 0) {
+			*o++ = '0';
+			*o++ = '.';
+			for (int i = 0; i < -x - 1; i++)
+				*o++ = '0';
+			memcpy(o, dig, n);
+			o += n;
+		} else {
+			size_t ip = (size_t)x + 1;	/* digits before the point */
+			if (n <= ip) {
+				memcpy(o, dig, n);
+				o += n;
+				for (size_t i = n; i < ip; i++)
+					*o++ = '0';
+			} else {
+				memcpy(o, dig, ip);
+				o += ip;
+				*o++ = '.';
+				memcpy(o, dig + ip, n - ip);
+				o += n - ip;
+			}
+		}
+	} else {
+		*o++ = dig[0];
+		if (n > 1) {
+			*o++ = '.';
+			memcpy(o, dig + 1, n - 1);
+			o += n - 1;
+		}
+		*o++ = 'e';
+		*o++ = x < 0 ? '-' : '+';
+		unsigned ax = (unsigned)(x < 0 ? -x : x);
+		if (ax < 10)
+			*o++ = '0';
+		o += ca_fmt_u64(o, ax);
+	}
+	*o = '\0';
+	return (size_t)(o - out);
+}
+
+size_t
+ca_real_shortest(char *buf, double r)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &r, sizeof bits);
+	int be = (int)(bits >> 52 & 0x7ff);
+	uint64_t frac = bits & ((UINT64_C(1) << 52) - 1);
+	if (be != 0 && be != 0x7ff) {
+		uint64_t m = frac | UINT64_C(1) << 52, d;
+		int e = be - 1075, x;
+		for (int p = 15; p <= 17; p++) {
+			int ok = digits_of(m, e, p, &d, &x);
+			if (ok < 0)
+				break;
+			if (ok || p == 17)
+				return g_text(buf, bits >> 63, d, p, x);
+		}
+	}
+	/* zeros, subnormals, the special values, and the magnitudes the
+	 * integers above cannot hold: printf and strtod */
+	for (int p = 15; p <= 17; p++) {
+		snprintf(buf, 32, "%.*g", p, r);
+		ca_radix_dot(buf);
+		if (p == 17 || strtod_c(buf, NULL) == r)
+			break;
+	}
+	return strlen(buf);
+}
+
+/* ---- reading ---- */
+
+static double
+strtod_c(const char *s, char **end)
+{
+	static locale_t c_locale;
+
+	if (c_locale == (locale_t)0)
+		c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (c_locale == (locale_t)0)
+		return strtod(s, end);
+	return strtod_l(s, end, c_locale);
+}
+
+/* x rounded half to even to 53 bits, times 2^e2 (x > 0, the result a
+ * normal double). */
+static double
+round_to_double(u128 x, bool sticky, int e2)
+{
+	int n = bits128(x), shift = n - 53;
+
+	if (shift <= 0)
+		return ldexp((double)(uint64_t)x, e2);
+	u128 g = x & (((u128)1 << shift) - 1), half = (u128)1 << (shift - 1);
+	uint64_t m = (uint64_t)(x >> shift);
+	if (g > half || (g == half && (sticky || (m & 1))))
+		m++;
+	return ldexp((double)m, e2 + shift);	/* m == 2^53 is still exact */
+}
+
+bool
+ca_dec_to_real(uint64_t mant, int exp10, bool neg, double *out)
+{
+	double v;
+
+	if (mant == 0) {
+		*out = neg ? -0.0 : 0.0;
+		return true;
+	}
+#if FLT_EVAL_METHOD == 0
+	/* one exact operation of two exact doubles, correctly rounded */
+	if (mant <= (UINT64_C(1) << 53) && exp10 >= -22 && exp10 <= 22) {
+		v = exp10 < 0 ? (double)mant / pow10_dbl[-exp10] : (double)mant * pow10_dbl[exp10];
+		*out = neg ? -v : v;
+		return true;
+	}
+#endif
+	if (exp10 >= 0) {
+		/* an integer: exact in 128 bits, then rounded */
+		if (exp10 > 38 || 64 - __builtin_clzll(mant) + bits128(pow10_128[exp10]) > 128)
+			return false;
+		v = round_to_double((u128)mant * pow10_128[exp10], false, 0);
+	} else {
+		/* mant / 10^k: a quotient of 54 or 55 bits and whether a
+		 * remainder is left, then rounded */
+		if (exp10 < -22)
+			return false;
+		u128 d = pow10_128[-exp10];
+		int s = 54 + bits128(d) - (64 - __builtin_clzll(mant));
+		u128 q, r;
+		if (s >= 0) {
+			u128 a = (u128)mant << s;
+			q = a / d;
+			r = a - q * d;
+		} else {
+			u128 dd = d << -s;
+			q = mant / dd;
+			r = mant - q * dd;
+		}
+		v = round_to_double(q, r != 0, -s);
+	}
+	*out = neg ? -v : v;
+	return true;
+}
+
+double
+ca_strtod(const char *s, char **end)
+{
+	const char *p = s;
+	bool neg = false;
+	uint64_t mant = 0;
+	int nd = 0, exp10 = 0;
+	double v;
+
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	if (!(ca_is_digit((unsigned char)*p) || (*p == '.' && ca_is_digit((unsigned char)p[1]))) ||
+	    (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')))
+		return strtod_c(s, end);
+	for (; ca_is_digit((unsigned char)*p); p++) {
+		if (nd >= 19)
+			return strtod_c(s, end);
+		mant = mant * 10 + (unsigned)(*p - '0');
+		nd += mant != 0;
+	}
+	if (*p == '.')
+		for (p++; ca_is_digit((unsigned char)*p); p++) {
+			if (nd >= 19)
+				return strtod_c(s, end);
+			mant = mant * 10 + (unsigned)(*p - '0');
+			nd += mant != 0;
+			exp10--;
+		}
+	if (*p == 'e' || *p == 'E') {
+		const char *q = p + 1;
+		bool eneg = false;
+		int ev = 0, ed = 0;
+		if (*q == '-' || *q == '+')
+			eneg = *q++ == '-';
+		for (; ca_is_digit((unsigned char)*q); q++, ed++) {
+			if (ed >= 5)
+				return strtod_c(s, end);
+			ev = ev * 10 + (*q - '0');
+		}
+		if (ed > 0) {
+			exp10 += eneg ? -ev : ev;
+			p = q;
+		}
+	}
+	if (!ca_dec_to_real(mant, exp10, neg, &v))
+		return strtod_c(s, end);
+	if (end)
+		*end = (char *)(uintptr_t)p;
+	return v;
+}
+
+double
+ca_real_of_text(const char *s, size_t n)
+{
+	const char *p = s, *e = s + n;
+	uint64_t mant = 0;
+	int nd = 0, exp10 = 0;
+	double v;
+
+	for (; p < e && ca_is_digit((unsigned char)*p); p++) {
+		if (nd >= 19)
+			goto slow;
+		mant = mant * 10 + (unsigned)(*p - '0');
+		nd += mant != 0;
+	}
+	if (p < e && *p == '.')
+		for (p++; p < e && ca_is_digit((unsigned char)*p); p++) {
+			if (nd >= 19)
+				goto slow;
+			mant = mant * 10 + (unsigned)(*p - '0');
+			nd += mant != 0;
+			exp10--;
+		}
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		bool eneg = false;
+		int ev = 0, ed = 0;
+		if (++p < e && (*p == '-' || *p == '+'))
+			eneg = *p++ == '-';
+		for (; p < e && ca_is_digit((unsigned char)*p); p++, ed++) {
+			if (ed >= 5)
+				goto slow;
+			ev = ev * 10 + (*p - '0');
+		}
+		exp10 += eneg ? -ev : ev;
+	}
+	if (p == e && ca_dec_to_real(mant, exp10, false, &v))
+		return v;
+slow:;
+	char buf[128], *copy = n < sizeof buf ? buf : ca_xmalloc(n + 1);
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	v = strtod_c(copy, NULL);
+	if (copy != buf)
+		free(copy);
+	return v;
+}
