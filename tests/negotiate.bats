@@ -293,11 +293,11 @@ accounting() {
 	[ "$output" = $'alice@example.org 1\nbob@example.org 1' ]
 }
 
-@test "autoclusters: after one job gets nothing, the rest of its autocluster is skipped" {
+@test "cluster skipping: after one job gets nothing, the rest of its cluster is skipped" {
 	gen_slots n 1 >"$TMP/slots"
 	gen_jobs alice 1 3 'RequestMemory = 999999' >"$TMP/jobs"
 	run -1 --separate-stderr neg --slots "$TMP/slots" --jobs "$TMP/jobs" --explain 1.2 --summary
-	[[ $stderr == *"skipped: job 1.0 of the same autocluster got nothing (no slot matches)"* ]]
+	[[ $stderr == *"skipped: job 1.0 of the same cluster (ClusterId) got nothing (no slot matches)"* ]]
 	[[ $stderr == *"3 no slot matches"* ]]
 	[[ $stderr == *"autocluster: 3 idle jobs alike; 0 slots match both Requirements"* ]]
 }
@@ -541,7 +541,7 @@ quota_jobs() {
 	run -0 --separate-stderr neg -c "$D/quota-econ.config" --slots "$TMP/slots" \
 	    --jobs "$TMP/jobs" --explain 2.50
 	[[ $stderr == *"group group_econ.project2: quota 9, allocation 9, 0 in use"* ]]
-	[[ $stderr == *"job 2.50 skipped: job 2.9 of the same autocluster got nothing (quota reached)"* ]]
+	[[ $stderr == *"job 2.50 skipped: job 2.9 of the same cluster (ClusterId) got nothing (quota reached)"* ]]
 }
 
 @test "seed 002 3.4.8 dynamic: stat .5 with .4/.3/.4 gives 18, 13, 18 and one to the parent" {

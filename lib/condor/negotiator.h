@@ -61,6 +61,10 @@ enum ca_neg_why {
 	CA_WHY_QUOTA,		/* its group's quota was reached */
 	CA_WHY_NOPREEMPT,	/* only busy slots match, and preemption is not allowed */
 	CA_WHY_OUTRANKED,	/* the slots it matches went to others or prefer their job */
+	CA_WHY_CLIMIT,		/* one of its concurrency limits is reached */
+	CA_WHY_CEILING,		/* its submitter's ceiling is reached */
+	CA_WHY_DEPTH,		/* left to the schedd in a partitionable slot matched
+				 * for a job like it (NEGOTIATOR_DEPTH_FIRST) */
 	CA_WHY_N
 };
 extern const char *const ca_neg_why_name[CA_WHY_N];
@@ -76,6 +80,21 @@ typedef struct ca_neg_policy {
 	bool pslot_preemption;		/* ALLOW_PSLOT_PREEMPTION: false */
 	bool all_jobs_in_cluster;	/* NEGOTIATE_ALL_JOBS_IN_CLUSTER: false */
 	bool consumption_policy;	/* CONSUMPTION_POLICY: false */
+	bool depth_first;		/* NEGOTIATOR_DEPTH_FIRST: false */
+	bool pr_stable;			/* PREEMPTION_REQUIREMENTS_STABLE: true */
+	bool prank_stable;		/* PREEMPTION_RANK_STABLE: true */
+	bool ignore_user_prio;		/* NEGOTIATOR_IGNORE_USER_PRIORITIES: false */
+	bool cross_slot_prios;		/* NEGOTIATOR_CROSS_SLOT_PRIOS: true here (the
+					 * seed's Slot<N>_RemoteUserPrio; HTCondor: false) */
+	bool weighted_demand;		/* NEGOTIATOR_USE_WEIGHTED_DEMAND: true */
+	double rr_rate;			/* GROUP_QUOTA_ROUND_ROBIN_RATE: 1e100 */
+	const ca_expr *group_sort;	/* GROUP_SORT_EXPR */
+	const ca_expr *slot_constraint;	/* NEGOTIATOR_SLOT_CONSTRAINT; NULL: all */
+	const ca_expr *job_constraint;	/* NEGOTIATOR_JOB_CONSTRAINT; NULL: all */
+	const ca_expr *poolsize_constraint; /* NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT */
+	const ca_name **sigattrs;	/* SIGNIFICANT_ATTRIBUTES; NULL: by ClusterId */
+	size_t nsigattrs;
+	const char *slot_prefix;	/* STARTD_RESOURCE_PREFIX: "slot" */
 } ca_neg_policy;
 
 typedef struct ca_neg ca_neg;

@@ -65,11 +65,13 @@ UNIT_SUITE(negotiator_groups_static)
 	CHECK(g.root->quota == 0);
 	ca_groups_free(&g);
 
-	/* NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION keeps the subgroups' numbers */
+	/* NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION keeps the subgroups' numbers,
+	 * and the parent keeps all of its own (HTCondor's GroupEntry) */
 	CHECK(load(&g, "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION = True\n"
 	    "GROUP_QUOTA_c = 100\nGROUP_QUOTA_c.l1 = 40\nGROUP_QUOTA_c.l2 = 80\n", 100) == 0);
 	CHECK(find(&g, "c.l1")->quota == 40 && find(&g, "c.l2")->quota == 80);
-	CHECK(find(&g, "c")->quota == 0);
+	CHECK(find(&g, "c")->quota == 100);
+	CHECK(g.root->quota == 0);
 	ca_groups_free(&g);
 }
 
