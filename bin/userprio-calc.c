@@ -9,9 +9,9 @@
  * the real priority; BeginUsageTime is the start of the first interval
  * with usage; UID_DOMAIN stands in for ACCOUNTANT_LOCAL_DOMAIN; a clock
  * that went backwards is an error, not a silent reset; -long selects rows
- * like the table does. Not done: condor_userprio's ceilings, floors and
- * leases (-setceiling, -setfloor, -duration) and the group quota columns
- * (negotiate owns quotas).
+ * like the table does; groups are listed flat. The state may also be what
+ * condor_userprio -long printed (numbered or per record). Not done: the
+ * group quota columns (negotiate owns quotas).
  */
 #include <errno.h>
 #include <math.h>
@@ -840,7 +840,9 @@ report_table(ca_acct_rec **rows, size_t n)
 	}
 	printf("%s\n", rule.buf);
 
-	int64_t min_last = !opt.allusers && opt.nargs == 0 ? cli_common.now - 86400 : -1;
+	/* condor_userprio's MinLastUsageTime: none for -allusers or names */
+	bool named = opt.nargs > 0 && !opt.update;
+	int64_t min_last = !opt.allusers && !named ? cli_common.now - 86400 : -1;
 	strbuf_adds(&sb, footer);
 	pad(&sb, (int)namew - (int)strlen(footer));
 	for (int c = 0; c < ncols; c++) {
@@ -907,19 +909,35 @@ group_shown(const ca_acct_rec *r)
 	return g;
 }
 
-/* A record as condor_userprio -long shows it: Priority the effective
- * priority, the ceiling and floor, whether it is a group and its group,
- * the time of the last update (a new ad the caller frees). */
+/* A record as condor_userprio -long shows it, in the order of HTCondor's
+ * accountant: its name, whether it is a group and its group, Priority the
+ * effective priority, the ceiling and floor, the factor and usage, then
+ * what else the record holds, and the time of the last update (a new ad
+ * the caller frees). */
 static ca_ad *
 view_ad(ca_acct_rec *r)
 {
-	ca_ad *ad = ca_ad_copy(ca_acct_rec_ad(&acct, r));
+	static const char *const usage[] = {
+		"PriorityFactor", "ResourcesUsed", "WeightedResourcesUsed", "AccumulatedUsage",
+		"WeightedAccumulatedUsage", "BeginUsageTime", "LastUsageTime", NULL
+	};
+	const ca_ad *rec = ca_acct_rec_ad(&acct, r);
+	ca_ad *ad = ca_ad_new();
 
+	ca_set_str(ad, "Name", r->name);
+	ca_set_bool(ad, "IsAccountingGroup", r->group);
+	ca_set_str(ad, "AccountingGroup", group_shown(r));
 	ca_set_real(ad, "Priority", ca_acct_eup(r));
 	ca_set_int(ad, "Ceiling", r->ceiling);
 	ca_set_int(ad, "Floor", r->floor);
-	ca_set_bool(ad, "IsAccountingGroup", r->group);
-	ca_set_str(ad, "AccountingGroup", group_shown(r));
+	for (const char *const *u = usage; *u; u++)
+		if (ca_ad_lookup(rec, *u) != NULL)
+			ca_ad_set_copy(ad, *u, strlen(*u), ca_ad_lookup(rec, *u));
+	for (uint32_t i = 0; i < rec->n; i++)
+		if (ca_ad_find(ad, rec->attrs[i].name) == NULL &&
+		    strcasecmp(rec->attrs[i].name->key, "lastupdate") != 0)
+			ca_ad_set_copy(ad, rec->attrs[i].spell, strlen(rec->attrs[i].spell),
+			    rec->attrs[i].expr);
 	ca_set_int(ad, "LastUpdate", acct.last_update);
 	return ad;
 }

@@ -727,9 +727,12 @@ add_record(ca_acct *a, ca_ad *ad, ca_ctx *cx, int64_t now, bool view, ca_diag *e
 	r->floor_before = have[A_FLOOR_PRE] && d[A_FLOOR_PRE] > 0 ? (int64_t)d[A_FLOOR_PRE] : 0;
 	r->factor_lease = (int64_t)d[A_FACTOR_EXP];
 	r->factor_before = d[A_FACTOR_PRE];
-	if (view)
+	if (view) {
 		for (const char *const *v = view_only; *v; v++)
 			ca_unset(ad, *v);
+		if (!r->group)
+			ca_unset(ad, attr_names[A_GROUP]);
+	}
 	if (r->updated > a->last_update)
 		a->last_update = r->updated;
 	ca_arena_reset(&cx->scratch);

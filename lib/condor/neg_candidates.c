@@ -824,6 +824,16 @@ cand_rec(struct rec *r, const struct cand *c)
 	r->f[3] = c->prank;
 }
 
+/* The candidate of slot i in the list gathered for key k, or NULL. */
+static const struct cand *
+gathered(const struct cache *c, uint32_t i)
+{
+	for (size_t q = 0; c->built && q < c->heap.n; q++)
+		if (c->heap.at[q].slot == i)
+			return &c->heap.at[q];
+	return NULL;
+}
+
 /* What the rules make of slot i for key k, as a record. */
 static void
 survey_slot(ca_neg *n, struct key *k, uint32_t i, const ca_hit *hit, bool only_rank,
@@ -877,6 +887,13 @@ survey_slot(ca_neg *n, struct key *k, uint32_t i, const ca_hit *hit, bool only_r
 		r->y = n->pol.preemption_req != NULL;	/* evaluated, and false */
 	else if (r->why == K_OK)
 		cand_rec(r, &x);
+	/* a list gathered earlier in the turn keeps what the rules made of the
+	 * slot then (PREEMPTION_REQUIREMENTS_STABLE, PREEMPTION_RANK_STABLE) */
+	const struct cand *c = gathered(&k->cache, i);
+	if (c != NULL && (r->why == K_OK || r->why == K_NOPR)) {
+		r->why = K_OK;
+		cand_rec(r, c);
+	}
 }
 
 void

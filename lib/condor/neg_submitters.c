@@ -678,6 +678,7 @@ sort_key(ca_neg *n, const ca_group *x)
 struct gorder {
 	ca_group *g;
 	double key;
+	double usage;		/* at the start of the round */
 };
 
 static int
@@ -710,6 +711,7 @@ run_groups(ca_neg *n)
 			ca_group *g = G->v.at[i];
 			order[i].g = g;
 			order[i].key = G->autoregroup && g == G->root ? INFINITY : sort_key(n, g);
+			order[i].usage = g->usage;
 			if (g->alloc - g->usage > maxdelta)
 				maxdelta = g->alloc - g->usage;
 		}
@@ -727,10 +729,11 @@ run_groups(ca_neg *n)
 					mark_idle(n, g, CA_WHY_QUOTA);
 					continue;
 				}
-				/* this step's share of the way to the allocation */
-				double slots = g->alloc;
-				if (g->alloc > g->usage && maxdelta > 0)
-					slots = g->usage + (g->alloc - g->usage) * (step / maxdelta);
+				/* this step's part of the way from the round's usage
+				 * to the allocation */
+				double u0 = order[i].usage, slots = g->alloc;
+				if (g->alloc > u0 && maxdelta > 0)
+					slots = u0 + (g->alloc - u0) * (step / maxdelta);
 				negotiate_group(n, g, slots, false);
 			}
 			if (step >= maxdelta)

@@ -15,9 +15,11 @@
 /*
  * The cycle, as HTCondor's manual describes negotiation, pie spins and pie
  * slices (HTCondor's matchmaker where the manual is silent):
- *   1. Slots: every slot ad, whatever its state. The pool's size is the sum
- *      of their SLOT_WEIGHTs. Claimed and Preempting slots charge their slot
- *      weight to the user running there (AccountingGroup, else RemoteUser).
+ *   1. Slots: every slot ad NEGOTIATOR_SLOT_CONSTRAINT allows, whatever
+ *      its state. The pool's size is the sum of their SLOT_WEIGHTs. Claimed
+ *      and Preempting slots charge their slot weight to the user running
+ *      there (AccountingGroup, else RemoteUser), and the concurrency limits
+ *      their claims hold are counted.
  *   2. Submitters: the idle jobs' AccountingGroup, else User (else
  *      Owner@UID_DOMAIN); nice-user jobs submit as nice-user.<user>.
  *   3. Submitters in order of effective priority (the accountant's Priority
@@ -28,11 +30,15 @@
  *      (one slot more when its slice is not whole and it got nothing this
  *      spin), and spins repeat with new slices while they make matches and
  *      slots and demand remain. Nice users only get what the others leave.
+ *      Submitters below their Floor first get up to it in a spin of their
+ *      own; a submitter's Ceiling bounds what it uses.
  *   5. A submitter's jobs in job order: PreJobPrio1, PreJobPrio2, JobPrio,
- *      PostJobPrio1, PostJobPrio2 (higher first), then ClusterId, ProcId.
- *      Jobs whose match-relevant attributes are equal (autoclusters) are
- *      matched as one; once one of them gets nothing, the rest of its
- *      autocluster is skipped for that spin; other jobs go on.
+ *      PostJobPrio1, PostJobPrio2 (higher first), then QDate (older first),
+ *      ClusterId, ProcId. Jobs whose match-relevant attributes are equal
+ *      (autoclusters) are matched as one; once a job gets nothing, the rest
+ *      of its cluster (ClusterId, or SIGNIFICANT_ATTRIBUTES alike) is
+ *      skipped for that turn; other jobs go on. A job whose concurrency
+ *      limits are full gets nothing.
  *   6. A job's candidates: slots where both Requirements hold, less Claimed
  *      slots not running a job; an idle slot is NoPreemption; a running one
  *      is Rank when its RANK of the job beats CurrentRank, else Priority when

@@ -211,3 +211,24 @@ UNIT_SUITE(negotiator_groups_surplus)
 	CHECK(fabs(z2->alloc - 10) < 1e-9 && fabs(z1->alloc - 35) < 1e-9);
 	ca_groups_free(&g);
 }
+
+UNIT_SUITE(negotiator_groups_autoregroup)
+{
+	ca_groups g;
+
+	/* GROUP_AUTOREGROUP for all, GROUP_AUTOREGROUP_<g> for one (later wins) */
+	CHECK(load(&g, "GROUP_NAMES = a, b, a.x\nGROUP_AUTOREGROUP = True\n"
+	    "GROUP_AUTOREGROUP_b = False\n", 10) == 0);
+	CHECK(find(&g, "a")->autoregroup && find(&g, "a.x")->autoregroup);
+	CHECK(!find(&g, "b")->autoregroup);
+	CHECK(g.autoregroup);
+	ca_groups_free(&g);
+	CHECK(load(&g, "GROUP_NAMES = a, b\nGROUP_AUTOREGROUP_B = yes\n", 10) == 0);
+	CHECK(!find(&g, "a")->autoregroup && find(&g, "b")->autoregroup && g.autoregroup);
+	ca_groups_free(&g);
+	CHECK(load(&g, "GROUP_NAMES = a\n", 10) == 0);
+	CHECK(!g.autoregroup && !find(&g, "a")->autoregroup);
+	ca_groups_free(&g);
+	CHECK(load(&g, "GROUP_NAMES = a\nGROUP_AUTOREGROUP_a = maybe\n", 10) < 0);
+	ca_groups_free(&g);
+}
