@@ -103,8 +103,9 @@ static const cli_opt options[] = {
 static const cli_spec spec = {
 	.synopsis =
 	"usage: userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-i FORMAT] --update [SLOTS...]\n"
-	"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] ACTION...\n"
-	"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-all | -usage | -priority | -long]\n"
+	"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-duration SECONDS] ACTION...\n"
+	"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH]\n"
+	"                     [-all | -usage | -priority | -long [-modular | -legacy]]\n"
 	"                     [-allusers] [--shares N] [-o FORMAT] [-z] [NAME...]\n",
 	.opts = options,
 	.footer = "Single-dash long options (-all, -setfactor) are accepted as condor_userprio's.\n"

@@ -25,6 +25,15 @@ count_by_submitter() {
 	classad-eval -p Submitter "$TMP/records" | sort | uniq -c | awk '{ print $2, $1 }'
 }
 
+# shares ARGS...: a cycle (its records in $TMP/records), then count_by_submitter
+shares() {
+	neg "$@" >"$TMP/records" || return $?
+	count_by_submitter
+}
+
+# knob_shares [ARGS...]: shares with $TMP/config, $TMP/slots and $TMP/jobs
+knob_shares() { shares -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" "$@"; }
+
 # gen_slots PREFIX N [LINE...]: N idle one-core slots slot1@PREFIX001...
 gen_slots() {
 	local p=$1 n=$2 i
@@ -716,9 +725,7 @@ quota_jobs() {
 	run -0 --separate-stderr matches --slots "$TMP/slots" --jobs "$TMP/jobs"
 	[ "${#lines[@]}" -eq 8 ]
 	printf 'XSW_LIMIT = 3\n' >"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" --summary="$TMP/summary" \
-	    >"$TMP/records"
-	run count_by_submitter
+	run shares -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" --summary="$TMP/summary"
 	[ "$output" = $'alice@example.org 3\nbob@example.org 2' ]
 	grep -q '^alice@example.org .* 3 *3  3 concurrency limit reached$' "$TMP/summary"
 	run tail -2 "$TMP/summary"
@@ -756,8 +763,7 @@ quota_jobs() {
 	  gen_jobs d 4 5 'ConcurrencyLimits = "small.x"'; } >"$TMP/jobs"
 	printf 'CONCURRENCY_LIMIT_DEFAULT = 1\nCONCURRENCY_LIMIT_DEFAULT_LARGE = 3\nSMALL.X_LIMIT = 2\n' \
 	    >"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = $'a@example.org 3\nb@example.org 3\nc@example.org 1\nd@example.org 2' ]
 	# the default default is HTCondor's 2308032
 	neg --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
@@ -826,12 +832,10 @@ quota_jobs() {
 	{ gen_jobs alice 1 10; gen_jobs bob 2 10; } >"$TMP/jobs"
 	accounting alice@example.org=0.5 bob@example.org=5 >"$TMP/acct"
 	run -0 matches --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
-	neg --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run shares --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
 	[ "$output" = $'alice@example.org 9\nbob@example.org 1' ]
 	userprio-calc --state "$TMP/acct" --now $T0 -setfloor bob@example.org 6 >/dev/null
-	neg --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run shares --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
 	[ "$output" = $'alice@example.org 4\nbob@example.org 6' ]
 	run -0 --separate-stderr neg --accounting "$TMP/acct" --slots "$TMP/slots" \
 	    --jobs "$TMP/jobs" --explain 2.0
@@ -843,8 +847,7 @@ quota_jobs() {
 	{ gen_jobs alice 1 10; gen_jobs bob 2 10; } >"$TMP/jobs"
 	userprio-calc --state "$TMP/acct" --now $T0 -duration 3600 \
 	    -setceiling alice@example.org 1 >/dev/null
-	neg --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run shares --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
 	[ "$output" = $'alice@example.org 1\nbob@example.org 9' ]
 	negotiate --now $((T0 + 3600)) --accounting "$TMP/acct" --slots "$TMP/slots" \
 	    --jobs "$TMP/jobs" >"$TMP/records"
@@ -891,13 +894,10 @@ quota_jobs() {
 	gen_slots n 2 >>"$TMP/slots"
 	{ gen_jobs alice 1 3; gen_jobs bob 2 2; } >"$TMP/jobs"
 	printf 'NEGOTIATOR_USE_SLOT_WEIGHTS = False\n' >"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = $'alice@example.org 2\nbob@example.org 1' ]
 	printf 'NEGOTIATOR_DEPTH_FIRST = True\n' >>"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" --summary="$TMP/summary" \
-	    >"$TMP/records"
-	run count_by_submitter
+	run shares -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" --summary="$TMP/summary"
 	[ "$output" = $'alice@example.org 1\nbob@example.org 2' ]
 	grep -q '^alice@example.org .* 2 left to the schedd (depth first)$' "$TMP/summary"
 	run -0 --separate-stderr neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" \
@@ -909,13 +909,10 @@ quota_jobs() {
 	gen_slots n 10 >"$TMP/slots"
 	{ gen_jobs alice 1 10; gen_jobs bob 2 10; } >"$TMP/jobs"
 	accounting alice@example.org=5 bob@example.org=0.5 >"$TMP/acct"
-	neg --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run shares --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
 	[ "$output" = $'alice@example.org 1\nbob@example.org 9' ]
 	printf 'NEGOTIATOR_IGNORE_USER_PRIORITIES = True\n' >"$TMP/config"
-	neg -c "$TMP/config" --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs" \
-	    >"$TMP/records"
-	run count_by_submitter
+	run shares -c "$TMP/config" --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
 	[ "$output" = "bob@example.org 10" ]
 }
 
@@ -927,15 +924,13 @@ quota_jobs() {
 	run -0 --separate-stderr neg -c "$TMP/c1" --slots "$TMP/slots" --jobs "$TMP/jobs" --summary
 	[[ $stderr == *"6 slots (pool weight 6)"* ]]
 	printf 'NEGOTIATOR_JOB_CONSTRAINT = Secret =!= true\n' >"$TMP/c2"
-	neg -c "$TMP/c2" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run shares -c "$TMP/c2" --slots "$TMP/slots" --jobs "$TMP/jobs"
 	[ "$output" = "alice@example.org 10" ]
 	run -0 --separate-stderr neg -c "$TMP/c2" --slots "$TMP/slots" --jobs "$TMP/jobs" --explain 2.0
 	[[ $stderr == "job 2.0: NEGOTIATOR_JOB_CONSTRAINT is false for it: the schedd does not offer it to the negotiator" ]]
 	# the pie is made of the GPU slots only: 2 each, and no more spins
 	printf 'NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT = HasGPU =?= true\n' >"$TMP/c3"
-	neg -c "$TMP/c3" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run shares -c "$TMP/c3" --slots "$TMP/slots" --jobs "$TMP/jobs"
 	[ "$output" = $'alice@example.org 2\nbob@example.org 2' ]
 }
 
@@ -1003,8 +998,7 @@ quota_jobs() {
 	gen_slots n 10 >"$TMP/slots"
 	{ gen_jobs a 1 10 'AccountingGroup = "g1.a"'; gen_jobs u 2 3; } >"$TMP/jobs"
 	printf 'GROUP_NAMES = g1\nGROUP_QUOTA_g1 = 2\n' >"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = $'g1.a@example.org 2\nu@example.org 3' ]
 	for knob in GROUP_AUTOREGROUP GROUP_AUTOREGROUP_g1; do
 		printf 'GROUP_NAMES = g1\nGROUP_QUOTA_g1 = 2\n%s = True\n' $knob >"$TMP/config"
@@ -1023,12 +1017,10 @@ quota_jobs() {
 	gen_slots n 2 >"$TMP/slots"
 	{ gen_jobs a 1 2 'AccountingGroup = "g1.a"'; gen_jobs b 2 2 'AccountingGroup = "g2.b"'; } >"$TMP/jobs"
 	printf 'GROUP_NAMES = g1, g2\nGROUP_QUOTA_g1 = 2\nGROUP_QUOTA_g2 = 2\n' >"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = "g1.a@example.org 2" ]
 	printf 'GROUP_SORT_EXPR = ifThenElse(AccountingGroup == "g2", 0, 1)\n' >>"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = "g2.b@example.org 2" ]
 }
 
@@ -1036,12 +1028,10 @@ quota_jobs() {
 	gen_slots n 4 >"$TMP/slots"
 	{ gen_jobs a 1 4 'AccountingGroup = "g1.a"'; gen_jobs b 2 4 'AccountingGroup = "g2.b"'; } >"$TMP/jobs"
 	printf 'GROUP_NAMES = g1, g2\nGROUP_QUOTA_g1 = 4\nGROUP_QUOTA_g2 = 4\n' >"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = "g1.a@example.org 4" ]
 	printf 'GROUP_QUOTA_ROUND_ROBIN_RATE = 1\n' >>"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = $'g1.a@example.org 2\ng2.b@example.org 2' ]
 	printf 'GROUP_QUOTA_ROUND_ROBIN_RATE = 0.5\n' >"$TMP/bad"
 	run -3 --separate-stderr neg -c "$TMP/bad" --slots "$TMP/slots" --jobs "$TMP/jobs"
@@ -1053,12 +1043,10 @@ quota_jobs() {
 	untraced gen_jobs l2 1 100 'AccountingGroup = "group_chemistry.lab2.l2"' >"$TMP/jobs"
 	printf 'GROUP_QUOTA_group_chemistry = 100\nGROUP_QUOTA_group_chemistry.lab1 = 40\nGROUP_QUOTA_group_chemistry.lab2 = 80\n' \
 	    >"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = "group_chemistry.lab2.l2@example.org 66" ]
 	printf 'NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION = True\n' >>"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = "group_chemistry.lab2.l2@example.org 80" ]
 }
 
@@ -1068,12 +1056,10 @@ quota_jobs() {
 	  gen_jobs b 2 8 'AccountingGroup = "b.u"'; } >"$TMP/jobs"
 	printf '%s\n' 'GROUP_NAMES = a, b' 'GROUP_QUOTA_DYNAMIC_a = .5' 'GROUP_QUOTA_DYNAMIC_b = .5' \
 	    'GROUP_ACCEPT_SURPLUS = True' >"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = $'a.u@example.org 2\nb.u@example.org 2' ]
 	printf 'NEGOTIATOR_USE_WEIGHTED_DEMAND = False\n' >>"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = $'a.u@example.org 1\nb.u@example.org 3' ]
 }
 
@@ -1081,12 +1067,10 @@ quota_jobs() {
 	gen_slots n 11 >"$TMP/slots"
 	{ gen_jobs a 1 11 'AccountingGroup = "g1.a"'; gen_jobs b 2 11; } >"$TMP/jobs"
 	printf 'GROUP_NAMES = g1\nGROUP_QUOTA_g1 = 0\nGROUP_AUTOREGROUP_g1 = True\n' >"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = $'b@example.org 6\ng1.a@example.org 5' ]
 	printf 'GROUP_PRIO_FACTOR_g1 = 10\n' >>"$TMP/config"
-	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
-	run count_by_submitter
+	run knob_shares
 	[ "$output" = $'b@example.org 10\ng1.a@example.org 1' ]
 }
 

@@ -91,7 +91,8 @@ typedef struct ca_neg_policy {
 	bool prank_stable;		/* PREEMPTION_RANK_STABLE: true */
 	bool ignore_user_prio;		/* NEGOTIATOR_IGNORE_USER_PRIORITIES: false */
 	bool cross_slot_prios;		/* NEGOTIATOR_CROSS_SLOT_PRIOS: true here (the
-					 * seed's Slot<N>_RemoteUserPrio; HTCondor: false) */
+					 * manual lists Slot<N>_RemoteUserPrio; HTCondor:
+					 * false) */
 	bool weighted_demand;		/* NEGOTIATOR_USE_WEIGHTED_DEMAND: true */
 	double rr_rate;			/* GROUP_QUOTA_ROUND_ROBIN_RATE: 1e100 */
 	const ca_expr *group_sort;	/* GROUP_SORT_EXPR */
