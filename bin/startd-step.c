@@ -193,10 +193,15 @@ flush_lines(void)
 	lines.n = 0;
 }
 
+/* A problem of the configuration; status 0: a warning (a hook that failed
+ * or printed something wrong), which leaves the exit status alone. */
 static void
 diag_cb(void *arg, const ca_diag *err)
 {
-	cli_diag(err);
+	if (err->status == 0)
+		cli_errat(err->file, err->line, err->col, "warning: %s", err->msg);
+	else
+		cli_diag(err);
 }
 
 /* ---- events ---- */

@@ -227,21 +227,34 @@ claimed() {
 }
 
 @test "transitions 3 and 4: benchmarks when RunBenchmarks is true, done by event or in time" {
-	cfg 'RunBenchmarks = LastBenchmark == 0'
+	# RunBenchmarks = False (the default): no benchmarks at all
+	slots "$D/node.ad"
+	[[ $(val LastBenchmark) == 0 ]]
+	# defined and not FALSE: one set as the startd starts (the seed's note),
+	# then whenever it holds in Unclaimed/Idle: four hours later, exactly
+	cfg 'RunBenchmarks = (time() - LastBenchmark) >= (4 * $(HOUR))'
 	slots "$D/node.ad" -c "$TMP/c.config"
-	step $T0 -c "$TMP/c.config"
-	logged "Unclaimed/Idle -> Unclaimed/Benchmarking [3] RunBenchmarks = true"
+	[[ $(val LastBenchmark) == $T0 ]]
+	step $((T0 + 4 * 3600)) -c "$TMP/c.config"
+	logged "02:13:20 slot1@node1.example.org Unclaimed/Idle -> Unclaimed/Benchmarking [3] RunBenchmarks = true"
 	[[ $(val CondorLoadAvg) == 1.0 ]]
 	cp "$TMP/slots.ads" "$TMP/bench.ads"
-	ev slot1@node1.example.org BenchmarkDone $((T0 + 4)) 'Mips = 21000' 'KFlops = 1500000'
-	step $((T0 + 5)) -c "$TMP/c.config"
-	logged "22:13:24 slot1@node1.example.org Unclaimed/Benchmarking -> Unclaimed/Idle [4] event BenchmarkDone"
-	[[ $(val LastBenchmark) == $((T0 + 4)) && $(val Mips) == 21000 && $(val KFlops) == 1500000 ]]
+	ev slot1@node1.example.org BenchmarkDone $((T0 + 4 * 3600 + 4)) 'Mips = 21000' 'KFlops = 1500000'
+	step $((T0 + 4 * 3600 + 6)) -c "$TMP/c.config"
+	logged "02:13:24 slot1@node1.example.org Unclaimed/Benchmarking -> Unclaimed/Idle [4] event BenchmarkDone"
+	[[ $(val LastBenchmark) == $((T0 + 4 * 3600 + 4)) && $(val Mips) == 21000 && $(val KFlops) == 1500000 ]]
 	is slot1@node1.example.org Unclaimed/Idle
+	# the next result goes into a weighted average: (3 old + new) / 4
+	step $((T0 + 8 * 3600 + 10)) -c "$TMP/c.config"
+	logged "06:13:24 slot1@node1.example.org Unclaimed/Idle -> Unclaimed/Benchmarking [3]"
+	ev slot1@node1.example.org BenchmarkDone $((T0 + 8 * 3600 + 8)) 'Mips = 25000' 'KFlops = 1000000'
+	step $((T0 + 8 * 3600 + 10)) -c "$TMP/c.config"
+	[[ $(val Mips) == 22000 && $(val KFlops) == 1375000 ]]
+	# without the event, they take STARTD_STEP_BENCHMARK_TIME (10 s)
 	cp "$TMP/bench.ads" "$TMP/slots.ads"
-	step $((T0 + 60)) -c "$TMP/c.config"
-	logged "22:13:30 slot1@node1.example.org Unclaimed/Benchmarking -> Unclaimed/Idle [4] benchmarks finished"
-	[[ $(val LastBenchmark) == $((T0 + 10)) ]]
+	step $((T0 + 4 * 3600 + 60)) -c "$TMP/c.config"
+	logged "02:13:30 slot1@node1.example.org Unclaimed/Benchmarking -> Unclaimed/Idle [4] benchmarks finished"
+	[[ $(val LastBenchmark) == $((T0 + 4 * 3600 + 10)) ]]
 }
 
 @test "transition 5: Unclaimed -> Claimed/Idle when the schedd claims before the match" {
@@ -332,11 +345,21 @@ claimed() {
 	step $((T0 + 30)) -c "$TMP/c.config"
 	logged "$DESK Claimed/Idle -> Preempting/Vacating [10] IS_OWNER = true"
 	is $DESK Owner/Idle
-	# IS_OWNER decides, not START: a START about the job keeps the claim
+	# START locally FALSE (the seed's rule, IS_OWNER False): the owner is back
 	cfg 'NUM_SLOTS = 1' 'START = KeyboardIdle > 60 && TARGET.Owner =?= "alice"'
 	desk -c "$TMP/c.config"
 	ev $DESK Claim $((T0 + 10)) "$(job 1.0 alice)"
 	ev $DESK MachineUpdate $((T0 + 20)) 'KeyboardIdle = 0'
+	step $((T0 + 30)) -c "$TMP/c.config"
+	logged "22:13:40 $DESK Claimed/Idle -> Preempting/Vacating [10] START = false locally (without a job)" \
+	    "$DESK Preempting/Vacating -> Owner/Idle [22] no job to evict"
+	is $DESK Unclaimed/Idle
+	[[ $(val Eviction) == '' ]]
+	# a START false without a job but true for the claim's job (a meta-
+	# operator, seed 000's VM1_START) keeps the claim
+	cfg 'NUM_SLOTS = 1' 'START = TARGET.Owner =?= "alice"'
+	desk -c "$TMP/c.config"
+	ev $DESK Claim $((T0 + 10)) "$(job 1.0 alice)"
 	step $((T0 + 30)) -c "$TMP/c.config"
 	is $DESK Claimed/Idle
 }
@@ -377,7 +400,7 @@ claimed() {
 
 @test "transitions 13 and 18: PREEMPT starts retirement, retirement ends in Preempting" {
 	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'MAXJOBRETIREMENTTIME = 300' \
-	    'MachineMaxVacateTime = 60'
+	    'MachineMaxVacateTime = 60' 'WANT_VACATE = True'
 	desk -c "$TMP/c.config"
 	claimed $DESK $((T0 + 10)) 1.0 alice
 	ev $DESK MachineUpdate $((T0 + 100)) 'KeyboardIdle = 0'
@@ -388,13 +411,14 @@ claimed() {
 	step $((T0 + 200)) -c "$TMP/c.config"
 	is $DESK Claimed/Retiring			# 110 s left: more than the vacate time
 	step $((T0 + 260)) -c "$TMP/c.config"
-	logged "$DESK Claimed/Retiring -> Preempting/Vacating [18] retirement (PREEMPT) is over: 50 s of MaxJobRetirementTime left"
+	# exactly when no more is left than the vacate time, between the steps
+	logged "22:17:30 $DESK Claimed/Retiring -> Preempting/Vacating [18] retirement (PREEMPT) is over: 60 s of MaxJobRetirementTime left"
 	[[ $(val Requirements) == false ]]
 }
 
 @test "retirement: the job's own MaxJobRetirementTime only shortens it; JobMaxVacateTime" {
 	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'MAXJOBRETIREMENTTIME = 3600' \
-	    'MachineMaxVacateTime = 10'
+	    'MachineMaxVacateTime = 10' 'WANT_VACATE = True'
 	for mine in 100 99999; do
 		desk -c "$TMP/c.config"
 		claimed $DESK $((T0 + 10)) 1.0 alice "MaxJobRetirementTime = $mine; JobMaxVacateTime = 5"
@@ -403,9 +427,9 @@ claimed() {
 		is $DESK Claimed/Retiring
 		step $((T0 + 120)) -c "$TMP/c.config"
 		if ((mine == 100)); then
-			logged "22:15:20 $DESK Claimed/Retiring -> Preempting/Vacating [18] retirement (PREEMPT) is over: 0 s of MaxJobRetirementTime left"
-			step $((T0 + 130)) -c "$TMP/c.config"
-			logged "22:15:25 $DESK Preempting/Vacating -> Preempting/Killing [21] the vacate time (5 s) is over"
+			# 100 s from the start, less the 5 s the job gets to vacate
+			logged "22:15:05 $DESK Claimed/Retiring -> Preempting/Vacating [18] retirement (PREEMPT) is over: 5 s of MaxJobRetirementTime left" \
+			    "22:15:10 $DESK Preempting/Vacating -> Preempting/Killing [21] the vacate time (5 s) is over"
 		else
 			is $DESK Claimed/Retiring
 			[[ $(val RetirementTimeRemaining) == 3490 ]]
@@ -435,9 +459,10 @@ claimed() {
 	logged "22:15:00 $DESK Claimed/Busy -> Claimed/Suspended [14] SUSPEND = true"
 	[[ $(val LoadAvg) == 0.0 && $(val TotalJobSuspendTime) == 100 ]]
 	step $((T0 + 500)) -c "$TMP/c.config"
-	logged "$DESK Claimed/Suspended -> Claimed/Busy [15] CONTINUE = true"
+	# the second KeyboardIdle passes 300, not at the step
+	logged "22:20:01 $DESK Claimed/Suspended -> Claimed/Busy [15] CONTINUE = true"
 	is $DESK Claimed/Busy
-	[[ $(val TotalJobSuspendTime) == 400 && $(val TotalJobRunTime) == 90 ]]
+	[[ $(val TotalJobSuspendTime) == 301 && $(val TotalJobRunTime) == 189 ]]
 }
 
 @test "transition 16: PREEMPT while suspended moves to Retiring" {
@@ -512,7 +537,8 @@ claimed() {
 }
 
 @test "transition 21: Vacating -> Killing when KILL is true, or when the vacate time is over" {
-	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'KILL = $(ActivityTimer) > 30'
+	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'KILL = $(ActivityTimer) > 30' \
+	    'WANT_VACATE = True'
 	desk -c "$TMP/c.config"
 	claimed $DESK $((T0 + 10)) 1.0 alice
 	ev $DESK MachineUpdate $((T0 + 100)) 'KeyboardIdle = 0'
@@ -521,8 +547,9 @@ claimed() {
 	step $((T0 + 125)) -c "$TMP/c.config"
 	is $DESK Preempting/Vacating
 	step $((T0 + 150)) -c "$TMP/c.config"
-	logged "22:15:50 $DESK Preempting/Vacating -> Preempting/Killing [21] KILL = true"
-	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'MachineMaxVacateTime = 45'
+	logged "22:15:31 $DESK Preempting/Vacating -> Preempting/Killing [21] KILL = true"
+	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'MachineMaxVacateTime = 45' \
+	    'WANT_VACATE = True'
 	desk -c "$TMP/c.config"
 	claimed $DESK $((T0 + 10)) 1.0 alice
 	ev $DESK MachineUpdate $((T0 + 100)) 'KeyboardIdle = 0'
@@ -532,7 +559,7 @@ claimed() {
 }
 
 @test "transitions 22 and 25: the evicted job is gone, back to Owner" {
-	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60'
+	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'WANT_VACATE = True'
 	desk -c "$TMP/c.config"
 	claimed $DESK $((T0 + 10)) 1.0 alice
 	ev $DESK MachineUpdate $((T0 + 100)) 'KeyboardIdle = 0'
@@ -541,7 +568,8 @@ claimed() {
 	logged "22:15:05 $DESK Preempting/Vacating -> Owner/Idle [22] event StarterExit"
 	is $DESK Unclaimed/Idle
 	[[ -z $(val Job) && -z $(val Eviction) && -z $(val JobStart) && $(val CurrentRank) == 0.0 ]]
-	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'WANT_VACATE = False'
+	# WANT_VACATE is False by default (the manual's default policy): Killing
+	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60'
 	desk -c "$TMP/c.config"
 	claimed $DESK $((T0 + 10)) 1.0 alice
 	ev $DESK MachineUpdate $((T0 + 100)) 'KeyboardIdle = 0'
@@ -567,9 +595,9 @@ claimed() {
 	ev $BASS Match $((T0 + 100)) "$(job 2.0 jones)" 'MatchReason = "Rank"'
 	ev $BASS Claim $((T0 + 101))
 	step $((T0 + 115)) -c "$TMP/c.config"
-	logged "[21] KILL = true"
+	logged "22:15:12 $BASS Preempting/Vacating -> Preempting/Killing [21] KILL = true"
 	step $((T0 + 200)) -c "$TMP/c.config"
-	logged "22:15:45 $BASS Preempting/Killing -> Claimed/Idle [24] KILLING_TIMEOUT (30 s) expired"
+	logged "22:15:42 $BASS Preempting/Killing -> Claimed/Idle [24] KILLING_TIMEOUT (30 s) expired"
 }
 
 @test "transitions 26 to 30: the backfill client starts, exits, is evicted and killed" {
@@ -896,7 +924,20 @@ tl() {
 @test "policy time-of-day.config (seed 001): no new job in work hours" {
 	tl time-of-day "$D/workday.ads" "$TL/desk.ad" 1700034000 2400 300 "$P/default.config" \
 	    "$P/time-of-day.config" "$D/static.config"
-	[[ $output == *"Matched/Idle -> Owner/Idle [8] event Claim: the claim fails (START = false for this job)"* ]]
+	# the seed: an idle claim goes (10), a match goes back to Owner (8),
+	# when START locally evaluates to FALSE
+	[[ $output == *"08:05:00 slot1@desk.example.org Claimed/Idle -> Preempting/Vacating [10] START = false locally (without a job)"* ]]
+	[[ $output == *"08:10:00 slot1@desk.example.org Matched/Idle -> Owner/Idle [8] START = false locally (without a job)"* ]]
+}
+
+@test "transition 10 at 08:00 sharp: an idle claim in work hours, one step from 07:50 to noon" {
+	desk -c "$P/default.config" -c "$P/time-of-day.config"
+	ev $DESK Claim 1700034600 "$(job 1.0 alice)"	# Wednesday 07:50
+	step 1700049600 -c "$P/default.config" -c "$P/time-of-day.config"	# 12:00
+	logged "07:50:00 $DESK Unclaimed/Idle -> Claimed/Idle [5]" \
+	    "08:00:00 $DESK Claimed/Idle -> Preempting/Vacating [10] START = false locally (without a job)" \
+	    "08:00:00 $DESK Preempting/Vacating -> Owner/Idle [22] no job to evict"
+	is $DESK Unclaimed/Idle
 }
 
 @test "policy time-of-day-v6.config (seed 000): the same on top of the old default" {

@@ -12,7 +12,7 @@
 
 const char *const ca_sevent_name[CA_EV_N] = {
 	"Match", "Claim", "Activate", "JobExit", "Vacate", "Release", "Drain", "CancelDrain",
-	"Shutdown", "StarterExit", "BenchmarkDone", "MachineUpdate"
+	"Shutdown", "StarterExit", "BenchmarkDone", "MachineUpdate", "Reconfig"
 };
 
 /* ---- checking events ---- */
@@ -43,7 +43,7 @@ ca_sevent_init(ca_sevent *ev, const ca_ad *ad, int64_t deftime, ca_diag *err)
 	if (ev->kind < 0)
 		return refuse(err, "unknown event \"%s\" (Match, Claim, Activate, JobExit, "
 		    "Vacate, Release, Drain, CancelDrain, Shutdown, StarterExit, BenchmarkDone, "
-		    "MachineUpdate)", kind);
+		    "MachineUpdate, Reconfig)", kind);
 	ev->name = lit_str(ad, n_name);
 	if (ev->name == NULL || ev->name[0] == '\0')
 		return refuse(err, "a %s event needs the Name of a slot (or machine)",
@@ -663,22 +663,25 @@ ev_benchmark(ca_startd *sd, struct slot *s, const ca_sevent *ev)
 		return;
 	}
 	set_int(sd, s, A_LASTBENCH, s->clock);
-	static const int copy[] = { A_MIPS, A_KFLOPS };
+	static const int res[] = { A_MIPS, A_KFLOPS };
 	for (size_t i = 0; i < 2; i++) {
-		ca_expr *e = get_expr(ev->ad, sd->n[copy[i]]);
-		if (e != NULL)
-			ca_ad_set(s->ad, sd->n[copy[i]], ca_sd_aname[copy[i]],
-			    ca_expr_copy(s->ad->arena, e));
+		sd->cx.now = s->clock;
+		ca_value v = ca_eval_attr(&sd->cx, ev->ad, NULL, ca_sd_aname[res[i]]);
+		double d;
+		if (num_of(v, &d))
+			ca_sd_bench_result(sd, s, res[i], d);
 	}
 	ca_sd_go(sd, s, CA_S_UNCLAIMED, CA_A_IDLE, 4, "event BenchmarkDone");
 }
 
-/* Attributes a MachineUpdate may not set: the state machine's own. */
-static bool
-machine_owned(ca_startd *sd, const ca_name *n)
+/* Attributes a MachineUpdate or a hook may not set: the state machine's
+ * own. */
+bool
+ca_sd_machine_owned(ca_startd *sd, const ca_name *n)
 {
 	static const int own[] = {
-		A_NAME, A_EVENT, A_TIME, A_STATE, A_ACTIVITY, A_ECS, A_ECA, A_MYCURRENTTIME
+		A_NAME, A_EVENT, A_TIME, A_STATE, A_ACTIVITY, A_ECS, A_ECA, A_MYCURRENTTIME,
+		A_CRONRUNS
 	};
 
 	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
@@ -695,7 +698,7 @@ ev_update(ca_startd *sd, struct slot *s, const ca_sevent *ev)
 	strbuf_adds(&c, "event MachineUpdate:");
 	for (uint32_t i = 0; i < ev->ad->n; i++) {
 		const ca_attr *at = &ev->ad->attrs[i];
-		if (machine_owned(sd, at->name))
+		if (ca_sd_machine_owned(sd, at->name))
 			continue;
 		ca_ad_set(s->ad, at->name, NULL, ca_expr_copy(s->ad->arena, at->expr));
 		strbuf_addf(&c, " %s = ", at->name->spell);
@@ -785,6 +788,16 @@ ca_sd_apply_event(ca_startd *sd, ca_smachine *m, ca_sevent *ev)
 	if (s == NULL && !whole)
 		return;
 	switch (ev->kind) {
+	case CA_EV_RECONFIG:
+		/* the startd's: its hooks */
+		ev->used = true;
+		for (size_t i = 0; i < n; i++)
+			if (live(m->slots.at[i])) {
+				ca_sd_note(sd, m->slots.at[i], "event Reconfig");
+				break;
+			}
+		ca_sd_hooks_reconfig(sd, m, ev->time);
+		return;
 	case CA_EV_DRAIN:
 	case CA_EV_CANCELDRAIN:
 	case CA_EV_SHUTDOWN:
@@ -815,7 +828,12 @@ ca_sd_apply_event(ca_startd *sd, ca_smachine *m, ca_sevent *ev)
 	if (s == NULL)
 		return;		/* a slot event naming a machine: no such slot */
 	ev->used = true;
-	if (s->kind == K_PARTITIONABLE && ev->kind != CA_EV_BENCHMARKDONE) {
+	if (ev->kind == CA_EV_BENCHMARKDONE) {
+		apply_one(sd, s, ev);
+		ca_sd_share_bench(sd, m, s);
+		return;
+	}
+	if (s->kind == K_PARTITIONABLE) {
 		struct slot *d = dslot_for(sd, m, s, ev);
 		const char *why = NULL;
 		if (ev->kind == CA_EV_MATCH || (ev->kind == CA_EV_CLAIM &&

@@ -256,6 +256,7 @@ ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
 		}
 	}
 	struct slot *d = ca_xcalloc(1, sizeof *d);
+	d->eval_at = INT64_MAX;
 	d->ad = ca_ad_copy(p->ad);
 	d->kind = K_DYNAMIC;
 	d->id = p->id;
@@ -381,6 +382,8 @@ ca_smachine_add(ca_smachine *m, ca_ad *ad, int64_t now, ca_diag *err)
 	ca_startd *sd = m->sd;
 	struct slot *s = ca_xcalloc(1, sizeof *s);
 	int64_t v;
+
+	s->eval_at = INT64_MAX;
 
 	s->ad = ad;
 	s->clock = now;
@@ -739,6 +742,7 @@ ca_smachine_create(ca_smachine *m, const ca_ad *desc, int64_t now, ca_diag *err)
 	int n = (int)reqs.n;
 	for (int i = 0; i < n; i++) {
 		struct slot *s = ca_xcalloc(1, sizeof *s);
+		s->eval_at = INT64_MAX;
 		s->ad = ca_ad_copy(desc);
 		s->st = CA_S_OWNER;
 		s->ac = CA_A_IDLE;
@@ -793,6 +797,16 @@ ca_smachine_create(ca_smachine *m, const ca_ad *desc, int64_t now, ca_diag *err)
 		ca_sd_publish_policy(sd, s);
 		ca_sd_publish_requirements(sd, s);
 		push_slot(m, s);
+	}
+	if (sd->hooks.n > 0)
+		ca_sd_hooks_run(sd, m, now);		/* they run as the startd starts */
+	if (sd->bench_at_start && m->slots.n > 0) {
+		struct slot *s = m->slots.at[0];
+		set_int(sd, s, A_LASTBENCH, now);
+		ca_sd_note(sd, s, "benchmarks run as the startd starts (RunBenchmarks is not "
+		    "FALSE)");
+		ca_sd_run_benchmarks(sd, m, s);
+		ca_sd_share_bench(sd, m, s);
 	}
 	/* what the first evaluation would publish, so that the ads are complete */
 	for (size_t i = 0; i < m->slots.n; i++)
