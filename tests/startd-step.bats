@@ -1224,3 +1224,154 @@ tl() {
 	done
 	[[ $c == *"LoadAvg = 1.0"* ]]
 }
+
+# ---- deadline-exact stepping: one step far ahead makes the history of many ----
+
+# history START END EVENTS CONFIG... -- CUT...: the transition log of the
+# slots of $TMP/slots.ads (at START) stepped to END in steps ending at each
+# CUT and then END, each step given the events of its interval
+history() {
+	local start=$1 end=$2 ev=$3 prev=$1 t c=()
+	shift 3
+	while [[ $1 != -- ]]; do c+=(-c "$1"); shift; done
+	shift
+	cp "$TMP/slots.ads" "$TMP/h.ads"
+	: >"$TMP/h.log"
+	for t in "$@" "$end"; do
+		classad-eval -w "Time > $prev && Time <= $t" "$ev" >"$TMP/h.ev" || return 1
+		startd-step "${c[@]}" --now "$t" -e "$TMP/h.ev" -l "$TMP/h.log" "$TMP/h.ads" \
+		    >"$TMP/h.new" || return 1
+		mv "$TMP/h.new" "$TMP/h.ads"
+		prev=$t
+	done
+	cat "$TMP/h.log"
+}
+
+# cuts SEED START END N: N distinct random times in (START, END), sorted
+cuts() {
+	awk -v seed="$1" -v a="$2" -v b="$3" -v n="$4" 'BEGIN {
+		srand(seed)
+		while (k < n) { t = a + 1 + int(rand() * (b - a - 1)); if (!(t in s)) { s[t]; k++ } }
+		for (t in s) print t
+	}' | sort -n
+}
+
+# same_history START END EVENTS CONFIG... [random]: one step from START to
+# END, and steps cut at random times (and, unless the last word is random,
+# at every minute), give the same log
+same_history() {
+	local start=$1 end=$2 ev=$3 one many seed minutes=1
+	shift 3
+	if [[ ${!#} == random ]]; then minutes=0; set -- "${@:1:$#-1}"; fi
+	one=$(history "$start" "$end" "$ev" "$@" --) || return 1
+	[[ -n $one ]] || { echo "no history at all"; return 1; }
+	for seed in 1 2 3; do
+		# shellcheck disable=SC2046
+		many=$(history "$start" "$end" "$ev" "$@" -- $(cuts $seed "$start" "$end" 12)) || return 1
+		if [[ $many != "$one" ]]; then
+			diff <(printf '%s\n' "$one") <(printf '%s\n' "$many")
+			return 1
+		fi
+	done
+	((minutes)) || return 0
+	# shellcheck disable=SC2046
+	many=$(history "$start" "$end" "$ev" "$@" -- $(seq $((start + 60)) 60 $((end - 1)))) ||
+	    return 1
+	[[ $many == "$one" ]] || { diff <(printf '%s\n' "$one") <(printf '%s\n' "$many"); return 1; }
+}
+
+@test "one step = many steps: the seed's desktop policy, the owner typing two and twelve minutes" {
+	local C=("$P/desktop.config" "$P/desktop-local.config" "$TL/desk.config")
+	for ev in "$TL/typing.ads" "$TL/typing-long.ads"; do
+		slots "$TL/desk.ad" -c "${C[0]}" -c "${C[1]}" -c "${C[2]}"
+		untraced same_history $T0 $((T0 + 2400)) "$ev" "${C[@]}"
+	done
+}
+
+@test "one step = many steps: default-v6, max-retirement, disable-preemption, job-suspension" {
+	local p ev
+	for p in default-v6 max-retirement disable-preemption; do
+		for ev in "$TL/typing.ads" "$TL/typing-long.ads"; do
+			desk -c "$P/$p.config"
+			untraced same_history $T0 $((T0 + 2400)) "$ev" "$P/$p.config" \
+			    "$D/static.config"
+		done
+	done
+	local C=("$P/default-v6.config" "$P/job-suspension-v6.config" \
+	    "$P/job-suspension-v6-local.config" "$P/static-slots.config")
+	slots "$TL/desk.ad" -c "${C[0]}" -c "${C[1]}" -c "${C[2]}" -c "${C[3]}"
+	untraced same_history $T0 $((T0 + 1200)) "$D/suspension.ads" "${C[@]}"
+}
+
+@test "one step = many steps: time of day (08:00 on a Wednesday) and backfill" {
+	cp "$TL/desk.ad" "$TMP/desk.ad"
+	startd-step --init --now 1700034000 -c "$P/default.config" -c "$P/time-of-day.config" \
+	    -c "$D/static.config" "$TMP/desk.ad" >"$TMP/slots.ads"
+	untraced same_history 1700034000 1700036400 "$D/workday.ads" "$P/default.config" \
+	    "$P/time-of-day.config" "$D/static.config"
+	desk -c "$P/backfill.config"
+	untraced same_history $T0 $((T0 + 2400)) "$D/idle-typing.ads" "$P/backfill.config" \
+	    "$D/static.config"
+}
+
+@test "one step = many steps: HTCondor's use POLICY : Desktop, its CpuBusy latched" {
+	cfg 'use POLICY : Desktop' 'NUM_SLOTS = 1'
+	desk -c "$TMP/c.config"
+	# a CPU busy from other work for a while: CpuBusyTime latches, SUSPEND
+	# follows CpuBusyTimer
+	{
+		cat "$TL/typing.ads"
+		printf '\nName = "desk.example.org"\nEvent = "MachineUpdate"\nTime = %s\nLoadAvg = 2.5\n' \
+		    $((T0 + 900))
+		printf '\nName = "desk.example.org"\nEvent = "MachineUpdate"\nTime = %s\nLoadAvg = 1.0\n' \
+		    $((T0 + 1300))
+	} >"$TMP/busy.ads"
+	untraced same_history $T0 $((T0 + 2400)) "$TMP/busy.ads" "$TMP/c.config"
+	run untraced history $T0 $((T0 + 2400)) "$TMP/busy.ads" "$TMP/c.config" --
+	[[ $output == *"[14] SUSPEND = true"* ]]
+}
+
+# random_events SEED START END: a random life of the desk: jobs matched,
+# claimed, started, exiting and released; its owner typing for a while; the
+# CPU loaded by other work
+random_events() {
+	awk -v seed="$1" -v a="$2" -v b="$3" 'function ev(t, what) {
+		printf "Name = \"slot1@desk.example.org\"\nEvent = \"%s\nTime = %d\n\n", what, t
+	}
+	BEGIN {
+		srand(seed)
+		for (t = a + 10; t < b; t += 300 + int(rand() * 3000)) {
+			r = rand()
+			if (r < 0.4) {
+				n++
+				ev(t, "Match\"\nJob = [ ClusterId = " n "; ProcId = 0; Owner = \"u" n "\"; JobUniverse = " (rand() < 0.7 ? 5 : 1) "; ImageSize = 1000; RequestCpus = 1; RequestMemory = 100; RequestDisk = 100 ]")
+				ev(t + 1, "Claim\"")
+				ev(t + 2, "Activate\"")
+				d = 600 + int(rand() * 4000)
+				ev(t + d, "JobExit\"")
+				ev(t + d + 1, "Release\"")
+			} else if (r < 0.8) {
+				d = int(rand() * 900)
+				for (k = 0; k <= d; k += 30)
+					ev(t + k, "MachineUpdate\"\nKeyboardIdle = 0\nConsoleIdle = 0")
+			} else
+				ev(t, "MachineUpdate\"\nLoadAvg = " (rand() < 0.5 ? "0.0" : "1.5"))
+		}
+	}'	# (startd-step puts the events in time order)
+}
+
+@test "one step = many steps: random lives of a desktop under the seed's policies" {
+	local seed p t0=1700031600	# Wednesday 07:00: work hours begin at 08:00
+	for seed in 11 12 13; do
+		random_events $seed $t0 $((t0 + 14400)) >"$TMP/rand.ads"
+		for p in desktop default-v6 time-of-day; do
+			cp "$TL/desk.ad" "$TMP/desk.ad"
+			startd-step --init --now $t0 -c "$P/default.config" -c "$P/$p.config" \
+			    -c "$P/desktop-local.config" -c "$D/static.config" "$TMP/desk.ad" \
+			    >"$TMP/slots.ads"
+			untraced same_history $t0 $((t0 + 14400)) "$TMP/rand.ads" "$P/default.config" \
+			    "$P/$p.config" "$P/desktop-local.config" "$D/static.config" random ||
+			    { echo "seed $seed, policy $p"; return 1; }
+		done
+	done
+}
