@@ -60,7 +60,7 @@ attr() {
 	[[ $output == *"--jobs QUEUE or --state QUEUE"* ]]
 	run schedd-step --jobs a --state b
 	((status == 2))
-	run schedd-step --exits --jobs a
+	run schedd-step --exits --state a
 	((status == 2))
 	run schedd-step --state -
 	((status == 2))
@@ -101,7 +101,10 @@ attr() {
 	run classad-eval -p 'strcat(ClusterId, ".", ProcId)' -p Owner -p JobStatus -p QDate -p RequestCpus -p 'isUndefined(Queue)' "$TMP/out.ads"
 	[[ $output == $'7.0\talice\t1\tundefined\tundefined\ttrue\n8.0\tbob\t1\t1700000000\t1\ttrue\n8.1\tbob\t1\t1700000000\t1\ttrue\n8.2\tbob\t1\t1700000000\t1\ttrue\n9.0\tcarol\t1\t1700000000\t4\ttrue' ]]
 	run attr "$TMP/out.ads" 8.1 'strcat(unparse(Requirements), " ", RequestMemory, " ", RequestDisk, " ", JobUniverse)'
-	[[ $output == 'TARGET.Cpus >= RequestCpus && TARGET.Memory >= RequestMemory && TARGET.Disk >= RequestDisk 128 1024 5' ]]
+	[[ $output == 'TARGET.Cpus >= RequestCpus && TARGET.Memory >= RequestMemory && TARGET.Disk >= RequestDisk 1 1 5' ]]
+	# the manual's defaults: JOB_DEFAULT_REQUESTMEMORY and _REQUESTDISK
+	run attr "$TMP/out.ads" 8.1 'strcat(unparse(RequestMemory), " ", unparse(RequestDisk), " ", DiskUsage, " ", JobLeaseDuration)'
+	[[ $output == 'ifThenElse(MemoryUsage =!= undefined,MemoryUsage,1) DiskUsage 1 2400' ]]
 	run classad-eval -p MyType -p JobId "$TMP/log.ads"
 	((${#lines[@]} == 4))
 	[[ ${lines[0]} == $'SubmitEvent\t8.0' ]]

@@ -37,7 +37,7 @@ const char *const ca_sd_aname[A_N] = {
 	"User", "Owner", "ClusterId", "ProcId", "JobUniverse", "MaxJobRetirementTime",
 	"JobMaxVacateTime", "RequestCpus", "RequestMemory", "RequestDisk",
 	"Event", "Time", "Submitter", "MatchReason", "Mode", "Fast", "How", "ResumeOnCompletion",
-	"CpuBusy", "StartdCronRuns",
+	"CpuBusy", "StartdCronRuns", "ScheddGoneTime", "JobLeaseDuration",
 };
 
 #define PUB		0x1	/* published in the slot ad */
@@ -463,6 +463,10 @@ ca_startd_new(ca_config *cfg, ca_diag *err)
 	    knob_int(sd, "KILLING_TIMEOUT", 30, &sd->killing_timeout, err) < 0 ||
 	    knob_int(sd, "STARTD_STEP_BENCHMARK_TIME", 10, &sd->bench_time, err) < 0 ||
 	    knob_int(sd, "STARTD_STEP_HOOK_TIMEOUT", 10, &sd->hook_timeout, err) < 0 ||
+	    knob_int(sd, "ALIVE_INTERVAL", 300, &sd->alive_interval, err) < 0 ||
+	    knob_int(sd, "MAX_CLAIM_ALIVES_MISSED", 6, &sd->alives_missed, err) < 0 ||
+	    knob_range(sd, "ALIVE_INTERVAL", sd->alive_interval, 1, err) < 0 ||
+	    knob_range(sd, "MAX_CLAIM_ALIVES_MISSED", sd->alives_missed, 1, err) < 0 ||
 	    knob_range(sd, "STARTD_STEP_HOOK_TIMEOUT", sd->hook_timeout, 1, err) < 0 ||
 	    ca_config_bool(cfg, "ENABLE_BACKFILL", &b, err) < 0 ||
 	    knob_range(sd, "MATCH_TIMEOUT", sd->match_timeout, 0, err) < 0 ||

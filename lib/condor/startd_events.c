@@ -12,7 +12,8 @@
 
 const char *const ca_sevent_name[CA_EV_N] = {
 	"Match", "Claim", "Activate", "JobExit", "Vacate", "Release", "Drain", "CancelDrain",
-	"Shutdown", "StarterExit", "BenchmarkDone", "MachineUpdate", "Reconfig"
+	"Shutdown", "StarterExit", "BenchmarkDone", "MachineUpdate", "Reconfig", "ScheddGone",
+	"KeepAlive"
 };
 
 /* ---- checking events ---- */
@@ -43,7 +44,7 @@ ca_sevent_init(ca_sevent *ev, const ca_ad *ad, int64_t deftime, ca_diag *err)
 	if (ev->kind < 0)
 		return refuse(err, "unknown event \"%s\" (Match, Claim, Activate, JobExit, "
 		    "Vacate, Release, Drain, CancelDrain, Shutdown, StarterExit, BenchmarkDone, "
-		    "MachineUpdate, Reconfig)", kind);
+		    "MachineUpdate, Reconfig, ScheddGone, KeepAlive)", kind);
 	ev->name = lit_str(ad, n_name);
 	if (ev->name == NULL || ev->name[0] == '\0')
 		return refuse(err, "a %s event needs the Name of a slot (or machine)",
@@ -713,6 +714,34 @@ ev_update(ca_startd *sd, struct slot *s, const ca_sevent *ev)
 	strbuf_release(&c);
 }
 
+/* The schedd of the claim is gone: it sends no more keep-alives, and the
+ * claim's lease runs out (eval_claimed); a KeepAlive says it is back. */
+static void
+ev_lease(ca_startd *sd, struct slot *s, const ca_sevent *ev)
+{
+	int64_t t;
+
+	if (s->st != CA_S_CLAIMED && s->st != CA_S_PREEMPTING) {
+		ignored(sd, s, ev, "no claim");
+		return;
+	}
+	if (ev->kind == CA_EV_KEEPALIVE) {
+		if (has(sd, s, A_GONE))
+			ca_sd_note(sd, s, "event KeepAlive: the schedd of the claim is back");
+		del(sd, s, A_GONE);
+		return;
+	}
+	if (lit_time(s->ad, sd->n[A_GONE], &t))
+		return;
+	set_int(sd, s, A_GONE, ev->time < s->clock ? s->clock : ev->time);
+	int64_t dur = 0, end = ca_sd_lease_end(sd, s, &dur);
+	strbuf w = STRBUF_INIT;
+	ca_startd_time(&w, end);
+	ca_sd_note(sd, s, "event ScheddGone: no more keep-alives; the claim lease (%lld s) "
+	    "runs out at %s", (long long)dur, w.buf);
+	strbuf_release(&w);
+}
+
 /* What each event does to a slot (ORDER EVENTS). */
 static void (*const handler[CA_EV_N])(ca_startd *, struct slot *, const ca_sevent *) = {
 	[CA_EV_MATCH] = ev_match, [CA_EV_CLAIM] = ev_claim, [CA_EV_ACTIVATE] = ev_activate,
@@ -720,6 +749,7 @@ static void (*const handler[CA_EV_N])(ca_startd *, struct slot *, const ca_seven
 	[CA_EV_DRAIN] = ev_drain, [CA_EV_CANCELDRAIN] = ev_canceldrain,
 	[CA_EV_SHUTDOWN] = ev_shutdown, [CA_EV_STARTEREXIT] = ev_exit,
 	[CA_EV_BENCHMARKDONE] = ev_benchmark, [CA_EV_MACHINEUPDATE] = ev_update,
+	[CA_EV_SCHEDDGONE] = ev_lease, [CA_EV_KEEPALIVE] = ev_lease,
 };
 
 static void
@@ -808,6 +838,8 @@ ca_sd_apply_event(ca_startd *sd, ca_smachine *m, ca_sevent *ev)
 	case CA_EV_MACHINEUPDATE:
 	case CA_EV_VACATE:
 	case CA_EV_RELEASE:
+	case CA_EV_SCHEDDGONE:
+	case CA_EV_KEEPALIVE:
 		ev->used = true;
 		if (whole) {
 			apply_each(sd, m, n, ev, NULL, NULL);

@@ -47,7 +47,7 @@ enum {
 	A_USER, A_OWNER, A_CLUSTERID, A_PROCID, A_JOBUNIVERSE, A_MJRT, A_JMVT,
 	A_REQCPUS, A_REQMEM, A_REQDISK,
 	A_EVENT, A_TIME, A_SUBMITTER, A_MATCHREASON, A_MODE, A_FAST, A_HOW, A_RESUME,
-	A_CPUBUSY, A_CRONRUNS,
+	A_CPUBUSY, A_CRONRUNS, A_GONE, A_LEASE,
 	A_N
 };
 extern const char *const ca_sd_aname[A_N];
@@ -169,6 +169,7 @@ struct ca_startd {
 	ca_arena arena;			/* expressions built once */
 	ca_vec(struct policy *) pols;
 	int64_t match_timeout, killing_timeout, bench_time;
+	int64_t alive_interval, alives_missed;	/* ALIVE_INTERVAL, MAX_CLAIM_ALIVES_MISSED */
 	bool backfill, auto_claim;
 	bool bench_at_start;		/* RunBenchmarks is defined and not FALSE */
 	ca_sd_names xslot;		/* STARTD_SLOT_ATTRS / STARTD_VM_EXPRS names */
@@ -497,6 +498,9 @@ int64_t ca_sd_deadline(ca_startd *sd, struct slot *s, int *which);
 /* The startd's own timers of s only (not T_EVAL). */
 int64_t ca_sd_timer(ca_startd *sd, struct slot *s, int *which);
 double ca_sd_retirement_left(ca_startd *sd, struct slot *s);
+/* When the claim of s ends because its schedd is gone (ScheddGone) and no
+ * keep-alive renewed its lease (INT64_MAX: never); its lease in *dur. */
+int64_t ca_sd_lease_end(ca_startd *sd, struct slot *s, int64_t *dur);
 const char *ca_sd_retire_cause(ca_startd *sd, const struct slot *s);
 /* Claims: their beginning, the preempting claim, a job starting, the
  * eviction of the job. */

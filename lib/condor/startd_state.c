@@ -172,7 +172,7 @@ end_claim(ca_startd *sd, struct slot *s)
 	static const int gone[] = {
 		A_JOB, A_REMOTEUSER, A_REMOTEOWNER, A_ACCTGROUP, A_JOBID, A_GLOBALJOBID,
 		A_JOBSTART, A_REMOTEUSERPRIO, A_CLAIMSTART, A_CLAIMJOBSTARTS, A_TJOBRUN,
-		A_TJOBSUSP, A_TCLAIMRUN, A_TCLAIMSUSP, A_RETLEFT, A_EVICTION
+		A_TJOBSUSP, A_TCLAIMRUN, A_TCLAIMSUSP, A_RETLEFT, A_EVICTION, A_GONE
 	};
 
 	for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
@@ -638,9 +638,43 @@ eval_claimed_job(ca_startd *sd, struct slot *s)
 	return false;
 }
 
+int64_t
+ca_sd_lease_end(ca_startd *sd, struct slot *s, int64_t *dur)
+{
+	int64_t gone, start = s->clock, lease = sd->alives_missed * sd->alive_interval;
+	const ca_ad *job = job_of(sd, s);
+	double d;
+
+	if (!lit_time(s->ad, sd->n[A_GONE], &gone))
+		return INT64_MAX;
+	/* the job's JobLeaseDuration, else MAX_CLAIM_ALIVES_MISSED keep-alives */
+	if (job != NULL && job_num(sd, s, job, A_LEASE, &d) && d > 0 && d < 9e15)
+		lease = (int64_t)d;
+	*dur = lease;
+	lit_time(s->ad, sd->n[A_CLAIMSTART], &start);
+	/* keep-alives renew the lease every third of it from the claim's
+	 * start; the last one before the schedd went away counts */
+	int64_t every = lease / 3 > 0 ? lease / 3 : 1, last = start;
+	if (gone > start)
+		last = start + (gone - start) / every * every;
+	return last > TIME_LIMIT - lease ? INT64_MAX : last + lease;
+}
+
 static bool
 eval_claimed(ca_startd *sd, struct slot *s)
 {
+	int64_t dur = 0, end = ca_sd_lease_end(sd, s, &dur);
+
+	if (end <= s->clock) {
+		const char *c = ca_sd_causef(sd, "the claim lease (%lld s) ran out: its schedd "
+		    "sends no keep-alives", (long long)dur);
+		if (!ca_sd_act(sd, CA_S_PREEMPTING, job_active(sd, s) ? CA_A_KILLING :
+		    CA_A_VACATING, 10, c))
+			return false;
+		set_eviction(sd, s, R_LEASE);
+		ca_sd_to_preempting(sd, s, 10, true, c);
+		return true;
+	}
 	if (sd->auto_claim && has(sd, s, A_PMATCHTIME) && !pclaim(sd, s)) {
 		if (!ca_sd_act(sd, -1, 0, 0, "auto-claim: claim the preempting match"))
 			return false;
@@ -922,6 +956,9 @@ eval_deadline(ca_startd *sd, struct slot *s)
 	if ((x = retirement_deadline(sd, s)) < d)
 		d = x;
 	if ((x = worklife_deadline(sd, s)) < d)
+		d = x;
+	int64_t dur;
+	if (s->st == CA_S_CLAIMED && (x = ca_sd_lease_end(sd, s, &dur)) < d && x > s->clock)
 		d = x;
 	ca_arena_reset(&sd->cx.scratch);
 	return d;

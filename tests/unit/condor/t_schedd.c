@@ -151,7 +151,9 @@ UNIT_SUITE(schedd_submit)
 	CHECK(num(&w, 1, "ClusterId") == 8 && num(&w, 3, "ClusterId") == 8);
 	CHECK(num(&w, 1, "ProcId") == 0 && num(&w, 3, "ProcId") == 2);
 	CHECK(num(&w, 2, "JobStatus") == CA_J_IDLE && num(&w, 2, "JobUniverse") == 5);
-	CHECK(num(&w, 2, "RequestMemory") == 512 && num(&w, 2, "RequestDisk") == 1024);
+	/* the manual's JOB_DEFAULT_REQUESTDISK = DiskUsage; DiskUsage 1 KiB */
+	CHECK(num(&w, 2, "RequestMemory") == 512 && num(&w, 2, "RequestDisk") == 1);
+	CHECK(num(&w, 2, "DiskUsage") == 1 && num(&w, 2, "JobLeaseDuration") == 2400);
 	CHECK(num(&w, 2, "QDate") == T0 && ca_has(ca_schedd_job(w.q, 2), "Requirements"));
 	CHECK(strcmp(w.events.buf, "SubmitEvent 8.0 0\nSubmitEvent 8.1 0\nSubmitEvent 8.2 0\n")
 	    == 0);
