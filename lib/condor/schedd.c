@@ -23,6 +23,7 @@ struct keys {
  * a match of this cycle that preempts it; and whether the queue has it. */
 struct jobref {
 	const ca_ad *run, *wait, *exit, *match, *preempt;
+	const ca_ad *held;	/* the slot whose startd put it on hold (WANT_HOLD) */
 	const ca_ad *job;	/* the job in the queue, or NULL */
 	bool queued;
 };
@@ -558,7 +559,8 @@ ref_of(ca_schedd *q, const char *id, bool make)
 	if (i == CA_DICT_NONE)
 		return NULL;
 	if (i == q->refs.n)
-		*ca_vec_push(&q->refs) = (struct jobref){ NULL, NULL, NULL, NULL, NULL, NULL, false };
+		*ca_vec_push(&q->refs) = (struct jobref){ NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+		    false };
 	return &q->refs.at[i];
 }
 
@@ -786,6 +788,8 @@ index_all(ca_schedd *q)
 			else if (r->wait == NULL)
 				r->wait = s;
 		}
+		if ((id = str(q, s, "HeldJobId")) != NULL && ca_has(s, "JobHoldReasonCode"))
+			ref_of(q, id, true)->held = s;
 		if ((id = str(q, s, "PreemptingJobId")) != NULL) {
 			struct jobref *r = ref_of(q, id, true);
 			if (r->wait == NULL)
@@ -948,7 +952,9 @@ job_running(ca_schedd *q, ca_ad *job, const ca_ad *s)
 	/* the startd will put the job on hold when it leaves (WANT_HOLD): the
 	 * hold is pending in HoldReason while the job still runs */
 	int64_t code;
-	if (get_int(q, s, "JobHoldReasonCode", &code) && !ca_has(job, "HoldReasonCode")) {
+	char id[CA_JOBID_LEN];
+	if (get_int(q, s, "JobHoldReasonCode", &code) && !ca_has(job, "HoldReasonCode") &&
+	    ca_jobid(&q->cx, job, id, sizeof id) && str_is(q, s, "HeldJobId", id)) {
 		copy_str(q, job, "HoldReason", s, "JobHoldReason");
 		ca_set_int(job, "HoldReasonCode", code);
 		ca_set_int(job, "HoldReasonSubCode", int_or(q, s, "JobHoldReasonSubCode", 0));
@@ -1063,6 +1069,11 @@ job_evicted(ca_schedd *q, ca_ad *job, const struct jobref *r)
 	if (get_int(q, job, "HoldReasonCode", &code)) {
 		job_held(q, job, t, str(q, job, "HoldReason"), code,
 		    int_or(q, job, "HoldReasonSubCode", 0));
+		return;
+	}
+	if (r != NULL && r->held != NULL && get_int(q, r->held, "JobHoldReasonCode", &code)) {
+		job_held(q, job, t, str(q, r->held, "JobHoldReason"), code,
+		    int_or(q, r->held, "JobHoldReasonSubCode", 0));
 		return;
 	}
 	ca_ad *e = slot_event(q, job, CA_JEV_EVICTED, t, host);

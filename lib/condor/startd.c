@@ -37,7 +37,8 @@ const char *const ca_sd_aname[A_N] = {
 	"User", "Owner", "ClusterId", "ProcId", "JobUniverse", "MaxJobRetirementTime",
 	"JobMaxVacateTime", "RequestCpus", "RequestMemory", "RequestDisk",
 	"Event", "Time", "Submitter", "MatchReason", "Mode", "Fast", "How", "ResumeOnCompletion",
-	"CpuBusy", "StartdCronRuns", "ScheddGoneTime", "JobLeaseDuration",
+	"CpuBusy", "StartdCronRuns", "ScheddGoneTime", "JobLeaseDuration", "JobHoldReason",
+	"JobHoldReasonCode", "JobHoldReasonSubCode", "HeldJobId",
 };
 
 #define PUB		0x1	/* published in the slot ad */
@@ -67,6 +68,9 @@ static const struct {
 	[PX_MODCPUS] = { "MODIFY_REQUEST_EXPR_REQUESTCPUS", NULL, 0 },
 	[PX_MODMEM] = { "MODIFY_REQUEST_EXPR_REQUESTMEMORY", NULL, 0 },
 	[PX_MODDISK] = { "MODIFY_REQUEST_EXPR_REQUESTDISK", NULL, 0 },
+	[PX_WANT_HOLD] = { "WANT_HOLD", "WANT_HOLD", PUB },
+	[PX_WANT_HOLD_REASON] = { "WANT_HOLD_REASON", "WANT_HOLD_REASON", PUB },
+	[PX_WANT_HOLD_SUBCODE] = { "WANT_HOLD_SUBCODE", "WANT_HOLD_SUBCODE", PUB },
 };
 
 static const char *const vanilla_knob[PX_NVANILLA] = {

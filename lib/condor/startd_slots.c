@@ -150,6 +150,13 @@ ca_sd_delete_dslot(ca_startd *sd, ca_smachine *m, struct slot *s)
 	int64_t r[NRES] = { 0, 0, 0 };
 
 	get_res(sd, s, r);
+	if (p != NULL && has(sd, s, A_HELDJOB)) {
+		/* the hold the startd put on the job outlives its slot */
+		static const int held[] = { A_HELDJOB, A_HOLDREASON, A_HOLDCODE, A_HOLDSUB };
+		for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
+			ca_sd_setv(p->ad, sd->n[held[i]], ca_sd_aname[held[i]],
+			    lit(s->ad, sd->n[held[i]]));
+	}
 	if (p != NULL) {
 		add_res(sd, p, r, 1);
 		ca_sd_note(sd, s, "dynamic slot deleted: Cpus %lld, Memory %lld, Disk %lld go "

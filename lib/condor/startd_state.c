@@ -154,10 +154,15 @@ ca_sd_go(ca_startd *sd, struct slot *s, int st, int ac, int num, const char *cau
 	ca_sd_emit(sd, s, fst, fac, num, cause);
 }
 
-/* A claim begins: its rank and clocks. */
+/* A claim begins: its rank and clocks; the hold of the job of the last
+ * claim is forgotten. */
 void
 ca_sd_begin_claim(ca_startd *sd, struct slot *s)
 {
+	static const int held[] = { A_HELDJOB, A_HOLDREASON, A_HOLDCODE, A_HOLDSUB };
+
+	for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
+		del(sd, s, held[i]);
 	set_real(sd, s, A_CURRENTRANK, ca_sd_slot_rank(sd, s, job_of(sd, s)));
 	set_int(sd, s, A_CLAIMSTART, s->clock);
 	set_int(sd, s, A_CLAIMJOBSTARTS, 0);
@@ -287,6 +292,40 @@ retirement_expired(ca_startd *sd, struct slot *s, double *left)
 	return *left <= 0.0 || *left <= vacate_time(sd, s, *left);
 }
 
+/* A job evicted because PREEMPT fired, with WANT_HOLD true, is put on hold:
+ * the slot says so (HeldJobId, JobHoldReason, JobHoldReasonCode 21 as
+ * HTCondor's StartdHeldJob, JobHoldReasonSubCode) for the schedd, until its
+ * next claim. The reason is WANT_HOLD_REASON, else what HTCondor's startd
+ * writes. */
+static void
+want_hold(ca_startd *sd, struct slot *s)
+{
+	ca_value v = ca_sd_eval(sd, s, PX_WANT_HOLD, true);
+	double sub = 0;
+
+	if (ca_value_truth(v) != 1)
+		return;
+	v = ca_sd_eval(sd, s, PX_WANT_HOLD_REASON, true);
+	strbuf_reset(&sd->tmp);
+	if (v.kind == CA_STRING && v.x.len > 0)
+		strbuf_add(&sd->tmp, v.u.s, v.x.len);
+	else {
+		strbuf_adds(&sd->tmp, "The startd put this job on hold.  (At preemption time, "
+		    "WANT_HOLD evaluated to true: WANT_HOLD = ");
+		ca_print_expr(&sd->tmp, s->pol->x[PX_WANT_HOLD], 0);
+		strbuf_addc(&sd->tmp, ')');
+	}
+	sub = ca_sd_num(sd, s, PX_WANT_HOLD_SUBCODE, true, 0.0);
+	const char *id = lit_str(s->ad, sd->n[A_JOBID]);
+	if (id != NULL)
+		set_str(sd, s, A_HELDJOB, id);
+	set_str(sd, s, A_HOLDREASON, sd->tmp.buf);
+	set_int(sd, s, A_HOLDCODE, 21);
+	set_int(sd, s, A_HOLDSUB, fabs(sub) < 2e9 ? (int64_t)sub : 0);
+	ca_sd_note(sd, s, "WANT_HOLD = true: the job is put on hold (%s)",
+	    lit_str(s->ad, sd->n[A_HOLDREASON]));
+}
+
 /* Claimed -> Preempting: Killing when asked to kill, or when PREEMPT fired
  * and WANT_VACATE is false; else Vacating. */
 void
@@ -302,6 +341,8 @@ ca_sd_to_preempting(ca_startd *sd, struct slot *s, int num, bool kill, const cha
 			ac = CA_A_KILLING;
 	}
 	ca_sd_go(sd, s, CA_S_PREEMPTING, ac, num, cause);
+	if (job_active(sd, s) && eviction(sd, s) == R_PREEMPT)
+		want_hold(sd, s);
 }
 
 /* The starter is gone: back to Owner (22 from Vacating, 25 from Killing),
