@@ -697,6 +697,206 @@ claimed() {
 	is slot2@node1.example.org Unclaimed/Idle
 }
 
+@test "draining with resume on completion, two slots: every slot comes back, the one done first too" {
+	cfg 'NUM_SLOTS = 2' 'MAXJOBRETIREMENTTIME = 3600'
+	slots "$D/node.ad" -c "$TMP/c.config"
+	claimed slot1@node1.example.org $((T0 + 10)) 1.0 alice
+	ev node1.example.org Drain $((T0 + 100)) 'ResumeOnCompletion = true'
+	ev slot1@node1.example.org JobExit $((T0 + 500))
+	step $((T0 + 1000)) -c "$TMP/c.config"
+	logged "22:15:00 slot2@node1.example.org Unclaimed/Idle -> Drained/Retiring [37] draining" \
+	    "22:21:40 slot1@node1.example.org Claimed/Retiring -> Preempting/Vacating [18] event JobExit" \
+	    "22:21:40 slot1@node1.example.org Owner/Idle -> Drained/Retiring [36] draining" \
+	    "22:21:40 slot2@node1.example.org Drained/Retiring -> Drained/Idle [33]" \
+	    "22:21:40 slot2@node1.example.org Drained/Idle -> Owner/Idle [34] draining finished (resume on completion)" \
+	    "22:21:40 slot1@node1.example.org Drained/Idle -> Owner/Idle [34] draining finished (resume on completion)"
+	is slot1@node1.example.org Unclaimed/Idle
+	is slot2@node1.example.org Unclaimed/Idle
+	[[ -z $(val Draining slot1@node1.example.org) && -z $(val Draining slot2@node1.example.org) ]]
+}
+
+@test "claim leases: the schedd gone, the claim ends when its lease runs out (JobLeaseDuration, ALIVE_INTERVAL)" {
+	# no JobLeaseDuration: MAX_CLAIM_ALIVES_MISSED (6) x ALIVE_INTERVAL (300);
+	# keep-alives every third of it from the claim's start
+	desk
+	claimed $DESK $((T0 + 10)) 1.0 alice
+	ev desk.example.org ScheddGone $((T0 + 1000))
+	step $((T0 + 5000))
+	logged "22:30:00 $DESK Claimed/Busy: event ScheddGone: no more keep-alives; the claim lease (1800 s) runs out at 2023-11-14 22:53:30" \
+	    "22:53:30 $DESK Claimed/Busy -> Preempting/Killing [10] the claim lease (1800 s) ran out" \
+	    "22:54:00 $DESK Preempting/Killing -> Owner/Idle [25] KILLING_TIMEOUT"
+	# the job's JobLeaseDuration (40 minutes, condor_submit's default); an
+	# idle claim; a schedd that comes back in time keeps its claim
+	cfg 'NUM_SLOTS = 1' 'ALIVE_INTERVAL = 60'
+	desk -c "$TMP/c.config"
+	ev $DESK Claim $((T0 + 10)) "$(job 1.0 alice 'JobLeaseDuration = 2400')"
+	ev desk.example.org ScheddGone $((T0 + 1000))
+	step $((T0 + 3200)) -c "$TMP/c.config"
+	is $DESK Claimed/Idle
+	step $((T0 + 4000)) -c "$TMP/c.config"
+	# keep-alives every 800 s: the last at 22:26:50, the lease ends 2400 s on
+	logged "23:06:50 $DESK Claimed/Idle -> Preempting/Vacating [10] the claim lease (2400 s) ran out"
+	is $DESK Unclaimed/Idle
+	desk
+	ev $DESK Claim $((T0 + 10)) "$(job 1.0 alice)"
+	ev desk.example.org ScheddGone $((T0 + 1000))
+	ev desk.example.org KeepAlive $((T0 + 2000))
+	step $((T0 + 9000))
+	logged "event KeepAlive: the schedd of the claim is back"
+	is $DESK Claimed/Idle
+}
+
+@test "STARTD_LATCH_EXPRS: the value of each name and the time it last changed" {
+	cfg 'NUM_SLOTS = 1' 'STARTD_LATCH_EXPRS = CpuBusy Hot' 'Hot = LoadAvg > 2.0' \
+	    'STARTD_ATTRS = Hot'
+	desk -c "$TMP/c.config"
+	[[ $(val CpuBusyValue) == 0 && $(val CpuBusyTime) == $T0 && $(val HotValue) == 0 ]]
+	ev desk.example.org MachineUpdate $((T0 + 100)) 'LoadAvg = 1.0'
+	ev desk.example.org MachineUpdate $((T0 + 200)) 'LoadAvg = 3.0'
+	step $((T0 + 300)) -c "$TMP/c.config"
+	[[ $(val CpuBusyValue) == 1 && $(val CpuBusyTime) == $((T0 + 100)) ]]
+	[[ $(val HotValue) == 1 && $(val HotTime) == $((T0 + 200)) ]]
+	# HTCondor's Desktop policy latches CpuBusy: its CpuBusyTimer suspends a
+	# job whose CPU has been busy 2 minutes (and that has run 90 s)
+	cfg 'use POLICY : Desktop' 'NUM_SLOTS = 1'
+	desk -c "$TMP/c.config"
+	claimed $DESK $((T0 + 10)) 1.0 alice
+	ev desk.example.org MachineUpdate $((T0 + 200)) 'LoadAvg = 2.0'
+	step $((T0 + 1000)) -c "$TMP/c.config"
+	logged "22:18:41 $DESK Claimed/Busy -> Claimed/Suspended [14] SUSPEND = true"
+	[[ $(val CpuBusyTime) == $((T0 + 200)) ]]
+}
+
+@test "startd cron hooks: run at their PERIOD in simulated time, ads merged by SlotId, the seed's example" {
+	write_file hook >/dev/null <<-'EOF'
+	#!/bin/sh
+	echo "Value=1"
+	echo "SlotId=1"
+	echo "-s1"
+	echo "Value=2"
+	echo "SlotId=2"
+	echo "-s2"
+	echo "Value=10"
+	echo "Runs = \"$STARTD_STEP_TIME $*\""
+	echo "- update:true"
+	EOF
+	chmod +x "$TMP/hook"
+	cfg 'NUM_SLOTS = 3' 'STARTD_CRON_JOBLIST = test' "STARTD_CRON_TEST_EXECUTABLE = $TMP/hook" \
+	    'STARTD_CRON_TEST_PERIOD = 10m' 'STARTD_CRON_TEST_ARGS = abc 123'
+	slots "$D/node.ad" -c "$TMP/c.config"
+	# the seed: Value=10 in every slot but slot1 and slot2
+	[[ $(val Value slot1@node1.example.org) == 1 && $(val Value slot2@node1.example.org) == 2 ]]
+	[[ $(val Value slot3@node1.example.org) == 10 ]]
+	[[ $(val Runs slot3@node1.example.org) == "\"$T0 abc 123\"" ]]
+	step $((T0 + 1500)) -c "$TMP/c.config"
+	[[ $(val Runs slot3@node1.example.org) == "\"$((T0 + 1200)) abc 123\"" ]]
+	[[ $(val StartdCronRuns slot1@node1.example.org) == "[ test = $((T0 + 1200)) ]" ]]
+	# PREFIX (LastUpdate too), SLOTS, OneShot
+	cfg 'NUM_SLOTS = 3' 'STARTD_CRON_JOBLIST = test' "STARTD_CRON_TEST_EXECUTABLE = $TMP/hook" \
+	    'STARTD_CRON_TEST_MODE = OneShot' 'STARTD_CRON_TEST_PREFIX = t_' 'STARTD_CRON_TEST_SLOTS = 2, 3'
+	slots "$D/node.ad" -c "$TMP/c.config"
+	# the prefix goes on every line, SlotId too (t_SlotId selects nothing):
+	# every ad goes to slots 2 and 3, the tagged ones last
+	[[ -z $(val t_Value slot1@node1.example.org) && $(val t_Value slot2@node1.example.org) == 2 ]]
+	[[ $(val t_SlotId slot3@node1.example.org) == 2 ]]
+	[[ $(val t_LastUpdate slot3@node1.example.org) == $T0 ]]
+	step $((T0 + 7200)) -c "$TMP/c.config"
+	[[ $(val t_LastUpdate slot3@node1.example.org) == $T0 ]]	# once
+}
+
+@test "startd cron hooks: bad output, a failure and a timeout are reported, never a crash; Reconfig reruns" {
+	write_file bad >/dev/null <<-'EOF'
+	#!/bin/sh
+	echo "Good = 1"
+	echo "Bad = = 2"
+	echo "also bad"
+	printf 'Tail = "no newline"'
+	EOF
+	write_file fail >/dev/null <<-'EOF'
+	#!/bin/sh
+	echo "it broke" >&2
+	exit 3
+	EOF
+	write_file slow >/dev/null <<-'EOF'
+	#!/bin/sh
+	exec sleep 5
+	EOF
+	chmod +x "$TMP/bad" "$TMP/fail" "$TMP/slow"
+	cfg 'NUM_SLOTS = 1' 'STARTD_CRON_JOBLIST = bad fail slow nosuch' \
+	    "STARTD_CRON_BAD_EXECUTABLE = $TMP/bad" 'STARTD_CRON_BAD_MODE = OneShot' \
+	    'STARTD_CRON_BAD_RECONFIG_RERUN = true' \
+	    "STARTD_CRON_FAIL_EXECUTABLE = $TMP/fail" 'STARTD_CRON_FAIL_PERIOD = 1h' \
+	    "STARTD_CRON_SLOW_EXECUTABLE = $TMP/slow" 'STARTD_CRON_SLOW_PERIOD = 1h' \
+	    "STARTD_CRON_NOSUCH_EXECUTABLE = $TMP/nosuch" 'STARTD_CRON_NOSUCH_PERIOD = 1h' \
+	    'STARTD_STEP_HOOK_TIMEOUT = 1'
+	run -0 --separate-stderr startd-step --init --now $T0 -c "$TMP/c.config" "$TL/desk.ad"
+	printf '%s\n' "$output" >"$TMP/slots.ads"
+	[[ $stderr == *"$TMP/bad:2:1: warning: "*"(the line is left out)"* ]]
+	[[ $stderr == *"$TMP/bad:3:1: warning: "* ]]
+	[[ $stderr == *"$TMP/fail: warning: exited with status 3: it broke"* ]]
+	[[ $stderr == *"$TMP/slow: warning: did not finish in 1 s (STARTD_STEP_HOOK_TIMEOUT): killed"* ]]
+	[[ $stderr == *"$TMP/nosuch: warning: exited with status 127: cannot run $TMP/nosuch"* ]]
+	[[ $(val Good) == 1 && $(val Tail) == '"no newline"' && -z $(val Bad) ]]
+	# a Reconfig event: OneShot hooks with RECONFIG_RERUN run again
+	printf 'Good = 2
+' >"$TMP/bad.out"
+	ev desk.example.org Reconfig $((T0 + 60))
+	step $((T0 + 120)) -c "$TMP/c.config"
+	logged "22:14:20 $DESK Unclaimed/Idle: event Reconfig"
+	[[ $(val StartdCronRuns) == *"bad = $((T0 + 60))"* ]]
+	# configuration mistakes are errors
+	cfg 'STARTD_CRON_JOBLIST = x' 'STARTD_CRON_X_EXECUTABLE = /bin/true' 'STARTD_CRON_X_MODE = Often'
+	run -3 --separate-stderr startd-step --init --now $T0 -c "$TMP/c.config" "$TL/desk.ad"
+	[[ $stderr == *"c.config:3:"*"unknown mode 'Often'"* ]]
+	cfg 'STARTD_CRON_JOBLIST = x' 'STARTD_CRON_X_EXECUTABLE = /bin/true'
+	run -3 --separate-stderr startd-step --init --now $T0 -c "$TMP/c.config" "$TL/desk.ad"
+	[[ $stderr == *"a Periodic hook needs a PERIOD"* ]]
+}
+
+@test "share/hooks/maintenance: the example hook keeps jobs off a machine in its window" {
+	local H=$BATS_TEST_DIRNAME/../share/hooks/maintenance
+	cfg 'NUM_SLOTS = 1' 'STARTD_CRON_JOBLIST = maint' "STARTD_CRON_MAINT_EXECUTABLE = $H" \
+	    'STARTD_CRON_MAINT_ARGS = 0 02:00 04:00' 'STARTD_CRON_MAINT_PERIOD = 5m' \
+	    'START = InMaintenance =!= True'
+	local sun=1700352000		# Sunday 2023-11-19 00:00 UTC
+	cp "$TL/desk.ad" "$TMP/desk.ad"
+	startd-step --init --now $sun -c "$TMP/c.config" "$TMP/desk.ad" >"$TMP/slots.ads"
+	[[ $(val InMaintenance) == false ]]
+	ev $DESK Claim $((sun + 3600)) "$(job 1.0 alice)"
+	step $((sun + 6 * 3600)) -c "$TMP/c.config"
+	# at 02:00 the hook says so and the idle claim goes (10); at 04:00 not
+	logged "02:00:00 $DESK Claimed/Idle -> Preempting/Vacating [10] START = false locally"
+	[[ $(val InMaintenance) == false && $(val StartdCronRuns) == "[ maint = $((sun + 6 * 3600)) ]" ]]
+	run -2 sh "$H" 8 02:00 04:00
+	run -0 env STARTD_STEP_TIME=$((sun + 7200)) sh "$H" '*' 02:00 04:00
+	[[ $output == $'InMaintenance = true\nMaintenanceEnd = '$((sun + 4 * 3600)) ]]
+	# one step or many: the same history, the hook running every 5 minutes
+	startd-step --init --now $sun -c "$TMP/c.config" "$TMP/desk.ad" >"$TMP/slots.ads"
+	printf 'Name = "slot1@desk.example.org"\nEvent = "Claim"\nTime = %s\n%s\n' $((sun + 3600)) \
+	    "$(job 1.0 alice)" >"$TMP/m.ads"
+	untraced same_history $sun $((sun + 5 * 3600)) "$TMP/m.ads" "$TMP/c.config" random
+}
+
+@test "benchmarks: BENCHMARKS_JOBLIST programs give Mips and KFlops, averaged, at startup and in Benchmarking" {
+	write_file mips >/dev/null <<-'EOF'
+	#!/bin/sh
+	echo "Mips = $((STARTD_STEP_TIME % 1000 + 1000))"
+	echo "KFlops = 2000"
+	EOF
+	chmod +x "$TMP/mips"
+	cfg 'NUM_SLOTS = 2' 'BENCHMARKS_JOBLIST = mips' "BENCHMARKS_MIPS_EXECUTABLE = $TMP/mips" \
+	    'RunBenchmarks = (time() - LastBenchmark) >= $(HOUR)'
+	slots "$D/node.ad" -c "$TMP/c.config"
+	# 1700000000 % 1000 = 0: Mips 1000 in both slots, once
+	[[ $(val Mips slot1@node1.example.org) == 1000 && $(val Mips slot2@node1.example.org) == 1000 ]]
+	[[ $(val LastBenchmark slot2@node1.example.org) == $T0 ]]
+	step $((T0 + 3700)) -c "$TMP/c.config"
+	logged "23:13:20 slot1@node1.example.org Unclaimed/Idle -> Unclaimed/Benchmarking [3]" \
+	    "23:13:30 slot1@node1.example.org Unclaimed/Benchmarking -> Unclaimed/Idle [4] benchmarks finished (STARTD_STEP_BENCHMARK_TIME 10 s, BENCHMARKS_JOBLIST)"
+	# run at T0 + 3610: 1610, averaged with 1000: (3 x 1000 + 1610) / 4
+	[[ $(val Mips slot1@node1.example.org) == 1152 && $(val KFlops slot2@node1.example.org) == 2000 ]]
+}
+
 @test "the _VANILLA forms of the policy apply to vanilla jobs only" {
 	cfg 'NUM_SLOTS = 2' 'WANT_SUSPEND = True' 'SUSPEND = False' \
 	    'SUSPEND_VANILLA = KeyboardIdle < 60' 'CONTINUE_VANILLA = KeyboardIdle > 300'
