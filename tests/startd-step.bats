@@ -838,8 +838,6 @@ claimed() {
 	[[ $stderr == *"$TMP/nosuch: warning: exited with status 127: cannot run $TMP/nosuch"* ]]
 	[[ $(val Good) == 1 && $(val Tail) == '"no newline"' && -z $(val Bad) ]]
 	# a Reconfig event: OneShot hooks with RECONFIG_RERUN run again
-	printf 'Good = 2
-' >"$TMP/bad.out"
 	ev desk.example.org Reconfig $((T0 + 60))
 	step $((T0 + 120)) -c "$TMP/c.config"
 	logged "22:14:20 $DESK Unclaimed/Idle: event Reconfig"
