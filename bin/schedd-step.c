@@ -5,11 +5,14 @@
  * (lib/condor/schedd.h) and, with --exits, the jobs themselves. The default
  * mode takes the queue, the slots as startd-step left them, the cycle's
  * match records (negotiate) and the cycle's exit events (--exits), writes
- * the queue brought up to date and appends every change to a job event log
- * of ads named after HTCondor's user-log events. --exits reads the slots at
- * the start of a cycle and writes the JobExit events of the jobs that
- * finish their JobDuration by --now, and StarterExit events for the jobs
- * being vacated (a vacated job leaves at once). */
+ * the queue brought up to date (holds, releases and removals by the
+ * periodic policies of the jobs and of the -c configuration included) and
+ * appends every change to a job event log of ads named after HTCondor's
+ * user-log events. --exits reads the slots at the start of a cycle and
+ * writes the JobExit events of the jobs that finish their JobDuration by
+ * --now, and StarterExit events for the jobs being vacated (a vacated job
+ * leaves at once), that missed their deferral window, or that the --jobs
+ * queue holds or removed. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -31,8 +31,14 @@
  * the prose wins: leaving Preempting/Vacating is 22 (to Owner) or 23 (to
  * Claimed/Idle), leaving Preempting/Killing is 24 (to Claimed/Idle) or 25 (to
  * Owner). Claimed/Busy, Retiring or Suspended sent straight to Preempting by a
- * command (a fast vacate, a release, a fast shutdown or drain) is logged as 10,
- * which the manual numbers only from Claimed/Idle.
+ * command (a fast vacate, a release, a fast shutdown or drain, a claim lease
+ * that ran out) is logged as 10, which the manual numbers only from
+ * Claimed/Idle.
+ *
+ * Advancing a machine stops at every event, every timer, every run of a
+ * startd cron hook and every second at which the clocks of a slot (the
+ * time, KeyboardIdle, ClockMin, ...) change what its policy decides, so the
+ * transitions do not depend on how far each step goes.
  */
 
 enum ca_sstate {

@@ -26,6 +26,9 @@
  *   startd_events.c  events: checking them, filing them by machine and
  *                    applying them to slots
  *   startd_report.c  the transition log, --why and the timeline's status line
+ *   startd_deadline.c  when the policy may decide otherwise as the clocks move
+ *   startd_hooks.c   startd cron hooks and benchmark jobs: running them and
+ *                    merging the ads they print
  * Functions shared between them are named ca_sd_*.
  */
 
