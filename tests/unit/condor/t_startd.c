@@ -528,31 +528,39 @@ UNIT_SUITE(startd_deadlines)
 	strbuf_release(&many);
 }
 
+/* Attribute a of the only slot of w is written as want. */
+static bool
+attr_is(struct world *w, const char *a, const char *want)
+{
+	char buf[64];
+
+	return strcmp(attr(w, 0, a, buf, sizeof buf), want) == 0;
+}
+
 UNIT_SUITE(startd_benchmarks_and_latches)
 {
 	struct world w;
-	char buf[64];
 
 	/* RunBenchmarks not FALSE: one set as the startd starts */
 	CHECK(world_init(&w, "NUM_SLOTS = 1\nRunBenchmarks = (time() - LastBenchmark) > 600\n"
 	    "STARTD_LATCH_EXPRS = CpuBusy\n", DESK));
-	CHECK(strcmp(attr(&w, 0, "LastBenchmark", buf, sizeof buf), "1700000000") == 0);
-	CHECK(strcmp(attr(&w, 0, "CpuBusyValue", buf, sizeof buf), "0") == 0);
-	CHECK(strcmp(attr(&w, 0, "CpuBusyTime", buf, sizeof buf), "1700000000") == 0);
+	CHECK(attr_is(&w, "LastBenchmark", "1700000000"));
+	CHECK(attr_is(&w, "CpuBusyValue", "0"));
+	CHECK(attr_is(&w, "CpuBusyTime", "1700000000"));
 	/* benchmarks 601 s on; a result, then another averaged in */
 	event(&w, "[ Name = \"slot1@desk\"; Event = \"BenchmarkDone\"; Time = 1700000603; "
 	    "Mips = 4000; KFlops = 800 ]");
 	run_to(&w, T0 + 700);
-	CHECK(strcmp(attr(&w, 0, "Mips", buf, sizeof buf), "4000") == 0);
+	CHECK(attr_is(&w, "Mips", "4000"));
 	event(&w, "[ Name = \"slot1@desk\"; Event = \"BenchmarkDone\"; Time = 1700001210; "
 	    "Mips = 8000; KFlops = 0 ]");
 	run_to(&w, T0 + 1300);
-	CHECK(strcmp(attr(&w, 0, "Mips", buf, sizeof buf), "5000") == 0);
-	CHECK(strcmp(attr(&w, 0, "KFlops", buf, sizeof buf), "600") == 0);
+	CHECK(attr_is(&w, "Mips", "5000"));
+	CHECK(attr_is(&w, "KFlops", "600"));
 	event(&w, "[ Name = \"desk\"; Event = \"MachineUpdate\"; Time = 1700001400; "
 	    "LoadAvg = 3.0 ]");
 	run_to(&w, T0 + 1500);
-	CHECK(strcmp(attr(&w, 0, "CpuBusyValue", buf, sizeof buf), "1") == 0);
-	CHECK(strcmp(attr(&w, 0, "CpuBusyTime", buf, sizeof buf), "1700001400") == 0);
+	CHECK(attr_is(&w, "CpuBusyValue", "1"));
+	CHECK(attr_is(&w, "CpuBusyTime", "1700001400"));
 	world_free(&w);
 }
