@@ -43,6 +43,7 @@ const char *const ca_sd_aname[A_N] = {
 
 #define PUB		0x1	/* published in the slot ad */
 #define PUB_BACKFILL	0x2	/* published when ENABLE_BACKFILL is true */
+#define PUB_DEFINED	0x4	/* published when defined (never looked for else) */
 
 static const struct {
 	const char *knob;
@@ -68,9 +69,9 @@ static const struct {
 	[PX_MODCPUS] = { "MODIFY_REQUEST_EXPR_REQUESTCPUS", NULL, 0 },
 	[PX_MODMEM] = { "MODIFY_REQUEST_EXPR_REQUESTMEMORY", NULL, 0 },
 	[PX_MODDISK] = { "MODIFY_REQUEST_EXPR_REQUESTDISK", NULL, 0 },
-	[PX_WANT_HOLD] = { "WANT_HOLD", "WANT_HOLD", PUB },
-	[PX_WANT_HOLD_REASON] = { "WANT_HOLD_REASON", "WANT_HOLD_REASON", PUB },
-	[PX_WANT_HOLD_SUBCODE] = { "WANT_HOLD_SUBCODE", "WANT_HOLD_SUBCODE", PUB },
+	[PX_WANT_HOLD] = { "WANT_HOLD", "WANT_HOLD", PUB_DEFINED },
+	[PX_WANT_HOLD_REASON] = { "WANT_HOLD_REASON", "WANT_HOLD_REASON", PUB_DEFINED },
+	[PX_WANT_HOLD_SUBCODE] = { "WANT_HOLD_SUBCODE", "WANT_HOLD_SUBCODE", PUB_DEFINED },
 };
 
 static const char *const vanilla_knob[PX_NVANILLA] = {
@@ -326,13 +327,13 @@ ca_sd_publish_policy(ca_startd *sd, struct slot *s)
 	struct policy *p = s->pol;
 
 	for (int i = 0; i < PX_N; i++) {
-		bool pub = (pxinfo[i].flags & PUB) ||
+		bool pub = (pxinfo[i].flags & (PUB | PUB_DEFINED)) ||
 		    (sd->backfill && (pxinfo[i].flags & PUB_BACKFILL));
 		if (!pub)
 			continue;
 		if (p->x[i] != NULL)
 			publish_expr(s, p->xname[i], pxinfo[i].attr, p->x[i]);
-		else if (get_expr(s->ad, p->xname[i]) != NULL)
+		else if (!(pxinfo[i].flags & PUB_DEFINED) && get_expr(s->ad, p->xname[i]) != NULL)
 			ca_ad_delete(s->ad, p->xname[i]);
 	}
 	for (int i = 0; i < PX_NVANILLA; i++) {

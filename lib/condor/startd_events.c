@@ -729,11 +729,13 @@ ev_lease(ca_startd *sd, struct slot *s, const ca_sevent *ev)
 		if (has(sd, s, A_GONE))
 			ca_sd_note(sd, s, "event KeepAlive: the schedd of the claim is back");
 		del(sd, s, A_GONE);
+		s->gone = false;
 		return;
 	}
 	if (lit_time(s->ad, sd->n[A_GONE], &t))
 		return;
 	set_int(sd, s, A_GONE, ev->time < s->clock ? s->clock : ev->time);
+	s->gone = true;
 	int64_t dur = 0, end = ca_sd_lease_end(sd, s, &dur);
 	strbuf w = STRBUF_INIT;
 	ca_startd_time(&w, end);

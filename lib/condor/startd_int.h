@@ -118,6 +118,7 @@ struct slot {
 	struct policy *pol;
 	int64_t eval_at;	/* its policy may decide otherwise then (INT64_MAX: not
 				 * before an event) */
+	bool gone;		/* it has ScheddGoneTime: its claim's lease may end */
 };
 
 /* A list of names, each malloc'ed. */

@@ -437,6 +437,8 @@ ca_smachine_add(ca_smachine *m, ca_ad *ad, int64_t now, ca_diag *err)
 	if ((s->pol = ca_sd_policy_for(sd, cores, mem)) == NULL)
 		return refuse(s, err, "%s: the policy does not compile for this machine (the ad "
 		    "is passed through unchanged)", slot_name(sd, s));
+	/* only a claim has a schedd that can go away */
+	s->gone = (s->st == CA_S_CLAIMED || s->st == CA_S_PREEMPTING) && has(sd, s, A_GONE);
 	if (!has(sd, s, A_ECS))
 		set_int(sd, s, A_ECS, s->clock);
 	if (!has(sd, s, A_ECA))

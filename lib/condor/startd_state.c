@@ -182,6 +182,7 @@ end_claim(ca_startd *sd, struct slot *s)
 
 	for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
 		del(sd, s, gone[i]);
+	s->gone = false;
 	set_real(sd, s, A_CURRENTRANK, 0.0);
 }
 
@@ -683,11 +684,11 @@ int64_t
 ca_sd_lease_end(ca_startd *sd, struct slot *s, int64_t *dur)
 {
 	int64_t gone, start = s->clock, lease = sd->alives_missed * sd->alive_interval;
-	const ca_ad *job = job_of(sd, s);
 	double d;
 
-	if (!lit_time(s->ad, sd->n[A_GONE], &gone))
+	if (!s->gone || !lit_time(s->ad, sd->n[A_GONE], &gone))
 		return INT64_MAX;
+	const ca_ad *job = job_of(sd, s);
 	/* the job's JobLeaseDuration, else MAX_CLAIM_ALIVES_MISSED keep-alives */
 	if (job != NULL && job_num(sd, s, job, A_LEASE, &d) && d > 0 && d < 9e15)
 		lease = (int64_t)d;
@@ -704,7 +705,7 @@ ca_sd_lease_end(ca_startd *sd, struct slot *s, int64_t *dur)
 static bool
 eval_claimed(ca_startd *sd, struct slot *s)
 {
-	int64_t dur = 0, end = ca_sd_lease_end(sd, s, &dur);
+	int64_t dur = 0, end = s->gone ? ca_sd_lease_end(sd, s, &dur) : INT64_MAX;
 
 	if (end <= s->clock) {
 		const char *c = ca_sd_causef(sd, "the claim lease (%lld s) ran out: its schedd "
@@ -979,14 +980,21 @@ static int64_t
 eval_deadline(ca_startd *sd, struct slot *s)
 {
 	int64_t d = INT64_MAX, x;
-	const ca_ad *job = job_of(sd, s);
+	const ca_ad *job = NULL;
+	bool have_job = false;
 
 	for (size_t i = 0; i < sd->tracked.n; i++) {
 		const struct tracked *t = &sd->tracked.at[i];
 		bool seen = false;
 		for (size_t k = 0; k < i && !seen; k++)
 			seen = sd->tracked.at[k].e == t->e && sd->tracked.at[k].job == t->job;
-		if (!seen && (x = ca_sd_tracked_deadline(sd, s, t, t->job ? job : NULL)) < d)
+		if (seen)
+			continue;
+		if (t->job && !have_job) {
+			job = job_of(sd, s);
+			have_job = true;
+		}
+		if ((x = ca_sd_tracked_deadline(sd, s, t, t->job ? job : NULL)) < d)
 			d = x;
 	}
 	for (size_t i = 0; i < sd->latches.n; i++) {
@@ -999,7 +1007,8 @@ eval_deadline(ca_startd *sd, struct slot *s)
 	if ((x = worklife_deadline(sd, s)) < d)
 		d = x;
 	int64_t dur;
-	if (s->st == CA_S_CLAIMED && (x = ca_sd_lease_end(sd, s, &dur)) < d && x > s->clock)
+	if (s->gone && s->st == CA_S_CLAIMED && (x = ca_sd_lease_end(sd, s, &dur)) < d &&
+	    x > s->clock)
 		d = x;
 	ca_arena_reset(&sd->cx.scratch);
 	return d;
