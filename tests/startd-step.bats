@@ -778,12 +778,16 @@ claimed() {
 	echo "-s2"
 	echo "Value=10"
 	echo "Runs = \"$STARTD_STEP_TIME $*\""
+	echo "Env = \"$GREETING $WHO\""
 	echo "- update:true"
 	EOF
 	chmod +x "$TMP/hook"
 	cfg 'NUM_SLOTS = 3' 'STARTD_CRON_JOBLIST = test' "STARTD_CRON_TEST_EXECUTABLE = $TMP/hook" \
-	    'STARTD_CRON_TEST_PERIOD = 10m' 'STARTD_CRON_TEST_ARGS = abc 123'
+	    'STARTD_CRON_TEST_PERIOD = 10m' 'STARTD_CRON_TEST_ARGS = abc 123' \
+	    'STARTD_CRON_TEST_ENV = GREETING=hello;WHO=world'
 	slots "$D/node.ad" -c "$TMP/c.config"
+	# no shell: the arguments as written, the environment of _ENV
+	[[ $(val Env slot3@node1.example.org) == '"hello world"' ]]
 	# the seed: Value=10 in every slot but slot1 and slot2
 	[[ $(val Value slot1@node1.example.org) == 1 && $(val Value slot2@node1.example.org) == 2 ]]
 	[[ $(val Value slot3@node1.example.org) == 10 ]]
