@@ -43,6 +43,7 @@ extern char **environ;
  */
 
 #define HOOK_MAX_OUTPUT	(64 * 1024)
+#define HOOK_MAX_WARNINGS	5	/* bad lines of one run told one by one */
 
 enum { H_PERIODIC, H_WAIT_FOR_EXIT, H_ONE_SHOT, H_ON_DEMAND };
 static const char *const mode_name[] = { "Periodic", "WaitForExit", "OneShot", "OnDemand" };
@@ -539,7 +540,7 @@ parse_output(ca_startd *sd, ca_smachine *m, const struct hook *h, int64_t t, con
 {
 	ca_ad *cur = NULL;
 	strbuf line = STRBUF_INIT;
-	int lineno = 0;
+	int lineno = 0, bad = 0;
 	size_t start = 0;
 
 	for (size_t at = 0; at <= out->len; at++) {
@@ -571,7 +572,8 @@ parse_output(ca_startd *sd, ca_smachine *m, const struct hook *h, int64_t t, con
 			continue;
 		}
 		if (memchr(l, '\0', len) != NULL) {
-			hook_warn(sd, m, h, lineno, "a NUL byte (the line is left out)");
+			if (++bad <= HOOK_MAX_WARNINGS)
+				hook_warn(sd, m, h, lineno, "a NUL byte (the line is left out)");
 			continue;
 		}
 		strbuf_reset(&line);
@@ -581,9 +583,13 @@ parse_output(ca_startd *sd, ca_smachine *m, const struct hook *h, int64_t t, con
 		if (cur == NULL)
 			cur = ca_ad_new();
 		ca_diag err;
-		if (ca_parse_assignments(cur, line.buf, line.len, CA_P_OLDSTR, &err) < 0)
+		if (ca_parse_assignments(cur, line.buf, line.len, CA_P_OLDSTR, &err) < 0 &&
+		    ++bad <= HOOK_MAX_WARNINGS)
 			hook_warn(sd, m, h, lineno, "%s (the line is left out)", err.msg);
 	}
+	if (bad > HOOK_MAX_WARNINGS)
+		hook_warn(sd, m, h, 0, "%d more lines that are not attributes left out",
+		    bad - HOOK_MAX_WARNINGS);
 	if (cur != NULL)
 		*ca_vec_push(ads) = (struct oad){ cur, ca_xstrndup("", 0) };
 	if (h->prefix != NULL)
