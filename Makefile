@@ -4,7 +4,8 @@
 #   make core       the core alone, with its own unit tests
 #   make check      unit tests, bats suites, conformance, then all of it again
 #                   under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make demo       a simulated day of the example pool in share/pool/sim (under 30 s)
+#   make demo       a simulated day of the example pool in share/pool/sim (about a
+#                   second), with a picture of it (build/demo.svg)
 #   make bench      throughput figures (never part of check)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   READLINE=readline|libedit|none picks the REPL's line editor (default: readline)
@@ -178,14 +179,14 @@ check: check-release check-editors check-sanitize check-fuzz lint
 	@echo "make check: all suites passed"
 
 lint:
-	@sh -n share/pool-cycle share/pool-run share/demo.sh
+	@sh -n share/demo.sh
 	@sh tests/layers.sh
 	@if command -v mandoc >/dev/null 2>&1; then \
 	    mandoc -Tlint -Wwarning man/*.[157] && echo "  man pages: mandoc -Tlint clean"; \
 	else echo "  (mandoc not installed: man pages not linted)"; fi
 
 demo: deps-build all
-	@CA_BIN=$(abspath $(OUT)) sh share/demo.sh
+	@CA_BIN=$(abspath $(OUT)) SVG=$(abspath $(B))/demo.svg sh share/demo.sh
 
 bench: all $(B)/tests/bench $(B)/tests/poolgen
 	@$(B)/tests/bench
@@ -203,7 +204,6 @@ install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/classad \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)
 	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)/
-	install -m 755 share/pool-cycle share/pool-run $(DESTDIR)$(BINDIR)/
 	install -m 644 $(CORE_A) $(CONDOR_A) $(DESTDIR)$(LIBDIR)/
 	install -m 644 $(PUBLIC_H) $(DESTDIR)$(INCLUDEDIR)/classad/
 	mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
@@ -216,7 +216,6 @@ install: all
 uninstall:
 	rm -f $(PROGS:$(OUT)/%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(LIBDIR)/libclassad.a \
 	    $(DESTDIR)$(LIBDIR)/libcondor.a $(DESTDIR)$(LIBDIR)/pkgconfig/classad.pc
-	rm -f $(DESTDIR)$(BINDIR)/pool-cycle $(DESTDIR)$(BINDIR)/pool-run
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/classad $(DESTDIR)$(DATADIR)
 
 clean:

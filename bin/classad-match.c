@@ -498,7 +498,11 @@ analyze_jobs(struct run *r, const char *slots_path)
 		if (!r->selected[j])
 			continue;
 		ca_analysis *a = r->an[ca_matcher_cluster_of(r->matcher, (uint32_t)j)];
-		ca_analysis_words w = { r->jobs.at[j].id, false, (long)r->machines.n + r->anon };
+		ca_analysis_words w = { r->jobs.at[j].id, false, (long)r->machines.n + r->anon,
+		    -1, -1 };
+		if (ca_get_int(&r->cx, r->jobs.at[j].ad, "ClusterId", &w.cluster) != 1 ||
+		    ca_get_int(&r->cx, r->jobs.at[j].ad, "ProcId", &w.proc) != 1)
+			w.cluster = w.proc = -1;
 		ca_analysis_counts n;
 		strbuf_reset(&sb);
 		if (!first)
@@ -535,7 +539,7 @@ analyze_one_slot(struct run *r, const ca_ad *slot, uint32_t no)
 		ca_analysis_add(a, r->jobs.at[mem[0]].ad, n);
 	}
 	strbuf sb = STRBUF_INIT;
-	ca_analysis_words w = { name.buf, true, -1 };
+	ca_analysis_words w = { name.buf, true, -1, -1, -1 };
 	ca_analysis_counts n;
 	if (r->slot_printed)
 		strbuf_addc(&sb, '\n');
@@ -635,6 +639,8 @@ main(int argc, char **argv)
 	if (opt.constraint)
 		r->constraint = cli_expr(&r->keep, "--constraint", opt.constraint, opt.pflags);
 	r->anflags = opt.strict ? CA_AN_STRICT : 0;
+	if (!opt.reverse)
+		r->anflags |= CA_AN_SLOTS;
 
 	read_jobs(r, jobs_path);
 	r->matcher = ca_matcher_new(&r->cx, (opt.nocluster ? CA_M_NOCLUSTER : 0) |

@@ -146,6 +146,15 @@ cli_diag(const ca_diag *e)
 	cli_raise(e->status == CA_EX_SYSTEM ? EX_SYSTEM : EX_INPUT);
 }
 
+void
+cli_note(const ca_diag *e)
+{
+	if (e->file != NULL)
+		cli_errat(e->file, e->line, e->col, "%s", e->msg);
+	else
+		cli_err("%s", e->msg);
+}
+
 ca_reader *
 cli_open(const char *path, ca_format fmt)
 {
@@ -542,7 +551,6 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 	const cli_opt *rows = spec->opts;
 	char **given = argv, **copy_order = NULL;
 	size_t nrows = 0;
-	bool long_only = false;
 	int ch;
 
 	cli_common.now = (int64_t)time(NULL);
@@ -560,7 +568,6 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 	strbuf_adds(&shortopts, spec->in_order ? "-:" : ":");
 	for (const cli_opt *o = rows; o->key || o->name || o->help; o++, nrows++) {
 		int l = letter_of(o);
-		long_only |= o->key == CLI_K_LONG_ONLY;
 		if (l) {
 			strbuf_addc(&shortopts, (char)l);
 			if (o->arg != CLI_NOARG)
@@ -575,8 +582,8 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 	*ca_vec_push(&lo) = (struct option){ NULL, 0, NULL, 0 };
 
 	opterr = 0;
-	while ((ch = long_only ? getopt_long_only(argc, argv, shortopts.buf, lo.at, NULL) :
-	    getopt_long(argc, argv, shortopts.buf, lo.at, NULL)) != -1) {
+	while ((ch = (spec->long_only ? getopt_long_only : getopt_long)(argc, argv,
+	    shortopts.buf, lo.at, NULL)) != -1) {
 		const cli_opt *o = NULL;
 
 		if (ch == 1 && spec->in_order) {
@@ -653,14 +660,18 @@ unsimulated(void *arg, const ca_config_unsim *u)
 }
 
 void
+cli_err_lines(const char *prefix, const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		cli_err("%s%.*s", prefix, (int)n, text);
+		text += n + (text[n] == '\n');
+	}
+}
+
+void
 cli_config_warnings(ca_config *cfg, const char *subsys)
 {
-	const char *w = ca_config_warnings(cfg);
-
-	while (*w) {
-		size_t n = strcspn(w, "\n");
-		cli_err("warning: %.*s", (int)n, w);
-		w += n + (w[n] == '\n');
-	}
+	cli_err_lines("warning: ", ca_config_warnings(cfg));
 	ca_config_unsimulated(cfg, subsys, unsimulated, NULL);
 }

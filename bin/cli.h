@@ -23,8 +23,7 @@ enum { CLI_NOARG, CLI_ARG, CLI_OPTARG };
 enum { CLI_LONG = 256, CLI_POS = 1, CLI_DASHDASH = 2 };
 /* the shared options' keys */
 enum {
-	CLI_K_NOW = 200, CLI_K_CONFIG, CLI_K_IN, CLI_K_OUT, CLI_K_GZIP, CLI_K_HELP, CLI_K_VERSION,
-	CLI_K_LONG_ONLY
+	CLI_K_NOW = 200, CLI_K_CONFIG, CLI_K_IN, CLI_K_OUT, CLI_K_GZIP, CLI_K_HELP, CLI_K_VERSION
 };
 
 typedef struct cli_opt {
@@ -58,7 +57,6 @@ typedef struct cli_opt {
 				{ CLI_K_VERSION, 'V', "version", CLI_NOARG, NULL, NULL }
 /* A row that lets long options be given with one dash too (-dump, -config
  * FILE), as HTCondor's tools spell them; -x stays the letter x. */
-#define CLI_OPT_LONG_ONLY	{ CLI_K_LONG_ONLY, 0, NULL, 0, NULL, NULL }
 #define CLI_END			{ 0, 0, NULL, 0, NULL, NULL }
 
 typedef struct cli_spec {
@@ -67,6 +65,10 @@ typedef struct cli_spec {
 	const cli_opt *opts;	/* ends with CLI_END */
 	const char *footer;	/* text after the options (exit statuses), or NULL */
 	bool in_order;		/* positional arguments come to fn as CLI_POS, in order */
+	bool long_only;		/* long names may be written with one dash too
+				 * (-all, -config F), as HTCondor's tools take
+				 * them: getopt_long_only, where "-c" is still the
+				 * letter c and "-co" an abbreviation of config */
 } cli_spec;
 
 /* The shared options' values after cli_parse. */
@@ -121,6 +123,8 @@ void cli_init(int argc, char **argv, const char *name);
  * drive the terminal) and keeps each message on one line. */
 /* "prog: message" on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Each line of text as "prog: PREFIXline". */
+void cli_err_lines(const char *prefix, const char *text);
 /* "file:line:col: message" without the program's name (the REPL's). */
 void cli_msg(const char *file, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -132,6 +136,10 @@ void cli_errat(const char *file, int line, int col, const char *fmt, ...)
 /* The one place a diagnostic is printed: "prog: file:line:col: message",
  * raising cli_status to its status (3 or 4). */
 void cli_diag(const ca_diag *e);
+/* A diagnostic that does not change the exit status (a warning, a file
+ * set aside): "prog: file:line:col: message", or "prog: message" when it
+ * is about no file. */
+void cli_note(const ca_diag *e);
 /* Reading every ad of a file the same way in every program: cli_open opens
  * path ("-": standard input) or reports why not (NULL); cli_next_ad gives
  * the next ad (1) or says the input is over (0). A bad ad is reported with

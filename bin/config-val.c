@@ -31,7 +31,6 @@ enum {
 };
 
 static const cli_opt options[] = {
-	CLI_OPT_LONG_ONLY,
 	{ CLI_K_CONFIG, 'c', "config", CLI_ARG, "FILE",
 	    "the configuration to read (repeatable: read in order,\n"
 	    "later wins; default $CONDOR_CONFIG or /etc/condor/condor_config)" },
@@ -72,7 +71,8 @@ static const cli_spec spec = {
 	options,
 	"Exit status: 0 ok, 1 a NAME is not defined, 2 usage, 3 malformed\n"
 	"configuration, 4 system error.\n",
-	false
+	false,
+	true		/* -dump, -verbose, -config: condor_config_val's one dash */
 };
 
 static struct {

@@ -66,11 +66,6 @@ static const cli_spec spec = {
 	NULL, options, NULL, false
 };
 
-/* HTCondor's job states and the hold code of an invalid cron schedule. */
-#define JOB_IDLE	1
-#define JOB_HELD	5
-#define HOLD_INVALID_CRON	25
-#define DEFAULT_PREP_TIME	300
 #define DEFAULT_SCHEDD_INTERVAL	300
 
 static const char *const month_names[13] = {
@@ -254,10 +249,10 @@ explain(const ca_cron *c, char texts[CA_CRON_NFIELDS][128])
 }
 
 static void
-schedule_error(const ca_cron_err *err)
+schedule_error(const ca_diag *err)
 {
-	if (err->field >= 0)
-		cli_err("%s: %s", ca_cron_field_name(err->field), err->msg);
+	if (ca_cron_err_field(err) >= 0)
+		cli_err("%s: %s", ca_cron_field_name(ca_cron_err_field(err)), err->msg);
 	else
 		cli_err("%s", err->msg);
 	exit(EX_INPUT);
@@ -289,7 +284,7 @@ schedule_mode(char **args, int nargs, const char *fields[CA_CRON_NFIELDS], int64
 {
 	char texts[CA_CRON_NFIELDS][128];
 	ca_cron c;
-	ca_cron_err err;
+	ca_diag err;
 	int64_t t = now, next;
 
 	if (nargs > 0) {
@@ -338,153 +333,14 @@ schedule_mode(char **args, int nargs, const char *fields[CA_CRON_NFIELDS], int64
 
 /* ---- job ads ---- */
 
-/* An integer attribute: 1 and *v set, 0 when absent, -1 when it is there but
- * does not evaluate to an integer. */
-static int
-int_attr(ca_ad *ad, const char *name, int64_t *v)
-{
-	ca_value val;
-
-	if (!ca_has(ad, name))
-		return 0;
-	val = ca_eval_attr(&cx, ad, NULL, name);
-	if (val.kind != CA_INT)
-		return -1;
-	*v = val.u.i;
-	return 1;
-}
-
-/* Put the job on hold the way the schedd does for an invalid cron schedule,
- * and say so on stderr. */
-static void
-hold(ca_ad *ad, const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void
-hold(ca_ad *ad, const char *file, int line, const char *fmt, ...)
-{
-	char why[400], reason[480], id[64] = "";
-	int64_t cluster, proc, status;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
-	va_end(ap);
-	if (int_attr(ad, "ClusterId", &cluster) == 1 && int_attr(ad, "ProcId", &proc) == 1) {
-		char jid[CA_JOBID_LEN];
-		ca_jobid_format(jid, sizeof jid, cluster, proc);
-		snprintf(id, sizeof id, "job %s: ", jid);
-	}
-	cli_errat(file, line, 0, "%s%s; the job is put on hold", id, why);
-
-	snprintf(reason, sizeof reason, "Invalid cron schedule parameters: %s", why);
-	if (int_attr(ad, "JobStatus", &status) == 1)
-		ca_set_int(ad, "LastJobStatus", status);
-	ca_set_int(ad, "JobStatus", JOB_HELD);
-	ca_set_str(ad, "HoldReason", reason);
-	ca_set_int(ad, "HoldReasonCode", HOLD_INVALID_CRON);
-	ca_set_int(ad, "HoldReasonSubCode", 0);
-	ca_set_int(ad, "EnteredCurrentStatus", now);
-	if (due)
-		ca_set_bool(ad, "CronDue", false);
-}
-
-/* Prep time or window: the cron attribute wins (copied into the deferral
- * one), then the deferral attribute as it is, then the default. -1 (with the
- * job held) when the value is not a non-negative integer. */
-static int
-deferral_param(ca_ad *ad, const char *cron_name, const char *deferral_name, int64_t def,
-    int64_t *v, const char *file, int line)
-{
-	const char *name = ca_has(ad, cron_name) ? cron_name : deferral_name;
-	int r = int_attr(ad, name, v);
-
-	if (r == 0) {
-		*v = def;
-		ca_set_int(ad, deferral_name, def);
-		return 0;
-	}
-	if (r < 0 || *v < 0) {
-		hold(ad, file, line, "%s must be a non-negative integer", name);
-		return -1;
-	}
-	if (name == cron_name)
-		ca_set_int(ad, deferral_name, *v);
-	return 0;
-}
-
-/* One job: reschedule it when HTCondor would, hold it when its schedule is
- * invalid, pass it through otherwise. */
+/* One job: the schedd's rule (schedd.h); a hold is said on stderr. */
 static void
 cron_job(ca_ad *ad, const char *file, int line)
 {
-	ca_cron c;
-	ca_cron_err err;
-	int64_t status = JOB_IDLE, prep, window, dt, interval;
-	bool any = false;
-	int r;
+	ca_diag held;
 
-	for (int f = 0; f < CA_CRON_NFIELDS; f++)
-		any |= ca_has(ad, ca_cron_attr_name(f));
-	if (!any)
-		return;
-	r = int_attr(ad, "JobStatus", &status);
-	if (r < 0 || status != JOB_IDLE) {
-		if (due)
-			ca_set_bool(ad, "CronDue", false);
-		return;
-	}
-
-	ca_cron_init(&c);
-	for (int f = 0; f < CA_CRON_NFIELDS; f++) {
-		const char *name = ca_cron_attr_name(f);
-		char num[32];
-		const char *text;
-		ca_value v;
-
-		if (!ca_has(ad, name))
-			continue;
-		v = ca_eval_attr(&cx, ad, NULL, name);
-		if (v.kind == CA_STRING)
-			text = v.u.s;
-		else if (v.kind == CA_INT) {
-			snprintf(num, sizeof num, "%lld", (long long)v.u.i);
-			text = num;
-		} else {
-			hold(ad, file, line, "%s is %s, not a string or an integer", name,
-			    v.kind == CA_UNDEFINED ? "undefined" : v.kind == CA_ERROR ? "an error" :
-			    v.kind == CA_REAL ? "a real" : v.kind == CA_BOOL ? "a boolean" :
-			    "not a schedule");
-			return;
-		}
-		if (ca_cron_field(&c, f, text, &err) < 0) {
-			hold(ad, file, line, "%s: %s", name, err.msg);
-			return;
-		}
-	}
-	if (ca_cron_check(&c, &err) < 0) {
-		hold(ad, file, line, "%s: %s", ca_cron_attr_name(err.field), err.msg);
-		return;
-	}
-	if (deferral_param(ad, "CronPrepTime", "DeferralPrepTime", DEFAULT_PREP_TIME,
-	    &prep, file, line) < 0)
-		return;
-	if (deferral_param(ad, "CronWindow", "DeferralWindow", 0, &window, file, line) < 0)
-		return;
-
-	/* The schedd keeps a DeferralTime until its window has passed. */
-	if (int_attr(ad, "DeferralTime", &dt) != 1 || now > dt + window) {
-		if (ca_cron_next(&c, now, &dt) < 0) {
-			hold(ad, file, line, "the schedule has no run before the end of year 9999");
-			return;
-		}
-		ca_set_int(ad, "DeferralTime", dt);
-	}
-	if (due) {
-		if (int_attr(ad, "ScheddInterval", &interval) != 1)
-			interval = schedd_interval;
-		ca_set_bool(ad, "CronDue", now + interval >= dt - prep && now < dt + window);
-	}
+	if (ca_schedd_cron_job(&cx, ad, now, schedd_interval, due, &held) > 0)
+		cli_errat(file, line, 0, "%s", held.msg);
 }
 
 static int

@@ -2,23 +2,19 @@
  * effective user priority, job priorities, preemption, group quotas and
  * partitionable slots; write one match record per match.
  *
- * Spec: issue 8; the seed 002 (HTCondor manual 3.4.3 priorities in
- * negotiation and preemption, 3.4.5 negotiation, 3.4.6 pie spin and pie
- * slice, 3.4.7 group accounting, 3.4.8 hierarchical group quotas), the seed
- * 004 (job and user priority), the seed 001 (partitionable slots,
- * consumption policies, pslot preemption), HTCondor's matchmaker where the
- * seeds are silent (../shared/reference/scheduler-semantics.md section 2)
- * and semantics.md.
+ * HTCondor's negotiator as its manual describes it (priorities in
+ * negotiation and preemption, pie spins and slices, group accounting and
+ * hierarchical group quotas, partitionable slots, consumption policies and
+ * pslot preemption), its matchmaker where the manual is silent.
  * Deviations from HTCondor (each in the man page): priority preemption also
- * needs a better effective priority (semantics.md); Claimed/Idle slots are
- * skipped (the seed); leftover slots go to whoever has a positive remainder
- * of a slice (the seed's "until it runs out of machines"); subgroup quotas
- * are scaled when they oversubscribe their parent (the seed); nice users
- * are negotiated after everyone else; ranks compare as doubles; Submitter*
- * attributes are defined while the negotiator's own expressions are
- * evaluated, not while Requirements are.
- * TODO: concurrency limits, floors and ceilings, GROUP_AUTOREGROUP,
- * NEGOTIATOR_DEPTH_FIRST, USE_GLOBAL_JOB_PRIOS.
+ * needs a better effective priority; Claimed/Idle slots are skipped;
+ * leftover slots go to whoever has a positive remainder of a slice (the
+ * manual's "until it runs out of machines"); subgroup quotas are scaled
+ * when they oversubscribe their parent; nice users are negotiated after
+ * everyone else; ranks compare as doubles; Submitter* attributes are
+ * defined while the negotiator's own expressions are evaluated, not while
+ * Requirements are. Not done: concurrency limits, floors and ceilings,
+ * GROUP_AUTOREGROUP, NEGOTIATOR_DEPTH_FIRST, USE_GLOBAL_JOB_PRIOS.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -57,17 +53,19 @@ static const cli_opt options[] = {
 };
 
 static const cli_spec spec = {
+	.synopsis =
 	"usage: negotiate [-c CONFIG]... [--now EPOCH] --slots FILE --jobs FILE\n"
 	"                 [--accounting FILE] [-i FORMAT] [-o FORMAT] [-z]\n"
 	"                 [--summary[=FILE]] [--explain JOBID]\n",
+	.about =
 	"Run one negotiation cycle and write one match record per match (a Match\n"
 	"event for startd-step): slot Name, JobId, Submitter, MatchReason\n"
 	"(NoPreemption, Rank or Priority), JobRank, SlotRank, the preempted job and\n"
 	"user, RemoteUserPrio and the job ad.\n",
-	options,
+	.opts = options,
+	.footer =
 	"Exit status: 0 a match was made, 1 none, 2 usage, 3 malformed input,\n"
-	"4 system error.\n",
-	false
+	"4 system error.\n"
 };
 
 static struct {
@@ -110,17 +108,6 @@ read_ads(ca_neg *neg, const char *path, bool slots)
 	return bad ? -1 : 0;
 }
 
-/* Print each line of text as "negotiate: line". */
-static void
-print_lines(const char *text)
-{
-	while (*text) {
-		size_t l = strcspn(text, "\n");
-		cli_err("%.*s", (int)l, text);
-		text += l + (text[l] == '\n');
-	}
-}
-
 static int
 configure(ca_neg *neg, ca_acct *acct)
 {
@@ -129,14 +116,17 @@ configure(ca_neg *neg, ca_acct *acct)
 	int rc = 0;
 
 	ca_config_set_subsys(cfg, "NEGOTIATOR");
-	if (cli_load_configs(cfg) < 0)
-		rc = -1;
-	else if (ca_acct_policy_config(&acct->pol, cfg, &acct->arena, &err) < 0 ||
+	if (cli_load_configs(cfg) < 0) {
+		ca_config_free(cfg);
+		return -1;
+	}
+	cli_config_warnings(cfg, "NEGOTIATOR");
+	if (ca_acct_policy_config(&acct->pol, cfg, &acct->arena, &err) < 0 ||
 	    ca_neg_configure(neg, cfg, &err) < 0) {
 		cli_diag(&err);
 		rc = -1;
 	} else
-		print_lines(ca_neg_warnings(neg));
+		cli_err_lines("", ca_neg_warnings(neg));
 	ca_config_free(cfg);
 	return rc;
 }
@@ -189,12 +179,25 @@ write_summary(ca_neg *neg)
 		}
 	} else if (opt.summary_file != NULL)
 		fp = stdout;
-	fwrite(sb.buf, 1, sb.len, fp);
+	if (fp == stderr)	/* submitter names are the users' text */
+		cli_write_safe(fp, sb.buf, sb.len);
+	else
+		fwrite(sb.buf, 1, sb.len, fp);
 	if (fp != stderr && fp != stdout && fclose(fp) != 0) {
 		cli_errat(opt.summary_file, 0, 0, "cannot write the summary: %s",
 		    strerror(errno));
 		cli_raise(EX_SYSTEM);
 	}
+	strbuf_release(&sb);
+}
+
+static void
+write_account(ca_neg *neg)
+{
+	strbuf sb = STRBUF_INIT;
+
+	ca_neg_account(neg, &sb);
+	cli_write_safe(stderr, sb.buf, sb.len);
 	strbuf_release(&sb);
 }
 
@@ -251,7 +254,7 @@ main(int argc, char **argv)
 	if (opt.summary)
 		write_summary(neg);
 	if (opt.explain != NULL)
-		fputs(ca_neg_trace(neg), stderr);
+		write_account(neg);
 	if (matches == 0)
 		cli_raise(EX_NO);
 done:

@@ -2,22 +2,18 @@
  * half-life decay, priority factors and usage, condor_userprio's edits and
  * its report, and the fair share of a pool by the inverse-ratio rule.
  *
- * Spec: the seed 002 (HTCondor manual 3.4.1 RUP, 3.4.2 EUP, 3.4.4 priority
- * calculation, 3.4.7 group accounting), the seed 004 (User priority), the
- * reference notes on HTCondor's Accountant and condor_userprio, and
- * semantics.md (defaults: 0.5, factor 1.0, nice and remote factors 1e7,
- * half-life 86400 s).
- * Deviations from HTCondor (each in the man page): the state is a file of
- * accountant ads updated by cron runs instead of a negotiator's log;
- * Priority in it (and in -long) is the real priority; BeginUsageTime is the
- * start of the first interval with usage; UID_DOMAIN stands in for
- * ACCOUNTANT_LOCAL_DOMAIN; a clock that went backwards is an error, not a
- * silent reset; -long selects rows like the table does.
- * TODO: ceilings, floors and leases (-setceiling, -setfloor, -duration);
- * group quota columns (negotiate owns quotas).
+ * HTCondor's accountant lives in the negotiator and keeps its records in
+ * the negotiator's log; here they are a state file of accountant ads that
+ * cron runs update (under a lock, rewritten atomically). Deviations from
+ * HTCondor (each in the man page): Priority in the state (and in -long) is
+ * the real priority; BeginUsageTime is the start of the first interval
+ * with usage; UID_DOMAIN stands in for ACCOUNTANT_LOCAL_DOMAIN; a clock
+ * that went backwards is an error, not a silent reset; -long selects rows
+ * like the table does. Not done: condor_userprio's ceilings, floors and
+ * leases (-setceiling, -setfloor, -duration) and the group quota columns
+ * (negotiate owns quotas).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,69 +24,73 @@
 #include "condor.h"
 #include "classad.h"
 
-static const char usage_text[] =
-"usage: userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-i FORMAT] --update [SLOTS...]\n"
-"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] ACTION...\n"
-"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-all | -usage | -priority | -long]\n"
-"                     [-allusers] [--shares N] [-o FORMAT] [-z] [NAME...]\n"
-"\n"
-"Update (from cron; under the lock, atomically):\n"
-"  --update [SLOTS...]     advance every priority to now and charge the Claimed\n"
-"                          slots of these condor_status -long ads (or stdin)\n"
-"Actions (condor_userprio's; applied in order, after --update):\n"
-"  -setprio NAME P         set the real priority (P >= 0)\n"
-"  -setfactor NAME F       set the priority factor (F >= 1)\n"
-"  -setaccum NAME U        set the weighted accumulated usage (seconds >= 0)\n"
-"  -setbegin NAME T        set the usage start time (epoch seconds)\n"
-"  -setlast NAME T         set the last usage time (epoch seconds)\n"
-"  -resetusage NAME|-all   zero the accumulated usage of NAME (or of everyone)\n"
-"  -resetall               the same as -resetusage -all\n"
-"  -delete NAME            remove the record of NAME\n"
-"Report (the default when there is no update or action):\n"
-"  (no option)             effective priority, factor, usage, time since last use\n"
-"  -all                    every column: also real priority and usage times\n"
-"  -usage                  usage columns only, sorted by usage\n"
-"  -priority               priority columns only\n"
-"  -long                   the records as ads (-o FORMAT, -z)\n"
-"  -allusers               every record, not only those used in the last day\n"
-"  --shares N              each user's fair share of a pool of N slots\n"
-"  NAME...                 these records only\n"
-"Files and formats:\n"
-"  --state FILE            the accountant ads (created by the first update)\n"
-"  --state-format FORMAT   write the state as long|new|json|xml (default: as read)\n"
-"  --state-gzip            compress the state (default: as read, or FILE.gz)\n"
-"  -c, --config FILE       HTCondor-style configuration (PRIORITY_HALFLIFE, ...)\n"
-"  -i, --input-format F    format of the slot ads (auto|long|new|json|xml)\n"
-"  -o, --output-format F   format of -long (long|new|json|xml)\n"
-"  -z, --gzip              compress -long output\n"
-"      --now EPOCH         the time of this run (default: the clock)\n"
-"  -h, --help              this text;  -V, --version  the version\n"
-"Single-dash long options (-all, -setfactor) are accepted as condor_userprio's.\n";
-
 enum {
-	OPT_STATE = 256, OPT_NOW, OPT_UPDATE, OPT_ALL, OPT_USAGE, OPT_PRIORITY, OPT_LONG,
-	OPT_ALLUSERS, OPT_SHARES, OPT_STATE_FORMAT, OPT_STATE_GZIP
+	OPT_STATE = CLI_LONG + 's', OPT_UPDATE = CLI_LONG + 'u', OPT_ALL = CLI_LONG + 'a',
+	OPT_USAGE = CLI_LONG + 'U', OPT_PRIORITY = CLI_LONG + 'p', OPT_LONG = CLI_LONG + 'l',
+	OPT_ALLUSERS = CLI_LONG + 'A', OPT_SHARES = CLI_LONG + 'S',
+	OPT_STATE_FORMAT = CLI_LONG + 'f', OPT_STATE_GZIP = CLI_LONG + 'g'
 };
 
-static const struct option longopts[] = {
-	{ "state", required_argument, NULL, OPT_STATE },
-	{ "now", required_argument, NULL, OPT_NOW },
-	{ "update", no_argument, NULL, OPT_UPDATE },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "usage", no_argument, NULL, OPT_USAGE },
-	{ "priority", no_argument, NULL, OPT_PRIORITY },
-	{ "long", no_argument, NULL, OPT_LONG },
-	{ "allusers", no_argument, NULL, OPT_ALLUSERS },
-	{ "shares", required_argument, NULL, OPT_SHARES },
-	{ "state-format", required_argument, NULL, OPT_STATE_FORMAT },
-	{ "state-gzip", no_argument, NULL, OPT_STATE_GZIP },
-	{ "config", required_argument, NULL, 'c' },
-	{ "input-format", required_argument, NULL, 'i' },
-	{ "output-format", required_argument, NULL, 'o' },
-	{ "gzip", no_argument, NULL, 'z' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
+/* The names are condor_userprio's (with one dash or two): their set
+ * decides which abbreviations are unambiguous, so it stays as it is. */
+static const cli_opt options[] = {
+	CLI_HEADING("Update (from cron; under the lock, atomically):"),
+	{ OPT_UPDATE, 0, "update", CLI_NOARG, NULL,
+	    "advance every priority to now and charge the Claimed\n"
+	    "slots of SLOTS... (condor_status -long ads, or stdin)" },
+	CLI_HEADING("Actions (condor_userprio's; applied in order, after --update):\n"
+	    "  -setprio NAME P         set the real priority (P >= 0)\n"
+	    "  -setfactor NAME F       set the priority factor (F >= 1)\n"
+	    "  -setaccum NAME U        set the weighted accumulated usage (seconds >= 0)\n"
+	    "  -setbegin NAME T        set the usage start time (epoch seconds)\n"
+	    "  -setlast NAME T         set the last usage time (epoch seconds)\n"
+	    "  -resetusage NAME|-all   zero the accumulated usage of NAME (or of everyone)\n"
+	    "  -resetall               the same as -resetusage -all\n"
+	    "  -delete NAME            remove the record of NAME\n"
+	    "Report (the default when there is no update or action): the records\n"
+	    "used in the last day, or NAME...; effective priority, factor, usage and\n"
+	    "the time since the last use, unless:"),
+	{ OPT_ALL, 0, "all", CLI_NOARG, NULL,
+	    "every column: also real priority and usage times" },
+	{ OPT_USAGE, 0, "usage", CLI_NOARG, NULL, "usage columns only, sorted by usage" },
+	{ OPT_PRIORITY, 0, "priority", CLI_NOARG, NULL, "priority columns only" },
+	{ OPT_LONG, 0, "long", CLI_NOARG, NULL, "the records as ads (-o FORMAT, -z)" },
+	{ OPT_ALLUSERS, 0, "allusers", CLI_NOARG, NULL,
+	    "every record, not only those used in the last day" },
+	{ OPT_SHARES, 0, "shares", CLI_ARG, "N", "each user's fair share of a pool of N slots" },
+	CLI_HEADING("Files and formats:"),
+	{ CLI_K_NOW, 0, "now", CLI_ARG, "EPOCH", "the time of this run (default: the clock)" },
+	{ OPT_STATE, 0, "state", CLI_ARG, "FILE",
+	    "the accountant ads (created by the first update)" },
+	{ OPT_STATE_FORMAT, 0, "state-format", CLI_ARG, "F",
+	    "write the state as long|new|json|xml (default: as read)" },
+	{ OPT_STATE_GZIP, 0, "state-gzip", CLI_NOARG, NULL,
+	    "compress the state (default: as read, or FILE.gz)" },
+	{ CLI_K_CONFIG, 'c', "config", CLI_ARG, "FILE",
+	    "HTCondor configuration (PRIORITY_HALFLIFE, ...;\n"
+	    "repeatable: read in order, later wins)" },
+	{ CLI_K_IN, 'i', "input-format", CLI_ARG, "F",
+	    "format of the slot ads (auto|long|new|json|xml)" },
+	{ CLI_K_OUT, 'o', "output-format", CLI_ARG, "F",
+	    "format of -long (long|new|json|xml)" },
+	{ CLI_K_GZIP, 'z', "gzip", CLI_NOARG, NULL, "compress -long output" },
+	CLI_OPT_HELP,
+	CLI_END
+};
+
+/* condor_userprio's options come with one dash too */
+
+static const cli_spec spec = {
+	.synopsis =
+	"usage: userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-i FORMAT] --update [SLOTS...]\n"
+	"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] ACTION...\n"
+	"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-all | -usage | -priority | -long]\n"
+	"                     [-allusers] [--shares N] [-o FORMAT] [-z] [NAME...]\n",
+	.opts = options,
+	.footer = "Single-dash long options (-all, -setfactor) are accepted as condor_userprio's.\n"
+	"Exit status: 0 success, 1 no such record, 2 usage, 3 malformed input,\n"
+	"4 system error.\n",
+	.long_only = true
 };
 
 /* ---- actions: taken out of argv before getopt (two take two values) ---- */
@@ -122,19 +122,22 @@ struct action {
 };
 
 /* Options whose value is the next argument, so that it is not mistaken
- * for an action ("-c -delete" names a file). */
+ * for an action ("-c -delete" names a file): a row of the table with a
+ * value, by its letter or by its whole name with one dash or two. */
 static bool
 takes_value(const char *a)
 {
-	static const char *const opts[] = {
-		"-c", "-i", "-o", "--config", "--input-format", "--output-format", "-config",
-		"-input-format", "-output-format", "--state", "-state", "--now", "-now",
-		"--shares", "-shares", "--state-format", "-state-format", NULL
-	};
-
-	for (int i = 0; opts[i]; i++)
-		if (strcmp(a, opts[i]) == 0)
+	if (a[0] != '-')
+		return false;
+	for (const cli_opt *o = options; o->key || o->name || o->help; o++) {
+		int letter = o->key > 0 && o->key < 128 ? o->key : o->letter;
+		if (o->arg != CLI_ARG)
+			continue;
+		if (letter && a[1] == letter && a[2] == '\0')
 			return true;
+		if (o->name && strcmp(a + 1 + (a[1] == '-'), o->name) == 0)
+			return true;
+	}
 	return false;
 }
 
@@ -247,18 +250,16 @@ enum detail { D_DEFAULT, D_ALL, D_USAGE, D_PRIORITY };
 
 static struct {
 	const char *state;
-	const char *config;
-	int64_t now;
 	bool update;
 	enum detail detail;
 	bool detail_set;
-	bool longfmt, allusers, gzip, state_gzip;
+	bool longfmt, allusers, state_gzip;
 	double shares;		/* pool size; < 0: no --shares */
-	ca_format in, out, state_fmt;
+	ca_format state_fmt;
 	bool state_fmt_set;
 	char **args;		/* slots (--update) or names */
 	int nargs;
-} opt = { .shares = -1, .in = CA_FMT_AUTO, .out = CA_FMT_LONG };
+} opt = { .shares = -1 };
 
 static ca_ctx cx;
 static ca_acct acct;
@@ -273,36 +274,73 @@ set_detail(enum detail d)
 	opt.detail_set = true;
 }
 
+static void
+option(void *arg, int key, char *val)
+{
+	(void)arg;
+	switch (key) {
+	case OPT_STATE: opt.state = val; break;
+	case OPT_UPDATE: opt.update = true; break;
+	case OPT_ALL: set_detail(D_ALL); break;
+	case OPT_USAGE: set_detail(D_USAGE); break;
+	case OPT_PRIORITY: set_detail(D_PRIORITY); break;
+	case OPT_LONG: opt.longfmt = true; break;
+	case OPT_ALLUSERS: opt.allusers = true; break;
+	case OPT_SHARES:
+		opt.shares = cli_real("--shares", val);
+		if (!(opt.shares >= 0 && opt.shares < 1e15))
+			cli_usage_error("--shares: the pool size must be a number >= 0");
+		break;
+	case OPT_STATE_FORMAT:
+		opt.state_fmt = cli_format("--state-format", val, false);
+		opt.state_fmt_set = true;
+		break;
+	case OPT_STATE_GZIP: opt.state_gzip = true; break;
+	default: break;
+	}
+}
+
+/* The arguments left: the state must be a file, and (without --update)
+ * the names to show are not options. */
+static void
+check_args(char **args, int nargs)
+{
+	opt.args = args;
+	opt.nargs = nargs;
+	if (opt.state == NULL)
+		cli_usage_error("--state FILE is required");
+	if (strcmp(opt.state, "-") == 0 || opt.state[0] == '\0')
+		cli_usage_error("--state must name a file (it is rewritten in place)");
+	if (!opt.update)
+		for (int i = 0; i < nargs; i++)
+			if (args[i][0] == '-' && args[i][1] != '\0')
+				cli_usage_error("unknown option '%s'", args[i]);
+}
+
 /* ---- the update ---- */
 
 /* Charge every slot of the files (standard input when none). Returns 0, or
- * -1 after reporting a bad ad or file: the state must not be written then. */
+ * -1 after reporting a bad ad or file: the state must not be written then,
+ * and reading stops at the first bad ad. */
 static int
 read_slots(void)
 {
 	int nfiles = opt.nargs;
+	bool bad = false;
 
-	for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
-		const char *path = nfiles ? opt.args[i] : "-";
-		ca_diag err;
-		ca_reader *r = ca_reader_open(path, opt.in, &err);
-		if (r == NULL) {
-			cli_diag(&err);
-			return -1;
-		}
+	for (int i = 0; i < (nfiles ? nfiles : 1) && !bad; i++) {
+		ca_reader *r = cli_open(nfiles ? opt.args[i] : "-", cli_common.in);
 		ca_ad *ad;
-		int rc;
-		while ((rc = ca_reader_next(r, &ad, &err)) == 1) {
-			ca_acct_charge_slot(&acct, &cx, ad, opt.now);
+		if (r == NULL)
+			return -1;
+		while (!bad && cli_next_ad(r, &ad, &bad)) {
+			if (!bad)
+				ca_acct_charge_slot(&acct, &cx, ad, cli_common.now);
 			ca_ad_free(ad);
 		}
 		ca_reader_close(r);
-		if (rc < 0) {
-			cli_diag(&err);
-			return -1;
-		}
 	}
-	return 0;
+	return bad ? -1 : 0;
 }
 
 /* ---- actions ---- */
@@ -324,7 +362,7 @@ apply(const struct action *a)
 				cli_raise(EX_USAGE);
 				return;
 			}
-			r = ca_acct_get(&acct, a->name, len, opt.now);
+			r = ca_acct_get(&acct, a->name, len, cli_common.now);
 		}
 		if (r == NULL) {
 			cli_err("-%s: no accountant record named %s", act_spec[a->kind].name,
@@ -361,14 +399,14 @@ apply(const struct action *a)
 	case ACT_RESETUSAGE:
 	case ACT_RESETALL:
 		if (r != NULL) {
-			ca_acct_reset_usage(r, opt.now);
+			ca_acct_reset_usage(r, cli_common.now);
 			strbuf_addf(&done_msgs, "The accumulated usage of %s was reset\n",
 			    r->name);
 			break;
 		}
-		for (size_t i = 0; i < acct.n; i++)
-			if (!acct.recs[i]->deleted)
-				ca_acct_reset_usage(acct.recs[i], opt.now);
+		for (size_t i = 0; i < acct.recs.n; i++)
+			if (!acct.recs.at[i]->deleted)
+				ca_acct_reset_usage(acct.recs.at[i], cli_common.now);
 		strbuf_addf(&done_msgs, "The accumulated usage was reset for all users\n");
 		break;
 	case ACT_DELETE:
@@ -381,6 +419,7 @@ apply(const struct action *a)
 /* ---- the report ---- */
 
 enum col { C_EUP, C_RUP, C_FACTOR, C_INUSE, C_TOTAL, C_START, C_LAST, C_SINCE, C_SHARE, C_SLOTS };
+#define NCOLS	10
 
 static const struct {
 	const char *h1, *h2;
@@ -504,7 +543,7 @@ cmp_usage(const void *x, const void *y)
 static size_t
 select_rows(ca_acct_rec ***rowsp)
 {
-	ca_acct_rec **rows = ca_xcalloc(acct.n + 1, sizeof *rows);
+	ca_acct_rec **rows = ca_xcalloc(acct.recs.n + 1, sizeof *rows);
 	size_t n = 0;
 
 	if (opt.nargs > 0 && !opt.update) {
@@ -522,9 +561,9 @@ select_rows(ca_acct_rec ***rowsp)
 				rows[n++] = r;
 		}
 	} else {
-		int64_t min_last = opt.now - 86400;
-		for (size_t i = 0; i < acct.n; i++) {
-			ca_acct_rec *r = acct.recs[i];
+		int64_t min_last = cli_common.now - 86400;
+		for (size_t i = 0; i < acct.recs.n; i++) {
+			ca_acct_rec *r = acct.recs.at[i];
 			if (!r->deleted && (opt.allusers || (r->last > 0 && r->last >= min_last)))
 				rows[n++] = r;
 		}
@@ -533,54 +572,43 @@ select_rows(ca_acct_rec ***rowsp)
 	return n;
 }
 
+/* The columns of each report (-1 ends a list), as condor_userprio has
+ * them; with --shares the priorities (real ones with -all or -priority)
+ * and the shares. */
+static int
+columns(enum col *cols)
+{
+	static const signed char by_detail[][NCOLS] = {
+		[D_DEFAULT] = { C_EUP, C_FACTOR, C_INUSE, C_TOTAL, C_SINCE, -1 },
+		[D_ALL] = { C_EUP, C_RUP, C_FACTOR, C_INUSE, C_TOTAL, C_START, C_LAST, C_SINCE, -1 },
+		[D_USAGE] = { C_INUSE, C_TOTAL, C_START, C_LAST, -1 },
+		[D_PRIORITY] = { C_EUP, C_RUP, C_FACTOR, -1 },
+	};
+	int n = 0;
+
+	if (opt.shares >= 0) {
+		cols[n++] = C_EUP;
+		if (opt.detail == D_ALL || opt.detail == D_PRIORITY) {
+			cols[n++] = C_RUP;
+			cols[n++] = C_FACTOR;
+		}
+		cols[n++] = C_SHARE;
+		cols[n++] = C_SLOTS;
+		return n;
+	}
+	for (int i = 0; by_detail[opt.detail][i] >= 0; i++)
+		cols[n++] = (enum col)by_detail[opt.detail][i];
+	return n;
+}
+
 static void
 report_table(ca_acct_rec **rows, size_t n)
 {
-	enum col cols[8];
-	int ncols = 0;
+	enum col cols[NCOLS];
+	int ncols = columns(cols);
 	double *share = NULL;
 	strbuf sb = STRBUF_INIT;
 
-	if (opt.shares >= 0) {
-		cols[ncols++] = C_EUP;
-		if (opt.detail == D_ALL || opt.detail == D_PRIORITY) {
-			cols[ncols++] = C_RUP;
-			cols[ncols++] = C_FACTOR;
-		}
-		cols[ncols++] = C_SHARE;
-		cols[ncols++] = C_SLOTS;
-	} else {
-		switch (opt.detail) {
-		case D_DEFAULT:
-			cols[ncols++] = C_EUP;
-			cols[ncols++] = C_FACTOR;
-			cols[ncols++] = C_INUSE;
-			cols[ncols++] = C_TOTAL;
-			cols[ncols++] = C_SINCE;
-			break;
-		case D_ALL:
-			cols[ncols++] = C_EUP;
-			cols[ncols++] = C_RUP;
-			cols[ncols++] = C_FACTOR;
-			cols[ncols++] = C_INUSE;
-			cols[ncols++] = C_TOTAL;
-			cols[ncols++] = C_START;
-			cols[ncols++] = C_LAST;
-			cols[ncols++] = C_SINCE;
-			break;
-		case D_USAGE:
-			cols[ncols++] = C_INUSE;
-			cols[ncols++] = C_TOTAL;
-			cols[ncols++] = C_START;
-			cols[ncols++] = C_LAST;
-			break;
-		case D_PRIORITY:
-			cols[ncols++] = C_EUP;
-			cols[ncols++] = C_RUP;
-			cols[ncols++] = C_FACTOR;
-			break;
-		}
-	}
 	qsort(rows, n, sizeof *rows,
 	    opt.detail == D_USAGE && opt.shares < 0 ? cmp_usage : cmp_eup);
 	if (opt.shares >= 0) {
@@ -698,7 +726,7 @@ report_table(ca_acct_rec **rows, size_t n)
 			break;
 		case C_SINCE:
 			if (!opt.allusers && opt.nargs == 0 && acct.last_update > 0)
-				put_since(&sb, acct.last_update - (opt.now - 86400), w);
+				put_since(&sb, acct.last_update - (cli_common.now - 86400), w);
 			else
 				put_text(&sb, "", w);
 			break;
@@ -722,7 +750,7 @@ static void
 report_long(ca_acct_rec **rows, size_t n)
 {
 	double *share = NULL;
-	ca_writer *w = ca_writer_open(stdout, opt.out, opt.gzip);
+	ca_writer *w = ca_writer_open(stdout, cli_common.out, cli_common.gzip);
 
 	if (w == NULL)
 		cli_die(EX_SYSTEM, "cannot start the output");
@@ -763,6 +791,7 @@ report_long(ca_acct_rec **rows, size_t n)
 
 /* ---- main ---- */
 
+/* Every -c file, in order: the accountant's knobs. */
 static void
 load_config(void)
 {
@@ -771,8 +800,12 @@ load_config(void)
 
 	/* the accountant lives in the negotiator: NEGOTIATOR.X overrides X */
 	ca_config_set_subsys(cfg, "NEGOTIATOR");
-	if (ca_config_load(cfg, opt.config, &err) < 0 ||
-	    ca_acct_policy_config(&acct.pol, cfg, &acct.arena, &err) < 0) {
+	if (cli_load_configs(cfg) < 0) {
+		ca_config_free(cfg);
+		exit(cli_finish());
+	}
+	cli_config_warnings(cfg, "NEGOTIATOR");
+	if (ca_acct_policy_config(&acct.pol, cfg, &acct.arena, &err) < 0) {
 		cli_diag(&err);
 		ca_config_free(cfg);
 		exit(cli_finish());
@@ -781,108 +814,24 @@ load_config(void)
 	ca_config_free(cfg);
 }
 
-int
-main(int argc, char **argv)
+/* Read the state (under the lock when it is changed), update it, apply the
+ * actions, write it, then report. */
+static void
+run(const struct action *acts, int nacts)
 {
-	struct action *acts = ca_xcalloc((size_t)argc + 1, sizeof *acts);
-	int nacts, ch;
-	bool now_set = false;
-
-	cli_init(argc, argv, "userprio-calc");
-	nacts = take_actions(&argc, argv, acts);
-	opterr = 0;
-	while ((ch = getopt_long_only(argc, argv, ":c:i:o:zhV", longopts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_STATE:
-			opt.state = optarg;
-			break;
-		case OPT_NOW:
-			opt.now = cli_now(optarg);
-			now_set = true;
-			break;
-		case OPT_UPDATE:
-			opt.update = true;
-			break;
-		case OPT_ALL:
-			set_detail(D_ALL);
-			break;
-		case OPT_USAGE:
-			set_detail(D_USAGE);
-			break;
-		case OPT_PRIORITY:
-			set_detail(D_PRIORITY);
-			break;
-		case OPT_LONG:
-			opt.longfmt = true;
-			break;
-		case OPT_ALLUSERS:
-			opt.allusers = true;
-			break;
-		case OPT_SHARES:
-			opt.shares = cli_real("--shares", optarg);
-			if (!(opt.shares >= 0 && opt.shares < 1e15))
-				cli_usage_error("--shares: the pool size must be a number >= 0");
-			break;
-		case OPT_STATE_FORMAT:
-			opt.state_fmt = cli_format("--state-format", optarg, false);
-			opt.state_fmt_set = true;
-			break;
-		case OPT_STATE_GZIP:
-			opt.state_gzip = true;
-			break;
-		case 'c':
-			opt.config = optarg;
-			break;
-		case 'i':
-			opt.in = cli_format("-i", optarg, true);
-			break;
-		case 'o':
-			opt.out = cli_format("-o", optarg, false);
-			break;
-		case 'z':
-			opt.gzip = true;
-			break;
-		case 'h':
-			cli_help(usage_text);
-		case 'V':
-			cli_version();
-		default:
-			cli_bad_option(ch, argv);
-		}
-	}
-	opt.args = argv + optind;
-	opt.nargs = argc - optind;
-	if (opt.state == NULL)
-		cli_usage_error("--state FILE is required");
-	if (strcmp(opt.state, "-") == 0 || opt.state[0] == '\0')
-		cli_usage_error("--state must name a file (it is rewritten in place)");
-	if (!now_set)
-		opt.now = (int64_t)time(NULL);
-	if (!opt.update)
-		for (int i = 0; i < opt.nargs; i++)
-			if (opt.args[i][0] == '-' && opt.args[i][1] != '\0')
-				cli_usage_error("unknown option '%s'", opt.args[i]);
-
 	bool modify = opt.update || nacts > 0;
 	bool report = !modify || opt.detail_set || opt.longfmt || opt.allusers ||
 	    opt.shares >= 0 || (!opt.update && opt.nargs > 0);
-
-	ca_acct_init(&acct);
-	ca_ctx_init(&cx);
-	cx.now = opt.now;
-	if (opt.config != NULL)
-		load_config();
-
-	ca_diag err;
-	int lock = -1;
-	if (modify && (lock = ca_statefile_lock(opt.state, &err)) < 0) {
-		cli_diag(&err);
-		goto done;
-	}
 	ca_format fmt = CA_FMT_LONG;
 	bool gz = false;
-	int rc = ca_acct_read(&acct, opt.state, &cx, opt.now, &fmt, &gz, &err);
-	if (rc < 0) {
+	ca_diag err;
+	int lock = -1, rc;
+
+	if (modify && (lock = ca_statefile_lock(opt.state, &err)) < 0) {
+		cli_diag(&err);
+		return;
+	}
+	if ((rc = ca_acct_read(&acct, opt.state, &cx, cli_common.now, &fmt, &gz, &err)) < 0) {
 		cli_diag(&err);
 		goto done;
 	}
@@ -896,14 +845,12 @@ main(int argc, char **argv)
 		size_t l = strlen(opt.state);
 		gz = l > 3 && strcmp(opt.state + l - 3, ".gz") == 0;
 	}
-
 	if (opt.update) {
-		char why[200];
 		if (read_slots() < 0)
 			goto done;	/* a partial usage picture must not be charged */
-		if (ca_acct_update(&acct, opt.now, why, sizeof why) < 0) {
-			cli_errat(opt.state, 0, 0, "%s", why);
-			cli_raise(EX_INPUT);
+		if (ca_acct_update(&acct, cli_common.now, &err) < 0) {
+			err.file = opt.state;
+			cli_diag(&err);
 			goto done;
 		}
 	}
@@ -912,9 +859,8 @@ main(int argc, char **argv)
 	if (cli_status >= EX_USAGE)
 		goto done;	/* a bad action: write nothing */
 	if (modify) {
-		if (opt.state_fmt_set)
-			fmt = opt.state_fmt;
-		if (ca_acct_write(&acct, opt.state, fmt, gz || opt.state_gzip, &err) < 0) {
+		if (ca_acct_write(&acct, opt.state, opt.state_fmt_set ? opt.state_fmt : fmt,
+		    gz || opt.state_gzip, &err) < 0) {
 			cli_diag(&err);
 			goto done;
 		}
@@ -922,7 +868,6 @@ main(int argc, char **argv)
 		lock = -1;
 		fputs(done_msgs.buf, stdout);
 	}
-
 	if (report) {
 		ca_acct_rec **rows;
 		size_t n = select_rows(&rows);
@@ -934,6 +879,23 @@ main(int argc, char **argv)
 	}
 done:
 	ca_statefile_unlock(lock);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct action *acts = ca_xcalloc((size_t)argc + 1, sizeof *acts);
+
+	cli_init(argc, argv, "userprio-calc");
+	int nacts = take_actions(&argc, argv, acts);
+	int first = cli_parse(&spec, argc, argv, option, NULL);
+	check_args(argv + first, argc - first);
+	ca_acct_init(&acct);
+	ca_ctx_init(&cx);
+	cx.now = cli_common.now;
+	if (cli_common.configs.n > 0)
+		load_config();
+	run(acts, nacts);
 	ca_acct_free(&acct);
 	ca_ctx_free(&cx);
 	ca_intern_cleanup();

@@ -1,6 +1,7 @@
 #!/bin/sh
 # demo.sh - `make demo`: a simulated day of the example pool in share/pool/sim,
-# run cycle by cycle by share/pool-run, then its tables and what happened.
+# run cycle by cycle by pool-run, then its tables and what happened, and a
+# picture of the day (SVG=FILE, default demo.svg in the state's parent).
 #
 # The pool: four desktops with the seed's desktop policy, four dedicated
 # nodes, a big-memory node with a partitionable slot and the Coltrane
@@ -15,7 +16,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 here=$(cd "$here" && pwd)
 CA_BIN=${CA_BIN:-$here/../bin}
 export CA_BIN
-for p in classad-eval cron-next userprio-calc negotiate startd-step schedd-step; do
+for p in pool-run pool-cycle userprio-calc; do
 	if [ ! -x "$CA_BIN/$p" ]; then
 		echo "demo: $CA_BIN/$p not found: run make first (or set CA_BIN)" >&2
 		exit 1
@@ -35,7 +36,7 @@ fi
 t0=$(date +%s)
 cat <<'EOF'
 == A day of the example pool (share/pool/sim), Wednesday 2023-11-15 UTC,
-== one cycle every five simulated minutes (sh share/pool-run share/pool/sim DIR)
+== one cycle every five simulated minutes (pool-run share/pool/sim DIR)
 ==   machines  4 desktops (seed desktop policy), 4 dedicated nodes, bigmem01
 ==             (a partitionable slot), tenorsax, piano, drums, bass (RANK)
 ==   users     alice, bob (group_physics.hep, .astro), carol (group_chem),
@@ -46,10 +47,13 @@ cat <<'EOF'
 
 Every simulated hour: the cores claimed, the jobs running per user, the jobs idle.
 EOF
-sh "$here/pool-run" "$here/pool/sim" "$state"
+svg=${SVG:-${state%/*}/demo.svg}
+"$CA_BIN/pool-run" --svg "$svg" "$here/pool/sim" "$state"
 t1=$(date +%s)
 echo
 echo "== The simulated day took $((t1 - t0)) s: $(cat "$state/current") cycles."
+echo "== Its picture (jobs running per user and per group, effective priorities,"
+echo "== each slot's state): $svg"
 if [ -n "${KEEP:-}" ]; then
 	echo "== The pool's state is in $state: its log/ holds every job event"
 	echo "== (jobs.log), match (matches.ads), slot transition (startd.log) and"

@@ -12,7 +12,7 @@
  * evaluator's figure (ca_eval_expr, same prefetching) and the 64-slot
  * figure (everything in cache) are for comparison. `bench lib` prints the
  * library's figures only. Each program's figures come from its
- * tests/bench_<program>.c (bench_cron(), bench_match(), ...) when linked in.
+ * tests/bench_<program>.c (bench_cron(), bench_match(), ..., bench_pool()) when linked in.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -41,6 +41,7 @@ void bench_match(void) __attribute__((weak));
 void bench_userprio(void) __attribute__((weak));
 void bench_startd(void) __attribute__((weak));
 void bench_negotiate(void) __attribute__((weak));
+void bench_pool(void) __attribute__((weak));
 
 static const char job_text[] =
     "Args = \"-i input.dat -o output.dat\"\n"
@@ -454,7 +455,7 @@ main(int argc, char **argv)
 	strbuf_release(&pool);
 	fflush(stdout);
 	void (*more[])(void) = { bench_cron, bench_match, bench_userprio, bench_startd,
-	    bench_negotiate };
+	    bench_negotiate, bench_pool };
 	/* `bench lib`: the library's figures only */
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		if (more[i] != NULL && !(argc > 1 && strcmp(argv[1], "lib") == 0)) {

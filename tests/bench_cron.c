@@ -88,7 +88,7 @@ bench_cron(void)
 	tzset();
 	for (long i = 0; i < NSCHED; i++) {
 		char text[CA_CRON_NFIELDS][64], line[400];
-		ca_cron_err err;
+		ca_diag err;
 
 		do {
 			for (int f = 0; f < CA_CRON_NFIELDS; f++)

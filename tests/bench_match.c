@@ -1,4 +1,4 @@
-/* bench_match.c - the figures of issue 4 for `make bench`: pairs per second of
+/* bench_match.c - the matcher's figures for `make bench`: pairs per second of
  * the full symmetric match with both ranks, and a large autoclustered pool.
  *
  * bench_match() prints two lines, each with its target:
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "classad.h"
 #include "condor.h"
 
@@ -30,19 +31,7 @@ static uint64_t seed;
 static uint32_t
 rnd(uint32_t n)
 {
-	seed ^= seed >> 12;
-	seed ^= seed << 25;
-	seed ^= seed >> 27;
-	return (uint32_t)((seed * UINT64_C(0x2545f4914f6cdd1d)) >> 32) % n;
-}
-
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return bench_rnd(&seed, n);
 }
 
 static const char *const users[] = {
@@ -159,7 +148,7 @@ static double
 run(ca_ctx *cx, ca_ad **jobs, uint32_t nj, ca_ad **slots, uint32_t ns, unsigned flags,
     uint64_t *hits, uint32_t *nclusters)
 {
-	double t = now_seconds();
+	double t = bench_seconds();
 	ca_matcher *m = ca_matcher_new(cx, flags, 0);
 	uint64_t h = 0;
 
@@ -172,7 +161,7 @@ run(ca_ctx *cx, ca_ad **jobs, uint32_t nj, ca_ad **slots, uint32_t ns, unsigned 
 		ca_matcher_hits(m, ca_matcher_cluster_of(m, j), &n);
 		h += n;
 	}
-	t = now_seconds() - t;
+	t = bench_seconds() - t;
 	*hits = h;
 	*nclusters = ca_matcher_nclusters(m);
 	ca_matcher_free(m);

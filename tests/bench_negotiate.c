@@ -1,5 +1,5 @@
-/* bench_negotiate.c - the figures of issue 8 for `make bench`: one negotiation
- * cycle of 10,000 slots against 100,000 idle jobs of 50 submitters.
+/* bench_negotiate.c - the negotiator's figures for `make bench`: one
+ * negotiation cycle of 10,000 slots against 100,000 idle jobs of 50 submitters.
  *
  * bench_negotiate() prints the seconds a run takes, its peak memory
  * (getrusage ru_maxrss) and the matches made per second, with the targets
@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "condor.h"
 #include "classad.h"
 
@@ -47,19 +48,7 @@ static uint64_t seed = UINT64_C(0x853c49e6748fea9b);
 static uint32_t
 rnd(uint32_t n)
 {
-	seed ^= seed >> 12;
-	seed ^= seed << 25;
-	seed ^= seed >> 27;
-	return (uint32_t)((seed * UINT64_C(0x2545f4914f6cdd1d)) >> 32) % n;
-}
-
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return bench_rnd(&seed, n);
 }
 
 /* Resident memory now, in MB (Linux /proc; 0 elsewhere). */
@@ -187,9 +176,9 @@ feed(ca_neg *neg, const strbuf *text, bool slots, double *tp)
 	if (r == NULL)
 		return -1;
 	for (;;) {
-		double t = now_seconds();
+		double t = bench_seconds();
 		rc = ca_reader_next(r, &ad, &err);
-		*tp += now_seconds() - t;
+		*tp += bench_seconds() - t;
 		if (rc != 1)
 			break;
 		if (slots)
@@ -227,15 +216,13 @@ run(void)
 	ca_acct_init(&acct);
 	ca_reader *r = ca_reader_open_mem("<acct>", text.buf, text.len, CA_FMT_LONG, &err);
 	ca_ad *ad;
-	while (r != NULL && ca_reader_next(r, &ad, &err) == 1) {
-		char why[200];
-		if (ca_acct_add_ad(&acct, ad, &cx, NOW, why, sizeof why) < 0)
-			fprintf(stderr, "bench_negotiate: %s\n", why);
-	}
+	while (r != NULL && ca_reader_next(r, &ad, &err) == 1)
+		if (ca_acct_add_ad(&acct, ad, &cx, NOW, &err) < 0)
+			fprintf(stderr, "bench_negotiate: %s\n", err.msg);
 	ca_reader_close(r);
 
 	/* the ads as negotiate reads them: parsed one at a time and stored */
-	double t0 = now_seconds(), tp = 0;
+	double t0 = bench_seconds(), tp = 0;
 	ca_neg *neg = ca_neg_new(&cx, &acct);
 	strbuf_reset(&text);
 	for (int i = 0; i < NSLOTS; i++)
@@ -250,12 +237,12 @@ run(void)
 			return 1;
 	}
 	strbuf_release(&text);
-	double tread = now_seconds() - t0;
-	t = now_seconds();
+	double tread = bench_seconds() - t0;
+	t = bench_seconds();
 	size_t matches = ca_neg_run(neg);
 	for (size_t i = 0; i < matches; i++)
 		ca_ad_free(ca_neg_match_ad(neg, i));
-	t = now_seconds() - t;
+	t = bench_seconds() - t;
 	double total = tread + t;
 
 	ca_neg_stats st;

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "condor.h"
 #include "classad.h"
 
@@ -39,19 +40,7 @@ static uint64_t rng = UINT64_C(0x2545f4914f6cdd1d);
 static uint32_t
 rnd(uint32_t n)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * UINT64_C(0x2545f4914f6cdd1d)) >> 32) % n;
-}
-
-static double
-seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return bench_rnd(&rng, n);
 }
 
 static void
@@ -117,9 +106,8 @@ run_once(const strbuf *state, const strbuf *slots, const char *path, size_t *nre
 	ca_diag err;
 	ca_reader *r;
 	ca_ad *ad;
-	char why[200];
 	int rc;
-	double t = seconds(), out = -1;
+	double t = bench_seconds(), out = -1;
 
 	ca_acct_init(&a);
 	ca_ctx_init(&cx);
@@ -127,8 +115,8 @@ run_once(const strbuf *state, const strbuf *slots, const char *path, size_t *nre
 	/* the state (as ca_acct_read does, from memory) */
 	r = ca_reader_open_mem("<state>", state->buf, state->len, CA_FMT_LONG, &err);
 	while (r != NULL && (rc = ca_reader_next(r, &ad, &err)) == 1)
-		if (ca_acct_add_ad(&a, ad, &cx, NOW, why, sizeof why) < 0) {
-			fprintf(stderr, "bench_userprio: %s\n", why);
+		if (ca_acct_add_ad(&a, ad, &cx, NOW, &err) < 0) {
+			fprintf(stderr, "bench_userprio: %s\n", err.msg);
 			goto out;
 		}
 	ca_reader_close(r);
@@ -139,13 +127,13 @@ run_once(const strbuf *state, const strbuf *slots, const char *path, size_t *nre
 		ca_ad_free(ad);
 	}
 	ca_reader_close(r);
-	if (ca_acct_update(&a, NOW, why, sizeof why) < 0 ||
+	if (ca_acct_update(&a, NOW, &err) < 0 ||
 	    ca_acct_write(&a, path, CA_FMT_LONG, false, &err) < 0) {
 		fprintf(stderr, "bench_userprio: %s\n", err.msg);
 		goto out;
 	}
-	*nrec = a.n;
-	out = seconds() - t;
+	*nrec = a.recs.n;
+	out = bench_seconds() - t;
 out:
 	ca_acct_free(&a);
 	ca_ctx_free(&cx);

@@ -147,7 +147,7 @@ ADS
 	echo '[ ClusterId = 1; ProcId = 0 ]' >"$TMP/j1.ad"
 	echo '[ Name = "s"; Requirements = true ]' >"$TMP/s.ad"
 	run -1 classad-match --analyze "$TMP/j1.ad" "$TMP/s.ad"
-	[ "${lines[0]}" = 'Job 1.0 has no Requirements expression, so it matches no slot.' ]
+	[ "${lines[0]}" = 'Job 1.000 has no Requirements expression, so it matches no slot.' ]
 	[[ $output == *'      1 slots are rejected by your job'\''s requirements'* ]]
 	echo '[ ClusterId = 1; ProcId = 0; Requirements = "yes" && MY.x; x = true ]' >"$TMP/j2.ad"
 	run -1 classad-match --analyze "$TMP/j2.ad" "$TMP/s.ad"
@@ -216,7 +216,7 @@ ADS
 	[ "$output" = $'1.0\tslot15\t8192.0\t0.0' ]
 	run -0 bash -c "ulimit -v 65536; gen() { $(declare -f gen | tail -n +2); }; gen |
 	    classad-match --analyze '$TMP/job.ad' - | grep 'willing'"
-	[ "$output" = ' 262500 slots are willing to run your job' ]
+	[ "$output" = ' 262500 slots match and are willing to run your job' ]
 }
 
 # ---- the example pool ----
@@ -291,7 +291,7 @@ ADS
 @test "--analyze: a job matching nothing because no slot has everything at once" {
 	echo '[ ClusterId = 9; ProcId = 0; Requirements = TARGET.Memory >= 32768 && TARGET.OpSysAndVer == "Ubuntu22" && TARGET.Cpus >= 2 ]' >"$TMP/job.ad"
 	run -1 classad-match --analyze "$TMP/job.ad" "$POOL/slots.ads"
-	[[ $output == *'No slot matches job 9.0: each condition holds on some slot, but no slot'* ]]
+	[[ $output == *'No slot matches job 9.000: each condition holds on some slot, but no slot'* ]]
 	[[ $output == *'[1] TARGET.Memory >= 32768: 4 slots meet all the other conditions'* ]]
 	[[ $output != *'[3] TARGET.Cpus'*'meet'* ]]
 	# the job's Requirements accept a slot that rejects it
@@ -353,4 +353,43 @@ ADS
 	[ -z "$output" ]
 	run -1 classad-match "$POOL/jobs.ads" "$TMP/empty"
 	[ -z "$output" ]
+}
+
+# ---- condor_q's words on a partitionable machine ----
+
+pmachine() {
+	{
+		printf 'Name = "slot1@node1"\nMachine = "node1"\nPartitionableSlot = true\nState = "Unclaimed"\n'
+		printf 'Cpus = 4\nMemory = 8192\nTotalSlotCpus = 8\nTotalSlotMemory = 16384\nStart = true\n'
+		printf 'WithinResourceLimits = (TARGET.RequestCpus <= MY.Cpus && TARGET.RequestMemory <= MY.Memory)\n'
+		printf 'Requirements = START && WithinResourceLimits\nArch = "X86_64"\n\n'
+		for i in 1 2 3 4; do
+			printf 'Name = "slot1_%d@node1"\nMachine = "node1"\nDynamicSlot = true\nState = "Claimed"\n' $i
+			printf 'Cpus = 1\nMemory = 2048\nRemoteUser = "user%d@example.org"\nStart = true\n' $i
+			printf 'Requirements = START\nArch = "X86_64"\n\n'
+		done
+	} >"$TMP/slots.ads"
+	printf 'ClusterId = %s\nProcId = 0\nUser = "%s"\nRequestCpus = %s\nRequestMemory = 1024\nRequirements = TARGET.Arch == "X86_64" && TARGET.Cpus >= RequestCpus\n' \
+	    "$1" "$2" "$3" >"$TMP/job.ads"
+}
+
+@test "--analyze on a partitionable machine: serving other users, your jobs, leftovers, and what draining gives" {
+	pmachine 8 user1@example.org 1
+	run -0 classad-match --analyze "$TMP/job.ads" "$TMP/slots.ads"
+	[[ $output == *$'008.000:  Run analysis summary ignoring user priority.  Of 5 slots on 1 machines,\n      0 slots are rejected by your job\'s requirements\n      0 slots reject your job because of their own requirements\n      1 slots match and are already running your jobs\n      3 slots match but are serving other users\n      1 slots match and are willing to run your job (1 of them with what partitionable slots have left)'* ]]
+	# a 6-cpu job on the 8-core machine with 4 free: draining would do
+	pmachine 7 alice@example.org 6
+	run -1 classad-match --analyze "$TMP/job.ads" "$TMP/slots.ads"
+	[[ $output == *$'      4 slots are rejected by your job\'s requirements\n'* ]]
+	[[ $output == *$'      0 slots match and are willing to run your job\n      1 slots would match if drained\n'* ]]
+	[[ $output == *'Draining would do: 1 partitionable slot would match job 7.000 once its'* ]]
+	[[ $output == *'no slot has more than 4 (RequestCpus is 6)'* ]]
+}
+
+@test "--analyze --reverse: a test that is no comparison is worded on the jobs' values, never as a test to relax" {
+	printf 'Name = "slot1@g"\nGPUs = 0\nStart = ifThenElse(TARGET.WantGPU =?= true, MY.GPUs > 0, TARGET.RequestMemory < 100)\nRequirements = Start && TARGET.Owner =!= "mallory"\n' >"$TMP/g.ads"
+	printf 'ClusterId = 1\nProcId = 0\nOwner = "alice"\nRequestMemory = 1024\nRequirements = true\n' >"$TMP/j.ads"
+	run -1 classad-match --analyze -r "$TMP/j.ads" "$TMP/g.ads"
+	[[ $output == *'it is true for no job; where it fails, jobs have WantGPU none and RequestMemory 1024'* ]]
+	[[ $output != *'jobs have false'* ]]
 }

@@ -180,53 +180,37 @@ ca_acct_init(ca_acct *a)
 void
 ca_acct_free(ca_acct *a)
 {
-	for (size_t i = 0; i < a->n; i++)
-		ca_ad_free(a->recs[i]->ad);
-	free(a->recs);
-	free(a->index);
+	for (size_t i = 0; i < a->recs.n; i++)
+		ca_ad_free(a->recs.at[i]->ad);
+	ca_vec_free(&a->recs);
+	ca_dict_free(&a->index);
 	strbuf_release(&a->tmp);
 	ca_arena_free(&a->arena);
 	memset(a, 0, sizeof *a);
 }
 
-static uint32_t
-hash_bytes(const char *s, size_t len)
+/* The hash of a record's name: the high bits folded into the low ones the
+ * table looks at. */
+static uint64_t
+name_hash(const char *s, size_t len)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = ca_hash_bytes(0, s, len);
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	h ^= h >> 15;
-	h *= 0x2c1b3c6du;
-	h ^= h >> 12;
-	return h;
+	return h ^ h >> 32;
 }
 
 ca_acct_rec *
 ca_acct_find(const ca_acct *a, const char *name, size_t len)
 {
-	if (a->icap == 0)
-		return NULL;
-	uint32_t h = hash_bytes(name, len);
-	size_t mask = a->icap - 1;
-	for (size_t j = h & mask;; j = (j + 1) & mask) {
-		uint32_t k = a->index[j];
-		if (k == 0)
-			return NULL;
-		ca_acct_rec *r = a->recs[k - 1];
-		if (r->hash == h && strncmp(r->name, name, len) == 0 && r->name[len] == '\0')
+	ca_dict_it it;
+
+	for (uint32_t i = ca_dict_first(&a->index, name_hash(name, len), &it);
+	    i != CA_DICT_NONE; i = ca_dict_next(&a->index, &it)) {
+		ca_acct_rec *r = a->recs.at[i];
+		if (strncmp(r->name, name, len) == 0 && r->name[len] == '\0')
 			return r;
 	}
-}
-
-static void
-index_put(ca_acct *a, size_t i)
-{
-	size_t mask = a->icap - 1, j = a->recs[i]->hash & mask;
-
-	while (a->index[j] != 0)
-		j = (j + 1) & mask;
-	a->index[j] = (uint32_t)(i + 1);
+	return NULL;
 }
 
 static ca_acct_rec *
@@ -235,20 +219,8 @@ add_rec(ca_acct *a, const char *name, size_t len)
 	ca_acct_rec *r = ca_arena_zalloc(&a->arena, sizeof *r);
 
 	r->name = ca_arena_strndup(&a->arena, name, len);
-	r->hash = hash_bytes(name, len);
-	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 256;
-		a->recs = ca_xreallocarray(a->recs, a->cap, sizeof *a->recs);
-	}
-	a->recs[a->n++] = r;
-	if (a->n * 2 > a->icap) {
-		free(a->index);
-		a->icap = a->icap ? a->icap * 2 : 512;
-		a->index = ca_xcalloc(a->icap, sizeof *a->index);
-		for (size_t i = 0; i < a->n; i++)
-			index_put(a, i);
-	} else
-		index_put(a, a->n - 1);
+	ca_dict_add(&a->index, name_hash(name, len), (uint32_t)a->recs.n);
+	*ca_vec_push(&a->recs) = r;
 	return r;
 }
 
@@ -354,42 +326,56 @@ ca_acct_get(ca_acct *a, const char *name, size_t len, int64_t now)
 	return r;
 }
 
-/* A number attribute: 1 and *out set, 0 absent or undefined, -1 not a
- * finite number. */
+/* Attribute name (interned) of a record as a number: 1 and *out set, 0
+ * when absent or undefined, -1 when not a finite number; a bool counts as 0
+ * or 1, as ca_get_num has it. A state holds a record per submitter and
+ * ca_get_num looks the name up in the intern table on every call, which
+ * made reading 100,000 records a third slower: the names are interned once
+ * (ca_acct_init). */
 static int
 num_attr(ca_ctx *cx, const ca_ad *ad, const ca_name *name, double *out)
 {
 	const ca_attr *at = ca_ad_find(ad, name);
+	ca_value v = at == NULL ? ca_undef() : at->is_lit ? at->lit :
+	    ca_eval_expr(cx, at->expr, ad, NULL);
 
-	if (at == NULL)
+	switch (v.kind) {
+	case CA_UNDEFINED:
 		return 0;
-	ca_value v = ca_eval_expr(cx, at->expr, ad, NULL);
-	if (v.kind == CA_UNDEFINED)
-		return 0;
-	if (v.kind == CA_INT)
+	case CA_INT:
 		*out = (double)v.u.i;
-	else if (v.kind == CA_REAL && isfinite(v.u.r))
+		return 1;
+	case CA_BOOL:
+		*out = v.u.b;
+		return 1;
+	case CA_REAL:
+		if (!isfinite(v.u.r))
+			return -1;
 		*out = v.u.r;
-	else
+		return 1;
+	default:
 		return -1;
-	return 1;
+	}
 }
 
 int
-ca_acct_add_ad(ca_acct *a, ca_ad *ad, ca_ctx *cx, int64_t now, char *why, size_t whylen)
+ca_acct_add_ad(ca_acct *a, ca_ad *ad, ca_ctx *cx, int64_t now, ca_diag *err)
 {
-	const ca_attr *at = ca_ad_find(ad, a->attr[A_NAME]);
-	ca_value v = at ? ca_eval_expr(cx, at->expr, ad, NULL) : ca_undef();
+	const char *name;
+	size_t len;
 	double d[A_NATTR];
 	int have[A_NATTR];
+	bool group = false;
 
-	if (v.kind != CA_STRING || v.x.len == 0) {
-		snprintf(why, whylen, "an accountant record needs a Name string");
+	if (ca_get_str(cx, ad, attr_names[A_NAME], &name, &len) != 1 || len == 0) {
+		ca_diag_set(err, CA_EX_INPUT, NULL, 0, 0,
+		    "an accountant record needs a Name string");
 		goto bad;
 	}
-	if (ca_acct_find(a, v.u.s, v.x.len) != NULL) {
-		snprintf(why, whylen, "a second record named \"%.*s\"", (int)(v.x.len > 80 ? 80 :
-		    v.x.len), v.u.s);
+	int shown = (int)(len > 80 ? 80 : len);
+	if (ca_acct_find(a, name, len) != NULL) {
+		ca_diag_set(err, CA_EX_INPUT, NULL, 0, 0, "a second record named \"%.*s\"", shown,
+		    name);
 		goto bad;
 	}
 	for (int i = A_PRIORITY; i < A_NATTR; i++) {
@@ -400,23 +386,19 @@ ca_acct_add_ad(ca_acct *a, ca_ad *ad, ca_ctx *cx, int64_t now, char *why, size_t
 		/* counts and times must also fit an integer */
 		bool whole = i == A_RES || i == A_BEGIN || i == A_LAST || i == A_UPDATE;
 		if (have[i] < 0 || (have[i] && (d[i] < 0 || (whole && d[i] > 9e15)))) {
-			snprintf(why, whylen, "record \"%.*s\": %s must be a number %s",
-			    (int)(v.x.len > 80 ? 80 : v.x.len), v.u.s, attr_names[i],
+			ca_diag_set(err, CA_EX_INPUT, NULL, 0, 0,
+			    "record \"%.*s\": %s must be a number %s", shown, name, attr_names[i],
 			    whole ? "from 0 to 9e15" : ">= 0");
 			goto bad;
 		}
 	}
-	ca_acct_rec *r = add_rec(a, v.u.s, v.x.len);
-	at = ca_ad_find(ad, a->attr[A_GROUP]);
-	if (at != NULL) {
-		ca_value g = ca_eval_expr(cx, at->expr, ad, NULL);
-		r->group = g.kind == CA_BOOL && g.u.b;
-	}
+	ca_acct_rec *r = add_rec(a, name, len);
+	r->group = ca_get_bool(cx, ad, attr_names[A_GROUP], &group) == 1 && group;
 	r->ad = ad;
 	r->prio = have[A_PRIORITY] ? d[A_PRIORITY] : CA_ACCT_MIN_PRIO;
 	/* HTCondor's rule: a factor below 1 is chosen anew (and kept) */
 	r->factor = have[A_FACTOR] && d[A_FACTOR] >= CA_ACCT_MIN_FACTOR ? d[A_FACTOR] :
-	    ca_acct_new_factor(a, r->name, v.x.len);
+	    ca_acct_new_factor(a, r->name, len);
 	r->res = (int64_t)d[A_RES];
 	r->wres = d[A_WRES];
 	r->hier = d[A_HIER];
@@ -439,17 +421,11 @@ bad:
 static bool
 str_attr(ca_ctx *cx, const ca_ad *ad, const char *name, const char **s, size_t *len)
 {
-	ca_value v = ca_eval_attr(cx, ad, NULL, name);
-
-	if (v.kind != CA_STRING || v.x.len == 0)
-		return false;
-	*s = v.u.s;
-	*len = v.x.len;
-	return true;
+	return ca_get_str(cx, ad, name, s, len) == 1 && *len > 0;
 }
 
-static double
-slot_weight(ca_acct *a, ca_ctx *cx, const ca_ad *slot)
+double
+ca_acct_slot_weight(const ca_acct *a, ca_ctx *cx, const ca_ad *slot)
 {
 	ca_value v;
 
@@ -469,11 +445,73 @@ slot_weight(ca_acct *a, ca_ctx *cx, const ca_ad *slot)
 	return 1.0;		/* missing or negative: HTCondor charges 1 */
 }
 
+bool
+ca_acct_customer(const ca_acct *a, const char *group, size_t glen, const char *user,
+    size_t ulen, strbuf *out)
+{
+	strbuf_reset(out);
+	if (glen == 0) {
+		if (ulen > 0)
+			strbuf_add(out, user, ulen);
+		return ulen > 0;
+	}
+	strbuf_add(out, group, glen);
+	if (memchr(group, '@', glen) == NULL) {
+		/* "group_physics" is charged as group_physics@UID_DOMAIN */
+		size_t u = ulen > 0 ? user_len(user, ulen) : 0;
+		if (u < ulen)
+			strbuf_add(out, user + u, ulen - u);
+		else if (a->pol.uid_domain != NULL) {
+			strbuf_addc(out, '@');
+			strbuf_adds(out, a->pol.uid_domain);
+		}
+	}
+	return true;
+}
+
+/* The usage of customer name (w slots' weight) and, under GROUP_NAMES, of
+ * its group and every configured ancestor (their subtree usage). */
+static void
+charge(ca_acct *a, const char *name, size_t len, double w, int64_t now)
+{
+	ca_acct_rec *r = ca_acct_get(a, name, len, now);
+	const char *g;
+
+	r->new_res++;
+	r->new_wres += w;
+	if (a->pol.ngroups == 0 || (g = ca_acct_group_of(a, name, len)) == NULL)
+		return;
+	size_t gl = strlen(g);
+	ca_acct_rec *gr = ca_acct_get(a, g, gl, now);
+	gr->group = true;
+	if (gr != r) {
+		gr->new_res++;
+		gr->new_wres += w;
+	}
+	for (size_t k = gl; k > 0; k--) {
+		if (k < gl && g[k] != '.')
+			continue;
+		ca_acct_rec *anc = ca_acct_find(a, g, k);
+		if (anc == NULL) {
+			bool configured = false;
+			for (size_t i = 0; i < a->pol.ngroups; i++)
+				if (strlen(a->pol.groups[i]) == k &&
+				    strncasecmp(a->pol.groups[i], g, k) == 0)
+					configured = true;
+			if (!configured)
+				continue;
+			anc = ca_acct_get(a, g, k, now);
+		}
+		anc->group = true;
+		anc->new_hier += w;
+	}
+}
+
 int
 ca_acct_charge_slot(ca_acct *a, ca_ctx *cx, const ca_ad *slot, int64_t now)
 {
-	const char *s, *user = NULL;
-	size_t n, ulen = 0;
+	const char *s = NULL, *user = NULL;
+	size_t n = 0, ulen = 0;
 	int rc = 0;
 
 	if (!str_attr(cx, slot, "State", &s, &n) ||
@@ -483,59 +521,12 @@ ca_acct_charge_slot(ca_acct *a, ca_ctx *cx, const ca_ad *slot, int64_t now)
 	if (a->pol.discount_suspended && str_attr(cx, slot, "Activity", &s, &n) && n == 9 &&
 	    ci_prefix(s, n, "Suspended", 9))
 		goto out;
-	bool have_user = str_attr(cx, slot, "RemoteUser", &user, &ulen);
-	strbuf_reset(&a->tmp);
-	if (str_attr(cx, slot, "AccountingGroup", &s, &n)) {
-		strbuf_add(&a->tmp, s, n);
-		if (memchr(s, '@', n) == NULL) {
-			/* the seed: "group_physics" is charged as group_physics@UID_DOMAIN */
-			size_t u = have_user ? user_len(user, ulen) : 0;
-			if (have_user && u < ulen)
-				strbuf_add(&a->tmp, user + u, ulen - u);
-			else if (a->pol.uid_domain != NULL) {
-				strbuf_addc(&a->tmp, '@');
-				strbuf_adds(&a->tmp, a->pol.uid_domain);
-			}
-		}
-	} else if (have_user)
-		strbuf_add(&a->tmp, user, ulen);
-	else
+	str_attr(cx, slot, "RemoteUser", &user, &ulen);
+	if (!str_attr(cx, slot, "AccountingGroup", &s, &n))
+		n = 0;
+	if (!ca_acct_customer(a, s, n, user, ulen, &a->tmp))
 		goto out;
-
-	double w = slot_weight(a, cx, slot);
-	ca_acct_rec *r = ca_acct_get(a, a->tmp.buf, a->tmp.len, now);
-	r->new_res++;
-	r->new_wres += w;
-	if (a->pol.ngroups > 0) {
-		const char *g = ca_acct_group_of(a, a->tmp.buf, a->tmp.len);
-		if (g != NULL) {
-			size_t gl = strlen(g);
-			ca_acct_rec *gr = ca_acct_get(a, g, gl, now);
-			gr->group = true;
-			if (gr != r) {
-				gr->new_res++;
-				gr->new_wres += w;
-			}
-			/* the group and every configured ancestor: subtree usage */
-			for (size_t k = gl; k > 0; k--) {
-				if (k < gl && g[k] != '.')
-					continue;
-				ca_acct_rec *anc = ca_acct_find(a, g, k);
-				if (anc == NULL) {
-					bool configured = false;
-					for (size_t i = 0; i < a->pol.ngroups; i++)
-						if (strlen(a->pol.groups[i]) == k &&
-						    strncasecmp(a->pol.groups[i], g, k) == 0)
-							configured = true;
-					if (!configured)
-						continue;
-					anc = ca_acct_get(a, g, k, now);
-				}
-				anc->group = true;
-				anc->new_hier += w;
-			}
-		}
-	}
+	charge(a, a->tmp.buf, a->tmp.len, ca_acct_slot_weight(a, cx, slot), now);
 	rc = 1;
 out:
 	ca_arena_reset(&cx->scratch);
@@ -567,13 +558,14 @@ ca_acct_advance(ca_acct_rec *r, int64_t now, double halflife)
 }
 
 int
-ca_acct_update(ca_acct *a, int64_t now, char *why, size_t whylen)
+ca_acct_update(ca_acct *a, int64_t now, ca_diag *err)
 {
-	for (size_t i = 0; i < a->n; i++) {
-		const ca_acct_rec *r = a->recs[i];
+	for (size_t i = 0; i < a->recs.n; i++) {
+		const ca_acct_rec *r = a->recs.at[i];
 		if (!r->deleted && now < r->updated) {
-			snprintf(why, whylen, "now (%lld) is before the last update of %s (%lld)",
-			    (long long)now, r->name, (long long)r->updated);
+			ca_diag_set(err, CA_EX_INPUT, NULL, 0, 0,
+			    "now (%lld) is before the last update of %s (%lld)", (long long)now,
+			    r->name, (long long)r->updated);
 			return -1;
 		}
 		/* slot weights near DBL_MAX would write real("INF"), which no
@@ -583,13 +575,13 @@ ca_acct_update(ca_acct *a, int64_t now, char *why, size_t whylen)
 		ca_acct_advance(&t, now, a->pol.halflife);
 		if (!r->deleted && !(isfinite(t.prio) && isfinite(t.accum) && isfinite(t.waccum) &&
 		    r->new_wres < 1e296 && r->new_hier < 1e296)) {
-			snprintf(why, whylen, "the usage of %s is too large to record (slot weights "
-			    "of %g?)", r->name, r->new_wres);
+			ca_diag_set(err, CA_EX_INPUT, NULL, 0, 0, "the usage of %s is too large to "
+			    "record (slot weights of %g?)", r->name, r->new_wres);
 			return -1;
 		}
 	}
-	for (size_t i = 0; i < a->n; i++) {
-		ca_acct_rec *r = a->recs[i];
+	for (size_t i = 0; i < a->recs.n; i++) {
+		ca_acct_rec *r = a->recs.at[i];
 		if (r->deleted)
 			continue;
 		ca_acct_advance(r, now, a->pol.halflife);
@@ -622,35 +614,27 @@ ca_acct_reset_usage(ca_acct_rec *r, int64_t now)
 	r->begin = now;
 }
 
-static void
-set_num(ca_ad *ad, const ca_name *name, const char *spell, ca_value v)
-{
-	ca_ad_set(ad, name, spell, ca_expr_lit(ad->arena, v));
-}
-
+/* The record's attributes set as literals, by their interned names (see
+ * num_attr), spelled as attr_names has them. */
 ca_ad *
 ca_acct_rec_ad(const ca_acct *a, ca_acct_rec *r)
 {
+	const ca_value v[A_NATTR] = {
+		[A_NAME] = ca_str(r->name, (uint32_t)strlen(r->name)),
+		[A_PRIORITY] = ca_real(r->prio), [A_FACTOR] = ca_real(r->factor),
+		[A_RES] = ca_int(r->res), [A_WRES] = ca_real(r->wres),
+		[A_ACCUM] = ca_real(r->accum), [A_WACCUM] = ca_real(r->waccum),
+		[A_BEGIN] = ca_int(r->begin), [A_LAST] = ca_int(r->last),
+		[A_UPDATE] = ca_int(r->updated), [A_GROUP] = ca_bool(true),
+		[A_HIER] = ca_real(r->hier)
+	};
+
 	if (r->ad == NULL)
 		r->ad = ca_ad_new();
-	ca_ad *ad = r->ad;
-	const ca_name *const *nm = a->attr;
-
-	set_num(ad, nm[A_NAME], attr_names[A_NAME], ca_str(r->name, (uint32_t)strlen(r->name)));
-	set_num(ad, nm[A_PRIORITY], attr_names[A_PRIORITY], ca_real(r->prio));
-	set_num(ad, nm[A_FACTOR], attr_names[A_FACTOR], ca_real(r->factor));
-	set_num(ad, nm[A_RES], attr_names[A_RES], ca_int(r->res));
-	set_num(ad, nm[A_WRES], attr_names[A_WRES], ca_real(r->wres));
-	set_num(ad, nm[A_ACCUM], attr_names[A_ACCUM], ca_real(r->accum));
-	set_num(ad, nm[A_WACCUM], attr_names[A_WACCUM], ca_real(r->waccum));
-	set_num(ad, nm[A_BEGIN], attr_names[A_BEGIN], ca_int(r->begin));
-	set_num(ad, nm[A_LAST], attr_names[A_LAST], ca_int(r->last));
-	set_num(ad, nm[A_UPDATE], attr_names[A_UPDATE], ca_int(r->updated));
-	if (r->group) {
-		set_num(ad, nm[A_GROUP], attr_names[A_GROUP], ca_bool(true));
-		set_num(ad, nm[A_HIER], attr_names[A_HIER], ca_real(r->hier));
-	}
-	return ad;
+	/* IsAccountingGroup and HierWeightedResourcesUsed: groups only */
+	for (int i = 0; i < (r->group ? A_NATTR : A_GROUP); i++)
+		ca_ad_set(r->ad, a->attr[i], attr_names[i], ca_expr_lit(r->ad->arena, v[i]));
+	return r->ad;
 }
 
 void
@@ -676,18 +660,6 @@ ca_acct_shares(ca_acct_rec *const *recs, size_t n, double pool, double *out)
 
 /* ---- the state file ---- */
 
-static int
-sys_err(ca_diag *err, const char *file, const char *fmt, const char *arg)
-{
-	int e = errno;
-
-	err->file = file;
-	err->line = err->col = 0;
-	err->status = CA_EX_SYSTEM;
-	snprintf(err->msg, sizeof err->msg, fmt, arg, strerror(e));
-	return -1;
-}
-
 int
 ca_acct_read(ca_acct *a, const char *path, ca_ctx *cx, int64_t now, ca_format *fmt,
     bool *gz, ca_diag *err)
@@ -698,7 +670,8 @@ ca_acct_read(ca_acct *a, const char *path, ca_ctx *cx, int64_t now, ca_format *f
 	if (fp == NULL) {
 		if (errno == ENOENT)
 			return 0;
-		return sys_err(err, path, "cannot open the state%s: %s", "");
+		ca_diag_errno(err, path, errno, "cannot open the state");
+		return -1;
 	}
 	size_t got = fread(magic, 1, 2, fp);
 	fclose(fp);
@@ -708,18 +681,14 @@ ca_acct_read(ca_acct *a, const char *path, ca_ctx *cx, int64_t now, ca_format *f
 	ca_reader *rd = ca_reader_open(path, CA_FMT_AUTO, err);
 	ca_ad *ad;
 	int rc;
-	char why[200];
 
 	if (rd == NULL)
 		return -1;
 	while ((rc = ca_reader_next(rd, &ad, err)) == 1) {
 		int line = ca_reader_ad_line(rd);
-		if (ca_acct_add_ad(a, ad, cx, now, why, sizeof why) < 0) {
+		if (ca_acct_add_ad(a, ad, cx, now, err) < 0) {
 			err->file = path;
 			err->line = line;
-			err->col = 0;
-			err->status = CA_EX_INPUT;
-			snprintf(err->msg, sizeof err->msg, "%s", why);
 			rc = -1;
 			break;
 		}
@@ -742,31 +711,30 @@ ca_acct_write(ca_acct *a, const char *path, ca_format fmt, bool gz, ca_diag *err
 		return -1;
 	ca_writer *w = ca_writer_open(sf.fp, fmt, gz);
 	if (w == NULL) {
-		sys_err(err, path, "cannot write %s: %s", sf.tmp);
+		ca_diag_errno(err, path, errno, "cannot write %s", sf.tmp);
 		ca_statefile_abort(&sf);
 		return -1;
 	}
 	int werr = 0;
-	for (size_t i = 0; i < a->n && !werr; i++)
-		if (!a->recs[i]->deleted && ca_writer_put(w, ca_acct_rec_ad(a, a->recs[i])) < 0) {
+	for (size_t i = 0; i < a->recs.n && !werr; i++) {
+		ca_acct_rec *r = a->recs.at[i];
+		if (!r->deleted && ca_writer_put(w, ca_acct_rec_ad(a, r)) < 0) {
 			werr = errno == EILSEQ ? 2 : 1;
 			if (werr == 2) {
 				/* a name from a slot ad, say: not a system error */
 				strbuf q = STRBUF_INIT;
-				ca_print_string(&q, a->recs[i]->name, strlen(a->recs[i]->name), 0);
-				err->file = path;
-				err->line = err->col = 0;
-				err->status = CA_EX_INPUT;
-				snprintf(err->msg, sizeof err->msg, "the record %.60s: %s", q.buf,
+				ca_print_string(&q, r->name, strlen(r->name), 0);
+				ca_diag_set(err, CA_EX_INPUT, path, 0, 0, "the record %.60s: %s", q.buf,
 				    ca_writer_refusal(w));
 				strbuf_release(&q);
 			}
 		}
+	}
 	if (ca_writer_close(w) < 0 && werr == 0)
 		werr = 1;
 	if (werr) {
 		if (werr == 1)
-			sys_err(err, path, "writing %s failed: %s", sf.tmp);
+			ca_diag_errno(err, path, errno, "writing %s failed", sf.tmp);
 		ca_statefile_abort(&sf);
 		return -1;
 	}

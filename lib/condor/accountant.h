@@ -53,10 +53,9 @@ typedef struct ca_acct_rec {
 	/* usage seen in the slots of the update in progress */
 	int64_t new_res;
 	double new_wres, new_hier;
-	uint32_t hash;
 } ca_acct_rec;
 
-/* The knobs, with the seeds' defaults (ca_acct_policy_init). */
+/* The knobs, with HTCondor's defaults (ca_acct_policy_init). */
 typedef struct ca_acct_policy {
 	double halflife;		/* PRIORITY_HALFLIFE: 86400 s */
 	double default_factor;		/* DEFAULT_PRIO_FACTOR: 1.0 */
@@ -78,10 +77,8 @@ typedef struct ca_acct_policy {
 
 typedef struct ca_acct {
 	ca_acct_policy pol;
-	ca_acct_rec **recs;	/* in state order, new records at the end */
-	size_t n, cap;
-	uint32_t *index;	/* open addressing on the name: recs index + 1 */
-	size_t icap;
+	ca_vec(ca_acct_rec *) recs;	/* in state order, new records at the end */
+	ca_dict index;		/* the records by name */
 	ca_arena arena;		/* records, names, policy strings */
 	int64_t last_update;	/* the latest LastUpdate, 0 for a new state */
 	const ca_name *attr[16];	/* the record attributes, interned once */
@@ -115,9 +112,20 @@ ca_acct_eup(const ca_acct_rec *r)
 }
 
 /* Add a record read from a state: ad becomes the accountant's. Returns 0, or
- * -1 with a message in why (bad or duplicate record; ad freed). now is used
- * for a record without LastUpdate. */
-int ca_acct_add_ad(ca_acct *a, ca_ad *ad, ca_ctx *cx, int64_t now, char *why, size_t whylen);
+ * -1 with err set (a bad or duplicate record, exit status 3; the ad is
+ * freed; err's place is left for the caller, who knows the file). now is
+ * used for a record without LastUpdate. */
+int ca_acct_add_ad(ca_acct *a, ca_ad *ad, ca_ctx *cx, int64_t now, ca_diag *err);
+
+/* The accountant's name of a customer, into out: group (an
+ * AccountingGroup; glen 0 for none) with the user's "@domain" when it has
+ * no domain of its own (else "@UID_DOMAIN"), or without a group the user.
+ * False when there is neither. */
+bool ca_acct_customer(const ca_acct *a, const char *group, size_t glen, const char *user,
+    size_t ulen, strbuf *out);
+/* The weight of a slot as it is now: SLOT_WEIGHT, else SlotWeight, else
+ * Cpus (1 without slot weights, or when it is no number >= 0). */
+double ca_acct_slot_weight(const ca_acct *a, ca_ctx *cx, const ca_ad *slot);
 
 /* Charge one slot ad: a Claimed or Preempting slot charges its
  * AccountingGroup (or RemoteUser) SlotWeight for the update in progress.
@@ -128,9 +136,10 @@ int ca_acct_charge_slot(ca_acct *a, ca_ctx *cx, const ca_ad *slot, int64_t now);
  * its recorded usage: priority decay and accumulated usage. */
 void ca_acct_advance(ca_acct_rec *r, int64_t now, double halflife);
 /* Advance every record to now, then record the usage charged since the last
- * call as the usage from now on. Returns 0, or -1 (nothing changed) with a
- * message when now is before a record's LastUpdate. */
-int ca_acct_update(ca_acct *a, int64_t now, char *why, size_t whylen);
+ * call as the usage from now on. Returns 0, or -1 (nothing changed) with
+ * err set (exit status 3, no place) when now is before a record's
+ * LastUpdate or the usage is too large to record. */
+int ca_acct_update(ca_acct *a, int64_t now, ca_diag *err);
 
 /* condor_userprio's edits. Values are checked by the caller (the messages
  * are the program's); these only apply them. */

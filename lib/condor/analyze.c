@@ -18,6 +18,16 @@
 #define WRAP_WIDTH	76	/* the Requirements text is wrapped to this */
 
 enum { CL_LEAF, CL_AND, CL_OR };
+#define MAX_REFS	3	/* attributes of the other side followed in a test */
+
+/* The distinct values something of the other side had (the first
+ * MAX_SHOWN of them), for advice worded on values. */
+struct valset {
+	const char *vals[MAX_SHOWN];
+	uint32_t nvals;
+	bool more;
+	uint64_t undef;		/* weight of the ads where it is undefined */
+};
 
 struct clause {
 	const ca_expr *e;	/* parentheses stripped */
@@ -39,10 +49,13 @@ struct clause {
 	ca_value fv;
 	bool any_num, all_int;
 	double min, max;
-	uint64_t undef;		/* weight of the ads where oside is undefined */
-	const char *vals[MAX_SHOWN];
-	uint32_t nvals;
-	bool more;
+	struct valset seen;	/* oside's values where the clause fails */
+	/* a test that is no comparison and no plain attribute (a function
+	 * call, ifThenElse(...)): the attributes of the other side it reads,
+	 * and their values where it fails */
+	const ca_name *ref[MAX_REFS];
+	struct valset refseen[MAX_REFS];
+	uint32_t nref;
 };
 
 struct ca_analysis {
@@ -50,9 +63,10 @@ struct ca_analysis {
 	const ca_ad *self;
 	const ca_expr *req;
 	int rflags;
+	bool slots;		/* CA_AN_SLOTS */
+	const char *user;	/* self's User, for telling its slots apart */
 	ca_arena arena;
-	struct clause *cl;
-	uint32_t ncl, cap;
+	ca_vec(struct clause) cl;	/* in preorder */
 	int nexpand;
 	uint64_t *without;	/* root &&: weight where only operand k fails */
 	ca_analysis_counts n;
@@ -87,13 +101,10 @@ strip(ca_analysis *an, const ca_expr *e)
 	}
 }
 
-struct oplist {
-	const ca_expr **v;
-	uint32_t n, cap;
-};
+typedef ca_vec(const ca_expr *) oplist;
 
 static void
-flatten(ca_analysis *an, const ca_expr *e, int op, struct oplist *l)
+flatten(ca_analysis *an, const ca_expr *e, int op, oplist *l)
 {
 	e = strip(an, e);
 	if (e->node == CA_N_BINARY && e->op == op) {
@@ -101,11 +112,7 @@ flatten(ca_analysis *an, const ca_expr *e, int op, struct oplist *l)
 		flatten(an, e->u.k.b, op, l);
 		return;
 	}
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 8;
-		l->v = ca_xreallocarray(l->v, l->cap, sizeof *l->v);
-	}
-	l->v[l->n++] = e;
+	*ca_vec_push(l) = e;
 }
 
 static uint32_t
@@ -115,12 +122,8 @@ build(ca_analysis *an, const ca_expr *e, int parent, int depth)
 	struct clause *c;
 
 	e = strip(an, e);
-	if (an->ncl == an->cap) {
-		an->cap = an->cap ? an->cap * 2 : 16;
-		an->cl = ca_xreallocarray(an->cl, an->cap, sizeof *an->cl);
-	}
-	idx = an->ncl++;
-	c = &an->cl[idx];
+	idx = (uint32_t)an->cl.n;
+	c = ca_vec_push(&an->cl);
 	memset(c, 0, sizeof *c);
 	c->e = e;
 	c->parent = parent;
@@ -129,18 +132,18 @@ build(ca_analysis *an, const ca_expr *e, int parent, int depth)
 	if (e->node != CA_N_BINARY || (e->op != CA_T_AND && e->op != CA_T_OR))
 		return idx;
 
-	struct oplist ops = { NULL, 0, 0 };
+	oplist ops = CA_VEC_INIT;
 	int op = e->op;
 	flatten(an, e->u.k.a, op, &ops);
 	flatten(an, e->u.k.b, op, &ops);
 	uint32_t *child = ca_arena_array(&an->arena, ops.n, sizeof *child);
 	for (uint32_t i = 0; i < ops.n; i++)
-		child[i] = build(an, ops.v[i], (int)idx, depth + 1);
-	free(ops.v);
-	c = &an->cl[idx];	/* the array may have moved */
+		child[i] = build(an, ops.at[i], (int)idx, depth + 1);
+	c = &an->cl.at[idx];	/* the array may have moved */
 	c->kind = op == CA_T_AND ? CL_AND : CL_OR;
 	c->child = child;
-	c->nchild = ops.n;
+	c->nchild = (uint32_t)ops.n;
+	ca_vec_free(&ops);
 	return idx;
 }
 
@@ -175,6 +178,20 @@ fixed_value(ca_analysis *an, const ca_expr *e)
 	v = ca_value_copy_into(&an->arena, v);
 	ca_arena_reset(&an->cx->scratch);
 	return v;
+}
+
+/* An attribute of the other side that a test reads. */
+static void
+test_ref(void *arg, const ca_name *nm, int side)
+{
+	struct clause *c = arg;
+
+	if (side != CA_REF_OTHER || c->nref == MAX_REFS)
+		return;
+	for (uint32_t k = 0; k < c->nref; k++)
+		if (c->ref[k] == nm)
+			return;
+	c->ref[c->nref++] = nm;
 }
 
 static bool
@@ -216,10 +233,14 @@ classify(ca_analysis *an, struct clause *c)
 	if (c->kind != CL_LEAF)
 		return;
 	if (e->node != CA_N_BINARY || !is_comparison(e->op)) {
-		/* a test of its own (TARGET.HasFileTransfer): its values */
+		/* a test of its own: the values of the attribute it is
+		 * (TARGET.HasFileTransfer), or of those it reads */
 		c->oside = e;
 		c->op = 0;
 		c->all_int = true;
+		if (e->node != CA_N_ATTR || e->op == CA_SC_MY ||
+		    (e->op == CA_SC_NONE && ca_ad_find(an->self, e->u.attr.name) != NULL))
+			ca_expr_refs(e, an->self, CA_REFS_DEEP | an->rflags, test_ref, c);
 		return;
 	}
 	a = e->u.k.a;
@@ -237,17 +258,17 @@ classify(ca_analysis *an, struct clause *c)
 static void
 label(ca_analysis *an)
 {
-	struct clause *root = &an->cl[0];
+	struct clause *root = &an->cl.at[0];
 
 	if (root->kind == CL_LEAF) {
 		strcpy(root->label, "1");
 		return;
 	}
 	/* preorder: a parent is labelled before its operands */
-	for (uint32_t i = 0; i < an->ncl; i++) {
-		struct clause *c = &an->cl[i];
+	for (uint32_t i = 0; i < an->cl.n; i++) {
+		struct clause *c = &an->cl.at[i];
 		for (uint32_t k = 0; k < c->nchild; k++) {
-			struct clause *d = &an->cl[c->child[k]];
+			struct clause *d = &an->cl.at[c->child[k]];
 			if (i == 0)
 				snprintf(d->label, sizeof d->label, "%u", k + 1);
 			else
@@ -265,17 +286,23 @@ ca_analysis_new(ca_ctx *cx, const ca_ad *self, int flags)
 	an->cx = cx;
 	an->self = self;
 	an->rflags = (flags & CA_AN_STRICT) ? CA_REFS_STRICT : 0;
+	an->slots = (flags & CA_AN_SLOTS) != 0;
+	const char *user;
+	size_t ulen;
+	if (ca_get_str(cx, self, "User", &user, &ulen) == 1)
+		an->user = ca_arena_strndup(&an->arena, user, ulen);
+	ca_arena_reset(&cx->scratch);
 	an->tmp = (strbuf)STRBUF_INIT;
 	ca_mad_prepare(&m, self);
 	an->req = m.req;
 	if (an->req == NULL)
 		return an;
 	build(an, an->req, -1, 0);
-	for (uint32_t i = 0; i < an->ncl; i++)
-		classify(an, &an->cl[i]);
+	for (uint32_t i = 0; i < an->cl.n; i++)
+		classify(an, &an->cl.at[i]);
 	label(an);
-	if (an->cl[0].kind == CL_AND)
-		an->without = ca_xcalloc(an->cl[0].nchild, sizeof *an->without);
+	if (an->cl.at[0].kind == CL_AND)
+		an->without = ca_xcalloc(an->cl.at[0].nchild, sizeof *an->without);
 	return an;
 }
 
@@ -284,7 +311,7 @@ ca_analysis_free(ca_analysis *an)
 {
 	if (an == NULL)
 		return;
-	free(an->cl);
+	ca_vec_free(&an->cl);
 	free(an->without);
 	strbuf_release(&an->tmp);
 	ca_arena_free(&an->arena);
@@ -293,11 +320,33 @@ ca_analysis_free(ca_analysis *an)
 
 /* ---- counting ---- */
 
+/* Remember v among the values of vs. */
+static void
+remember(ca_analysis *an, struct valset *vs, ca_value v, uint64_t w)
+{
+	if (v.kind == CA_UNDEFINED) {
+		vs->undef += w;
+		return;
+	}
+	if (vs->more)
+		return;
+	strbuf_reset(&an->tmp);
+	ca_print_value(&an->tmp, v, 0);
+	for (uint32_t i = 0; i < vs->nvals; i++)
+		if (strcmp(vs->vals[i], an->tmp.buf) == 0)
+			return;
+	if (vs->nvals == MAX_SHOWN) {
+		vs->more = true;
+		return;
+	}
+	vs->vals[vs->nvals++] = ca_arena_strndup(&an->arena, an->tmp.buf, an->tmp.len);
+}
+
 static void
 track(ca_analysis *an, struct clause *c, ca_value v, uint64_t w)
 {
 	if (v.kind == CA_UNDEFINED) {
-		c->undef += w;
+		c->seen.undef += w;
 		return;
 	}
 	if (v.kind == CA_INT || v.kind == CA_REAL) {
@@ -313,18 +362,75 @@ track(ca_analysis *an, struct clause *c, ca_value v, uint64_t w)
 	if (c->op != 0 && c->op != CA_T_EQ && c->op != CA_T_NE && c->op != CA_T_META_EQ &&
 	    c->op != CA_T_META_NE && c->op != CA_T_IS && c->op != CA_T_ISNT)
 		return;
-	if (c->more)
-		return;
-	strbuf_reset(&an->tmp);
-	ca_print_value(&an->tmp, v, 0);
-	for (uint32_t i = 0; i < c->nvals; i++)
-		if (strcmp(c->vals[i], an->tmp.buf) == 0)
-			return;
-	if (c->nvals == MAX_SHOWN) {
-		c->more = true;
+	remember(an, &c->seen, v, w);
+}
+
+/* A partitionable slot as it would be with its dynamic slots gone: each
+ * resource of MachineResources (default Cpus Memory Disk) at its
+ * TotalSlot<resource>, as condor_q's drain simulation has it. NULL when the
+ * slot is no partitionable slot or publishes no such totals. */
+static ca_ad *
+drained(ca_analysis *an, const ca_ad *slot)
+{
+	ca_ctx *cx = an->cx;
+	bool pslot = false;
+	const char *res = "Cpus Memory Disk";
+	size_t rlen = strlen(res);
+	ca_ad *d = NULL;
+
+	if (ca_get_bool(cx, slot, "PartitionableSlot", &pslot) != 1 || !pslot)
+		return NULL;
+	(void)ca_get_str(cx, slot, "MachineResources", &res, &rlen);
+	char *list = ca_xstrndup(res, rlen), *save = NULL;
+	for (char *t = strtok_r(list, " ,\t", &save); t; t = strtok_r(NULL, " ,\t", &save)) {
+		char tot[96];
+		snprintf(tot, sizeof tot, "TotalSlot%s", t);
+		ca_attr *at = ca_ad_findn(slot, tot, strlen(tot));
+		if (at == NULL)
+			continue;
+		if (d == NULL)
+			d = ca_ad_copy(slot);
+		ca_ad_set_copy(d, t, strlen(t), at->expr);
+	}
+	free(list);
+	return d;
+}
+
+/* Whether self and the slot would match with its dynamic slots gone. */
+static bool
+fits_drained(ca_analysis *an, const ca_ad *slot)
+{
+	ca_ad *d = drained(an, slot);
+	ca_mad od;
+	bool fits;
+
+	if (d == NULL)
+		return false;
+	ca_mad_prepare(&od, d);
+	fits = ca_match_req(an->cx, an->req, an->self, d) &&
+	    ca_match_req(an->cx, od.req, d, an->self);
+	ca_ad_free(d);
+	return fits;
+}
+
+/* condor_q's counts of the slots that are willing: whose they serve. */
+static void
+tell_willing(ca_analysis *an, const ca_ad *slot, uint64_t weight)
+{
+	const char *ru;
+	size_t rlen;
+	bool pslot = false;
+
+	if (ca_get_str(an->cx, slot, "RemoteUser", &ru, &rlen) == 1 && rlen > 0) {
+		if (an->user && strlen(an->user) == rlen && strncmp(an->user, ru, rlen) == 0)
+			an->n.yours += weight;
+		else
+			an->n.others += weight;
 		return;
 	}
-	c->vals[c->nvals++] = ca_arena_strndup(&an->arena, an->tmp.buf, an->tmp.len);
+	an->n.available += weight;
+	if (ca_get_bool(an->cx, slot, "PartitionableSlot", &pslot) == 1 && pslot)
+		an->n.leftovers += weight;
 }
 
 void
@@ -335,34 +441,45 @@ ca_analysis_add(ca_analysis *an, const ca_ad *other, uint64_t weight)
 
 	ca_mad_prepare(&o, other);
 	an->n.total += weight;
-	if (!ca_match_req(cx, an->req, an->self, other))
+	bool mine = ca_match_req(cx, an->req, an->self, other);
+	bool theirs = mine && ca_match_req(cx, o.req, other, an->self);
+	if (!theirs && an->slots && fits_drained(an, other))
+		an->n.if_drained += weight;
+	else if (!mine)
 		an->n.rejected += weight;
-	else if (!ca_match_req(cx, o.req, other, an->self))
+	else if (!theirs)
 		an->n.rejecting += weight;
-	else
+	else {
 		an->n.willing += weight;
-	for (uint32_t i = an->ncl; i-- > 0;) {
-		struct clause *c = &an->cl[i];
+		if (an->slots)
+			tell_willing(an, other, weight);
+	}
+	for (uint32_t i = an->cl.n; i-- > 0;) {
+		struct clause *c = &an->cl.at[i];
 		if (c->fixed)
 			c->cur = c->fval;
 		else if (c->kind == CL_LEAF)
 			c->cur = ca_eval_expr(cx, c->e, an->self, other);
 		else {
-			ca_value v = an->cl[c->child[0]].cur;
+			ca_value v = an->cl.at[c->child[0]].cur;
 			for (uint32_t k = 1; k < c->nchild; k++)
-				v = ca_logic(c->kind == CL_AND, v, an->cl[c->child[k]].cur, NULL);
+				v = ca_logic(c->kind == CL_AND, v, an->cl.at[c->child[k]].cur, NULL);
 			c->cur = v;
 		}
 		if (ca_value_truth(c->cur) == 1)
 			c->matched += weight;
+		else if (c->nref > 0 && c->matched == 0)
+			for (uint32_t k = 0; k < c->nref; k++)
+				remember(an, &c->refseen[k], ca_eval_attr(cx, other, an->self,
+				    c->ref[k]->spell), weight);
 		else if (c->oside && c->matched == 0)
 			track(an, c, ca_eval_expr(cx, c->oside, an->self, other), weight);
 	}
 	if (an->without) {
-		const struct clause *root = &an->cl[0];
+		const struct clause *root = &an->cl.at[0];
 		uint32_t fails = 0, which = 0;
 		for (uint32_t k = 0; k < root->nchild; k++)
-			if (ca_value_truth(an->cl[root->child[k]].cur) != 1) {
+			if (ca_value_truth(an->cl.at[root->child[k]].cur) != 1) {
 				fails++;
 				which = k;
 			}
@@ -372,28 +489,34 @@ ca_analysis_add(ca_analysis *an, const ca_ad *other, uint64_t weight)
 	ca_arena_reset(&cx->scratch);
 }
 
+static void
+copy_valset(ca_analysis *dst, struct valset *d, const struct valset *s)
+{
+	*d = *s;
+	for (uint32_t k = 0; k < s->nvals; k++)
+		d->vals[k] = ca_arena_strndup(&dst->arena, s->vals[k], strlen(s->vals[k]));
+}
+
 void
 ca_analysis_inherit(ca_analysis *dst, const ca_analysis *src)
 {
 	dst->n = src->n;
-	if (dst->ncl != src->ncl)
+	if (dst->cl.n != src->cl.n)
 		return;		/* cannot happen for ads of one autocluster */
-	for (uint32_t i = 0; i < src->ncl; i++) {
-		struct clause *d = &dst->cl[i];
-		const struct clause *s = &src->cl[i];
+	for (uint32_t i = 0; i < src->cl.n; i++) {
+		struct clause *d = &dst->cl.at[i];
+		const struct clause *s = &src->cl.at[i];
 		d->matched = s->matched;
 		d->any_num = s->any_num;
 		d->all_int = s->all_int;
 		d->min = s->min;
 		d->max = s->max;
-		d->undef = s->undef;
-		d->more = s->more;
-		d->nvals = s->nvals;
-		for (uint32_t k = 0; k < s->nvals; k++)
-			d->vals[k] = ca_arena_strndup(&dst->arena, s->vals[k], strlen(s->vals[k]));
+		copy_valset(dst, &d->seen, &s->seen);
+		for (uint32_t k = 0; k < s->nref && k < d->nref; k++)
+			copy_valset(dst, &d->refseen[k], &s->refseen[k]);
 	}
 	if (dst->without && src->without)
-		memcpy(dst->without, src->without, dst->cl[0].nchild * sizeof *dst->without);
+		memcpy(dst->without, src->without, dst->cl.at[0].nchild * sizeof *dst->without);
 }
 
 void
@@ -524,24 +647,20 @@ fixed_operands(const ca_analysis *an, strbuf *sb, const ca_expr *e)
 		strbuf_addc(sb, ')');
 }
 
-struct namelist {
-	const ca_name *v[256];
-	uint32_t n;
+#define MAX_DEFINED	256	/* attributes of self listed, at most */
+
+struct defined {
+	ca_nameset set;
 	const ca_ad *self;
 };
 
 static void
 self_ref(void *arg, const ca_name *nm, int side)
 {
-	struct namelist *l = arg;
+	struct defined *l = arg;
 
-	if (side != CA_REF_SELF || ca_ad_find(l->self, nm) == NULL)
-		return;
-	for (uint32_t i = 0; i < l->n; i++)
-		if (l->v[i] == nm)
-			return;
-	if (l->n < sizeof l->v / sizeof l->v[0])
-		l->v[l->n++] = nm;
+	if (side == CA_REF_SELF && l->set.v.n < MAX_DEFINED && ca_ad_find(l->self, nm) != NULL)
+		ca_nameset_add(&l->set, nm);
 }
 
 static void
@@ -564,6 +683,21 @@ number_of(ca_value v, double *x)
 	}
 }
 
+/* The values the other side has (at most MAX_SHOWN), as a list. */
+static void
+put_vals(strbuf *sb, const struct valset *vs)
+{
+	for (uint32_t i = 0; i < vs->nvals; i++) {
+		if (i)
+			strbuf_adds(sb, ", ");
+		strbuf_adds(sb, vs->vals[i]);
+	}
+	if (vs->more)
+		strbuf_adds(sb, ", ...");
+	if (vs->undef)
+		strbuf_adds(sb, vs->nvals ? " or none" : "none");
+}
+
 /* ": why" after a clause that no ad of the other side satisfies. */
 static void
 suggest(const ca_analysis *an, strbuf *sb, const struct clause *c, const char *self,
@@ -578,13 +712,24 @@ suggest(const ca_analysis *an, strbuf *sb, const struct clause *c, const char *s
 		fixed_operands(an, sb, c->e);
 		return;
 	}
+	if (c->nref > 0) {
+		/* worded on what the other side has, not on the test */
+		strbuf_addf(sb, ": it is true for no %s; where it fails, %ss have ", other, other);
+		for (uint32_t k = 0; k < c->nref; k++) {
+			if (k)
+				strbuf_adds(sb, k + 1 == c->nref ? " and " : ", ");
+			strbuf_addf(sb, "%s ", c->ref[k]->spell);
+			put_vals(sb, &c->refseen[k]);
+		}
+		return;
+	}
 	if (c->oside == NULL) {
 		strbuf_addf(sb, ": no %s satisfies it", other);
 		return;
 	}
 	bool said = true;
 	bool num = c->fside && number_of(c->fv, &f);
-	if (c->undef == an->n.total) {
+	if (c->seen.undef == an->n.total) {
 		strbuf_adds(sb, ": ");
 		ca_print_expr(sb, c->oside, 0);
 		strbuf_addf(sb, " is undefined in every %s", other);
@@ -597,33 +742,17 @@ suggest(const ca_analysis *an, strbuf *sb, const struct clause *c, const char *s
 		strbuf_addf(sb, ": no %s has less than ", other);
 		print_number(sb, c->min, c->all_int);
 	} else if ((c->op == CA_T_EQ || c->op == CA_T_META_EQ || c->op == CA_T_IS) &&
-	    c->nvals > 0) {
+	    c->seen.nvals > 0) {
 		strbuf_addf(sb, ": no %s has ", other);
 		ca_print_value(sb, c->fv, 0);
 		strbuf_addf(sb, "; %ss have ", other);
-		for (uint32_t i = 0; i < c->nvals; i++) {
-			if (i)
-				strbuf_adds(sb, ", ");
-			strbuf_adds(sb, c->vals[i]);
-		}
-		if (c->more)
-			strbuf_adds(sb, ", ...");
-		if (c->undef)
-			strbuf_adds(sb, " or none");
+		put_vals(sb, &c->seen);
 	} else if ((c->op == CA_T_NE || c->op == CA_T_META_NE || c->op == CA_T_ISNT) &&
-	    c->nvals == 1 && !c->more && c->undef == 0) {
-		strbuf_addf(sb, ": every %s has %s", other, c->vals[0]);
-	} else if (c->op == 0 && c->nvals > 0) {
+	    c->seen.nvals == 1 && !c->seen.more && c->seen.undef == 0) {
+		strbuf_addf(sb, ": every %s has %s", other, c->seen.vals[0]);
+	} else if (c->op == 0 && c->seen.nvals > 0) {
 		strbuf_addf(sb, ": %ss have ", other);
-		for (uint32_t i = 0; i < c->nvals; i++) {
-			if (i)
-				strbuf_adds(sb, ", ");
-			strbuf_adds(sb, c->vals[i]);
-		}
-		if (c->more)
-			strbuf_adds(sb, ", ...");
-		if (c->undef)
-			strbuf_adds(sb, " or none");
+		put_vals(sb, &c->seen);
 	} else {
 		strbuf_addf(sb, ": no %s satisfies it", other);
 		said = false;
@@ -642,12 +771,12 @@ suggest(const ca_analysis *an, strbuf *sb, const struct clause *c, const char *s
 static bool
 blocking(const ca_analysis *an, uint32_t i)
 {
-	const struct clause *c = &an->cl[i];
+	const struct clause *c = &an->cl.at[i];
 
 	if (c->kind != CL_LEAF)
 		return false;
-	for (int k = (int)i; k > 0; k = an->cl[k].parent)
-		if (an->cl[k].fixed ? ca_value_truth(an->cl[k].fval) == 1 : an->cl[k].matched > 0)
+	for (int k = (int)i; k > 0; k = an->cl.at[k].parent)
+		if (an->cl.at[k].fixed ? ca_value_truth(an->cl.at[k].fval) == 1 : an->cl.at[k].matched > 0)
 			return false;
 	if (i == 0)
 		return c->fixed ? ca_value_truth(c->fval) != 1 : c->matched == 0;
@@ -679,18 +808,18 @@ static void
 report_table(const ca_analysis *an, strbuf *sb, const char *others)
 {
 	int w = 5;
-	uint32_t first = an->cl[0].kind == CL_LEAF ? 0 : 1;
+	uint32_t first = an->cl.at[0].kind == CL_LEAF ? 0 : 1;
 
-	for (uint32_t i = first; i < an->ncl; i++) {
-		int l = (int)strlen(an->cl[i].label) + 2;
+	for (uint32_t i = first; i < an->cl.n; i++) {
+		int l = (int)strlen(an->cl.at[i].label) + 2;
 		if (l > w)
 			w = l;
 	}
 	strbuf_addf(sb, "%*s\n", w + 10, others);
 	strbuf_addf(sb, "%-*s  %8s  %s\n", w, "Step", "Matched", "Condition");
 	strbuf_addf(sb, "%-*s  %8s  %s\n", w, "-----", "--------", "---------");
-	for (uint32_t i = first; i < an->ncl; i++) {
-		const struct clause *c = &an->cl[i];
+	for (uint32_t i = first; i < an->cl.n; i++) {
+		const struct clause *c = &an->cl.at[i];
 		char step[64], count[32];
 		snprintf(step, sizeof step, "[%s]", c->label);
 		if (c->fixed)
@@ -715,19 +844,29 @@ report_relax(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w,
 		strbuf_addf(sb, "There are no %ss to match %s %s with.\n", other, self, w->id);
 		return;
 	}
-	for (uint32_t i = 0; i < an->ncl; i++)
+	if (an->n.if_drained > 0) {
+		strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "Draining would do: %llu partitionable slot%s would match %s %s "
+		    "once %s dynamic slots are gone (their jobs finish, or condor_drain).",
+		    (unsigned long long)an->n.if_drained, an->n.if_drained == 1 ? "" : "s", self,
+		    w->id, an->n.if_drained == 1 ? "its" : "their");
+		fill(sb, &p);
+		strbuf_release(&p);
+		strbuf_adds(sb, "Otherwise:\n");
+	}
+	for (uint32_t i = 0; i < an->cl.n; i++)
 		if (blocking(an, i))
 			nblock++;
 	if (nblock > 0) {
 		strbuf_addf(sb, "No %s matches %s %s. %s to relax:\n", other, self, w->id,
 		    nblock > 1 ? "Conditions" : "Condition");
 		strbuf why = STRBUF_INIT;
-		for (uint32_t i = 0; i < an->ncl; i++) {
+		for (uint32_t i = 0; i < an->cl.n; i++) {
 			if (!blocking(an, i))
 				continue;
 			strbuf_reset(&why);
-			suggest(an, &why, &an->cl[i], self, other);
-			item(sb, &an->cl[i], why.buf + 2);
+			suggest(an, &why, &an->cl.at[i], self, other);
+			item(sb, &an->cl.at[i], why.buf + 2);
 		}
 		strbuf_release(&why);
 		return;
@@ -741,16 +880,16 @@ report_relax(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w,
 		strbuf_release(&p);
 		if (an->without == NULL)
 			return;
-		for (uint32_t k = 0; k < an->cl[0].nchild; k++)
+		for (uint32_t k = 0; k < an->cl.at[0].nchild; k++)
 			if (an->without[k] > best)
 				best = an->without[k];
 		if (best == 0)
 			return;
 		strbuf_addf(sb, "Relaxing one condition would make these %ss match it:\n", other);
-		for (uint32_t k = 0; k < an->cl[0].nchild; k++) {
+		for (uint32_t k = 0; k < an->cl.at[0].nchild; k++) {
 			if (an->without[k] != best)
 				continue;
-			const struct clause *c = &an->cl[an->cl[0].child[k]];
+			const struct clause *c = &an->cl.at[an->cl.at[0].child[k]];
 			char why[128];
 			snprintf(why, sizeof why, "%llu %s%s meet%s all the other conditions",
 			    (unsigned long long)best, other, best == 1 ? "" : "s",
@@ -774,8 +913,19 @@ report_relax(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w,
 }
 
 void
-ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w)
+ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *given)
 {
+	ca_analysis_words words = *given, *w = &words;
+	char id[64], sumid[64];
+
+	/* condor_q names jobs "C.PPP", and "CCC.PPP" at the head of its summary */
+	if (!w->reverse && w->cluster >= 0 && w->proc >= 0) {
+		snprintf(id, sizeof id, "%lld.%03lld", (long long)w->cluster, (long long)w->proc);
+		snprintf(sumid, sizeof sumid, "%03lld.%03lld", (long long)w->cluster,
+		    (long long)w->proc);
+		w->id = id;
+	} else
+		snprintf(sumid, sizeof sumid, "%s", w->id);
 	const char *self = w->reverse ? "slot" : "job";
 	const char *Self = w->reverse ? "Slot" : "Job";
 	const char *other = w->reverse ? "job" : "slot";
@@ -786,7 +936,7 @@ ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w
 		    Self, w->id, other);
 	} else {
 		strbuf b = STRBUF_INIT;
-		struct namelist names;
+		struct defined names = { { CA_VEC_INIT, CA_DICT_INIT }, an->self };
 
 		strbuf_addf(sb, "The Requirements expression for %s %s is\n\n", self, w->id);
 		ca_print_expr(&b, an->req, 0);
@@ -794,13 +944,11 @@ ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w
 		strbuf_release(&b);
 		strbuf_addc(sb, '\n');
 
-		names.n = 0;
-		names.self = an->self;
 		ca_expr_refs(an->req, an->self, CA_REFS_DEEP | an->rflags, self_ref, &names);
-		if (names.n > 0) {
+		if (names.set.v.n > 0) {
 			strbuf_addf(sb, "%s %s defines the following attributes:\n\n", Self, w->id);
-			for (uint32_t i = 0; i < names.n; i++) {
-				ca_attr *at = ca_ad_find(an->self, names.v[i]);
+			for (uint32_t i = 0; i < names.set.v.n; i++) {
+				ca_attr *at = ca_ad_find(an->self, names.set.v.at[i]);
 				strbuf_addf(sb, "    ");
 				ca_print_name(sb, at->spell, strlen(at->spell));
 				strbuf_adds(sb, " = ");
@@ -809,21 +957,22 @@ ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w
 			}
 			strbuf_addc(sb, '\n');
 		}
+		ca_nameset_free(&names.set);
 		strbuf_addf(sb, "The Requirements expression for %s %s reduces to these "
 		    "conditions:\n\n", self, w->id);
 		report_table(an, sb, others);
 		strbuf_addc(sb, '\n');
 	}
 	if (w->reverse)
-		strbuf_addf(sb, "%s:  Run analysis summary.  Of %llu jobs,\n", w->id,
+		strbuf_addf(sb, "%s:  Run analysis summary.  Of %llu jobs,\n", sumid,
 		    (unsigned long long)an->n.total);
 	else if (w->machines >= 0)
 		strbuf_addf(sb, "%s:  Run analysis summary ignoring user priority.  "
-		    "Of %llu slots on %ld machines,\n", w->id, (unsigned long long)an->n.total,
+		    "Of %llu slots on %ld machines,\n", sumid, (unsigned long long)an->n.total,
 		    w->machines);
 	else
 		strbuf_addf(sb, "%s:  Run analysis summary ignoring user priority.  "
-		    "Of %llu slots,\n", w->id, (unsigned long long)an->n.total);
+		    "Of %llu slots,\n", sumid, (unsigned long long)an->n.total);
 	if (w->reverse) {
 		strbuf_addf(sb, "%7llu jobs are rejected by the slot's requirements\n",
 		    (unsigned long long)an->n.rejected);
@@ -836,8 +985,26 @@ ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *w
 		    (unsigned long long)an->n.rejected);
 		strbuf_addf(sb, "%7llu slots reject your job because of their own requirements\n",
 		    (unsigned long long)an->n.rejecting);
-		strbuf_addf(sb, "%7llu slots are willing to run your job\n",
-		    (unsigned long long)an->n.willing);
+		if (!an->slots)
+			strbuf_addf(sb, "%7llu slots are willing to run your job\n",
+			    (unsigned long long)an->n.willing);
+		else {
+			if (an->n.yours)
+				strbuf_addf(sb, "%7llu slots match and are already running your jobs\n",
+				    (unsigned long long)an->n.yours);
+			if (an->n.others)
+				strbuf_addf(sb, "%7llu slots match but are serving other users\n",
+				    (unsigned long long)an->n.others);
+			strbuf_addf(sb, "%7llu slots match and are willing to run your job",
+			    (unsigned long long)an->n.available);
+			if (an->n.leftovers)
+				strbuf_addf(sb, " (%llu of them with what partitionable slots "
+				    "have left)", (unsigned long long)an->n.leftovers);
+			strbuf_addc(sb, '\n');
+			if (an->n.if_drained)
+				strbuf_addf(sb, "%7llu slots would match if drained\n",
+				    (unsigned long long)an->n.if_drained);
+		}
 	}
 	if (an->n.willing == 0 && an->req != NULL) {
 		strbuf_addc(sb, '\n');

@@ -24,6 +24,11 @@ typedef struct ca_analysis ca_analysis;
 
 /* Flags of ca_analysis_new. */
 #define CA_AN_STRICT	0x1	/* the context uses new ClassAd rules */
+#define CA_AN_SLOTS	0x2	/* self is a job and the others are slots: tell
+				 * the willing ones apart as condor_q does (running
+				 * the job's user's jobs, serving other users, the
+				 * leftovers of a partitionable slot, free) and what
+				 * draining a partitionable slot would give */
 
 /* Start analyzing self's Requirements (self is MY). self must outlive the
  * analysis. Evaluations use cx; ca_analysis_add resets cx->scratch. */
@@ -45,6 +50,13 @@ typedef struct ca_analysis_counts {
 	uint64_t rejected;	/* self's Requirements not true */
 	uint64_t rejecting;	/* else their own Requirements not true */
 	uint64_t willing;	/* both true */
+	/* with CA_AN_SLOTS, the willing ones are: */
+	uint64_t yours;		/* running a job of the job's User already */
+	uint64_t others;	/* serving another user (a RemoteUser) */
+	uint64_t available;	/* free (leftovers: partitionable slots among them) */
+	uint64_t leftovers;
+	/* and of the rejected or rejecting partitionable slots: */
+	uint64_t if_drained;	/* willing once their dynamic slots are gone */
 } ca_analysis_counts;
 void ca_analysis_counts_get(const ca_analysis *an, ca_analysis_counts *c);
 
@@ -53,6 +65,9 @@ typedef struct ca_analysis_words {
 	const char *id;		/* the analyzed ad: "680.64", "slot1@host" */
 	bool reverse;		/* self is a slot and the others are jobs */
 	long machines;		/* distinct machines among the slots, or -1 */
+	/* a job's ClusterId and ProcId, or -1: the report then names the job
+	 * as condor_q does ("680.064", and "680.064:" in the summary) */
+	int64_t cluster, proc;
 } ca_analysis_words;
 
 /* Append the report (several paragraphs, ending with a newline). */

@@ -9,7 +9,8 @@
  *   accountant.h  user priorities;  groups.h  hierarchical group quotas
  *   negotiator.h  one negotiation cycle
  *   startd.h      the startd's slot state machine
- *   schedd.h      the schedd's job queue */
+ *   schedd.h      the schedd's job queue
+ *   pool.h        a whole pool in one process, its state directory */
 #ifndef CONDOR_H
 #define CONDOR_H
 
@@ -24,5 +25,6 @@
 #include "negotiator.h"
 #include "startd.h"
 #include "schedd.h"
+#include "pool.h"
 
 #endif

@@ -251,7 +251,6 @@ static const struct cfg_unsim unsim[] = {
 	{ "SYSTEM_ON_VACATE_COOL_DOWN", "SCHEDD", NULL, "job cool-downs" },
 	{ "MAX_JOBS_RUNNING", "SCHEDD", NULL, "the limit of running jobs" },
 	{ "MAX_JOBS_PER_OWNER", "SCHEDD", "100000", "the limit of jobs per owner" },
-	{ "MAX_JOBS_PER_SUBMISSION", "SCHEDD", "20000", "the limit of jobs per submission" },
 	{ "MAX_JOBS_SUBMITTED", "SCHEDD", NULL, "the limit of jobs in the queue" },
 	{ "JOB_TRANSFORM_*", "SCHEDD", NULL, "job transforms" },
 	{ "SUBMIT_REQUIREMENT_*", "SCHEDD", NULL, "submit requirements" },

@@ -577,7 +577,7 @@ EVICT_NOT_SUSPEND,
 "SUBMIT_REQUIREMENT_AssignAccountingGroup_REASON = strcat(\"Submit requirement "
     "AssignAccountingGroup not met - Could not map '\", Owner, \"' to an accounting group \", "
     "RequestedAcctGroup)\n",
-	    NOSIM, "(map_file [, check_request]): accounting groups from a map of Owner" },
+	    SIM, "(map_file [, check_request]): accounting groups from a map of Owner" },
 	{ "FEATURE", "ChildCollector",
 "COLLECTOR$(1) = $(COLLECTOR)\n"
 "if $(2?)\n"

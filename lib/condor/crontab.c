@@ -1,5 +1,5 @@
 /* crontab.c - HTCondor CronTab schedules: fields parsed into bit sets, and the
- * next run found by jumping field by field through civil time. Needs only libc. */
+ * next run found by jumping field by field through civil time. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -136,18 +136,18 @@ weekday(int64_t days)
 /* ---- parsing ---- */
 
 static int
-fail(ca_cron_err *err, int field, const char *fmt, ...)
+fail(ca_diag *err, int field, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Refuse: the message, and the field's place in a crontab line. */
 static int
-fail(ca_cron_err *err, int field, const char *fmt, ...)
+fail(ca_diag *err, int field, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (err != NULL) {
-		err->field = field;
 		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+		ca_diag_vset(err, CA_EX_INPUT, NULL, 0, field + 1, fmt, ap);
 		va_end(ap);
 	}
 	return -1;
@@ -178,7 +178,7 @@ in_range(int field, long v)
 
 /* One list element: "*", "v", "a-b", "*\/n" or "a-b/n". Sets *bits. */
 static int
-parse_token(int field, const char *tok, size_t len, uint64_t *bits, ca_cron_err *err)
+parse_token(int field, const char *tok, size_t len, uint64_t *bits, ca_diag *err)
 {
 	const char *slash = memchr(tok, '/', len);
 	size_t blen = slash != NULL ? (size_t)(slash - tok) : len;
@@ -281,7 +281,7 @@ ca_cron_init(ca_cron *c)
 
 /* Parse the len bytes at text as field `field` and store the set in c. */
 static int
-parse_field(ca_cron *c, int field, const char *text, size_t len, ca_cron_err *err)
+parse_field(ca_cron *c, int field, const char *text, size_t len, ca_diag *err)
 {
 	char tok[64], shown[64], whole[200];
 	uint64_t set = 0, bits = 0;
@@ -368,13 +368,13 @@ parse_field(ca_cron *c, int field, const char *text, size_t len, ca_cron_err *er
 }
 
 int
-ca_cron_field(ca_cron *c, int field, const char *text, ca_cron_err *err)
+ca_cron_field(ca_cron *c, int field, const char *text, ca_diag *err)
 {
 	return parse_field(c, field, text, strlen(text), err);
 }
 
 int
-ca_cron_check(const ca_cron *c, ca_cron_err *err)
+ca_cron_check(const ca_cron *c, ca_diag *err)
 {
 	char days[100], months[100];
 	int first;
@@ -399,7 +399,7 @@ ca_cron_check(const ca_cron *c, ca_cron_err *err)
 }
 
 int
-ca_cron_parse(ca_cron *c, const char *line, ca_cron_err *err)
+ca_cron_parse(ca_cron *c, const char *line, ca_diag *err)
 {
 	const char *start[CA_CRON_NFIELDS];
 	size_t len[CA_CRON_NFIELDS];

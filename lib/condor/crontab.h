@@ -1,10 +1,12 @@
 /* crontab.h - HTCondor CronTab schedules (cron_minute ... cron_day_of_week):
- * parsing into value sets and the next run time in local time. libc only. */
+ * parsing into value sets and the next run time in local time. */
 #ifndef CA_CRONTAB_H
 #define CA_CRONTAB_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "classad.h"
 
 /* ORDER FIELDS: the name tables in crontab.c follow this order. */
 enum ca_cron_field {
@@ -32,13 +34,17 @@ typedef struct ca_cron {
 	uint8_t flags;		/* CA_CRON_*_RESTRICTS */
 } ca_cron;
 
-/* Why a schedule was refused: the field (CA_CRON_*) and a message that
- * names the value as written, e.g. "24 is out of range 0-23". Callers put
- * the field's name in front: "cron_hour: 24 is out of range 0-23". */
-typedef struct ca_cron_err {
-	int field;
-	char msg[160];
-} ca_cron_err;
+/* Why a schedule was refused, in a ca_diag: a message that names the value
+ * as written ("24 is out of range 0-23"), status CA_EX_INPUT, and in col
+ * the field's place in a crontab line (1 for cron_minute ... 5 for
+ * cron_day_of_week; 0 when the schedule as a whole is wrong). Callers put
+ * the field's name in front: "cron_hour: 24 is out of range 0-23"; file
+ * and line are theirs to fill in. */
+static inline int
+ca_cron_err_field(const ca_diag *err)
+{
+	return err->col - 1;	/* CA_CRON_*, or -1 */
+}
 
 /* "cron_minute" ... (the submit commands) and "CronMinute" ... (the job
  * attributes); field ranges ("0-59" for minutes: min 0, max 59). */
@@ -51,23 +57,23 @@ int ca_cron_field_max(int field);
 void ca_cron_init(ca_cron *c);
 
 /* Parse text as field `field` of c and store its value set (the other
- * fields are left alone). The syntax is the seed's: "*", a value, a range
+ * fields are left alone). The syntax is HTCondor's: "*", a value, a range
  * "a-b", a step "/n" after "*" or after a range ("10-30/5"; steps count
  * from 0, so "5-20/10" is 10,20), and comma lists of those. Spaces and
  * tabs are ignored. Returns 0, or -1 with err filled in (c is unchanged):
  * out-of-range values, reversed ranges, zero steps, steps on a single value,
  * empty fields or list elements and any character other than digits and
  * ", - / *" are errors, never silently widened. */
-int ca_cron_field(ca_cron *c, int field, const char *text, ca_cron_err *err);
+int ca_cron_field(ca_cron *c, int field, const char *text, ca_diag *err);
 
 /* Whether the schedule runs at all: -1 with err set when cron_day_of_month
  * alone restricts the days and none of its days exists in the months of
  * cron_month ("day 31 never occurs in months 2,4,6,9,11"); else 0. */
-int ca_cron_check(const ca_cron *c, ca_cron_err *err);
+int ca_cron_check(const ca_cron *c, ca_diag *err);
 
 /* A whole schedule "MIN HOUR DOM MONTH DOW" (five fields separated by
  * spaces or tabs), checked with ca_cron_check. 0, or -1 with err set. */
-int ca_cron_parse(ca_cron *c, const char *line, ca_cron_err *err);
+int ca_cron_parse(ca_cron *c, const char *line, ca_diag *err);
 
 /* The next run: the first minute strictly after `now` (seconds since the
  * epoch) whose local wall-clock time (TZ, as localtime_r sees it) matches

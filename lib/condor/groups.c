@@ -1,5 +1,6 @@
-/* groups.c - hierarchical group quotas (seed 002, HTCondor manual 3.4.8):
+/* groups.c - hierarchical group quotas as HTCondor's negotiator has them:
  * the tree, its static and dynamic quotas, and the sharing of surplus. */
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,29 +22,42 @@ ca_groups_init(ca_groups *g)
 	g->root = ca_arena_zalloc(&g->arena, sizeof *g->root);
 	g->root->name = ROOT_NAME;
 	g->root->accept_surplus = true;
-	g->v = ca_xreallocarray(NULL, 1, sizeof *g->v);
-	g->v[0] = g->root;
-	g->n = 1;
+	*ca_vec_push(&g->v) = g->root;
 }
 
 void
 ca_groups_free(ca_groups *g)
 {
-	for (size_t i = 0; i < g->n; i++)
-		free(g->v[i]->kids);
-	free(g->v);
+	for (size_t i = 0; i < g->v.n; i++)
+		ca_vec_free(&g->v.at[i]->kids);
+	ca_vec_free(&g->v);
+	ca_dict_free(&g->index);
 	strbuf_release(&g->warnings);
 	ca_arena_free(&g->arena);
 	memset(g, 0, sizeof *g);
 }
 
+/* The hash of a group name without regard to case. */
+static uint64_t
+name_hash(const char *s, size_t len)
+{
+	uint64_t h = 0;
+
+	for (size_t i = 0; i < len; i++)
+		h = ca_hash_mix(h, (unsigned char)tolower((unsigned char)s[i]));
+	return h ^ h >> 32;
+}
+
 ca_group *
 ca_groups_find(const ca_groups *g, const char *name, size_t len)
 {
-	for (size_t i = 1; i < g->n; i++) {
-		const char *s = g->v[i]->name;
+	ca_dict_it it;
+
+	for (uint32_t i = ca_dict_first(&g->index, name_hash(name, len), &it);
+	    i != CA_DICT_NONE; i = ca_dict_next(&g->index, &it)) {
+		const char *s = g->v.at[i]->name;
 		if (strlen(s) == len && strncasecmp(s, name, len) == 0)
-			return g->v[i];
+			return g->v.at[i];
 	}
 	return NULL;
 }
@@ -62,7 +76,7 @@ ca_groups_of(const ca_groups *g, const char *submitter, size_t len)
 		}
 	for (path = user; path > 0 && submitter[path - 1] != '.'; path--)
 		;
-	if (path == 0 || g->n == 1)
+	if (path == 0 || g->v.n == 1)
 		return g->root;
 	path--;		/* the '.' itself */
 	/* as deep as the defined groups go, one level at a time */
@@ -86,13 +100,6 @@ warn(ca_groups *g, ca_config *cfg, const char *knob, const char *fmt, const char
 		strbuf_addf(&g->warnings, "%s:%d: ", where.file, where.line);
 	strbuf_addf(&g->warnings, fmt, arg);
 	strbuf_addc(&g->warnings, '\n');
-}
-
-static void
-add_kid(ca_group *p, ca_group *k)
-{
-	p->kids = ca_xreallocarray(p->kids, p->nkids + 1, sizeof *p->kids);
-	p->kids[p->nkids++] = k;
 }
 
 ca_group *
@@ -122,10 +129,10 @@ ca_groups_add(ca_groups *g, const char *name, bool is_static, double quota, doub
 	x->static_quota = is_static ? quota : 0;
 	x->dyn_quota = is_static ? 0 : dyn;
 	x->accept_surplus = accept_surplus;
-	x->index = g->n;
-	add_kid(parent, x);
-	g->v = ca_xreallocarray(g->v, g->n + 1, sizeof *g->v);
-	g->v[g->n++] = x;
+	x->index = g->v.n;
+	*ca_vec_push(&parent->kids) = x;
+	ca_dict_add(&g->index, name_hash(name, len), (uint32_t)g->v.n);
+	*ca_vec_push(&g->v) = x;
 	return x;
 }
 
@@ -149,20 +156,15 @@ gname_cmp(const void *a, const void *b)
 	return x->len < y->len ? -1 : x->len > y->len;
 }
 
+typedef ca_vec(struct gname) gnames;
+
 static void
-add_name(struct gname **v, size_t *n, size_t *cap, const char *s, size_t len, const char *knob)
+add_name(gnames *v, const char *s, size_t len, const char *knob)
 {
-	for (size_t i = 0; i < *n; i++)
-		if ((*v)[i].len == len && strncasecmp((*v)[i].name, s, len) == 0)
+	for (size_t i = 0; i < v->n; i++)
+		if (v->at[i].len == len && strncasecmp(v->at[i].name, s, len) == 0)
 			return;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*v = ca_xreallocarray(*v, *cap, sizeof **v);
-	}
-	(*v)[*n].name = s;
-	(*v)[*n].len = len;
-	(*v)[*n].knob = knob;
-	(*n)++;
+	*ca_vec_push(v) = (struct gname){ s, len, knob };
 }
 
 static bool
@@ -189,8 +191,7 @@ ca_groups_config(ca_groups *g, ca_config *cfg, ca_diag *err)
 	static const char *const knobs[] = {
 		"GROUP_QUOTA_MAX_ALLOCATION_ROUNDS", "GROUP_QUOTA_ROUND_ROBIN_RATE", NULL
 	};
-	struct gname *names = NULL;
-	size_t n = 0, cap = 0;
+	gnames names = CA_VEC_INIT;
 	strbuf list = STRBUF_INIT, knob = STRBUF_INIT;
 	bool accept_all = false;
 	int64_t rounds = 3;
@@ -215,7 +216,7 @@ ca_groups_config(ca_groups *g, ca_config *cfg, ca_diag *err)
 			q++;
 		size_t len = strcspn(q, ", \t\n");
 		if (len > 0)
-			add_name(&names, &n, &cap, q, len, "GROUP_NAMES");
+			add_name(&names, q, len, "GROUP_NAMES");
 		q += len;
 	}
 	for (size_t i = 0; i < ca_config_count(cfg); i++) {
@@ -234,20 +235,20 @@ ca_groups_config(ca_groups *g, ca_config *cfg, ca_diag *err)
 		else
 			continue;
 		if (*rest != '\0')
-			add_name(&names, &n, &cap, rest, strlen(rest), ca_config_name_at(cfg, i));
+			add_name(&names, rest, strlen(rest), ca_config_name_at(cfg, i));
 	}
 	/* a parent sorts before its children: it is a prefix of theirs */
-	if (n > 1)
-		qsort(names, n, sizeof *names, gname_cmp);
+	if (names.n > 1)
+		qsort(names.at, names.n, sizeof *names.at, gname_cmp);
 
-	for (size_t i = 0; i < n; i++) {
-		char *name = ca_arena_strndup(&g->arena, names[i].name, names[i].len);
+	for (size_t i = 0; i < names.n; i++) {
+		char *name = ca_arena_strndup(&g->arena, names.at[i].name, names.at[i].len);
 		double sq = -1, dq = 0;
 		bool acc = accept_all;
 		int have_s, have_d;
 
 		if (strcasecmp(name, ROOT_NAME) == 0) {
-			warn(g, cfg, names[i].knob, "group name %s is reserved: ignored", name);
+			warn(g, cfg, names.at[i].knob, "group name %s is reserved: ignored", name);
 			continue;
 		}
 		strbuf_reset(&knob);
@@ -280,13 +281,13 @@ ca_groups_config(ca_groups *g, ca_config *cfg, ca_diag *err)
 			/* say where the orphan was defined */
 			g->warnings.len = before;
 			g->warnings.buf[before] = '\0';
-			warn(g, cfg, names[i].knob,
+			warn(g, cfg, names.at[i].knob,
 			    "group %s ignored: its parent group is not defined", name);
 		}
 	}
 	rc = 0;
 out:
-	free(names);
+	ca_vec_free(&names);
 	strbuf_release(&list);
 	strbuf_release(&knob);
 	return rc;
@@ -309,11 +310,11 @@ split_quota(ca_groups *g, ca_group *n, double avail, bool top)
 	double ssum = 0, dsum = 0, sscale = 1, dscale = 1, used = 0, given = 0;
 
 	n->incoming = avail;
-	for (size_t i = 0; i < n->nkids; i++) {
-		if (n->kids[i]->is_static)
-			ssum += n->kids[i]->static_quota;
+	for (size_t i = 0; i < n->kids.n; i++) {
+		if (n->kids.at[i]->is_static)
+			ssum += n->kids.at[i]->static_quota;
 		else
-			dsum += n->kids[i]->dyn_quota;
+			dsum += n->kids.at[i]->dyn_quota;
 	}
 	/* subgroups asking for more than the parent has are scaled down; a
 	 * top-level static quota does not depend on the pool */
@@ -321,17 +322,17 @@ split_quota(ca_groups *g, ca_group *n, double avail, bool top)
 		sscale = avail / ssum;
 	if (dsum > 1)
 		dscale = 1 / dsum;
-	for (size_t i = 0; i < n->nkids; i++)
-		if (n->kids[i]->is_static) {
-			n->kids[i]->scaled = n->kids[i]->static_quota * sscale;
-			used += n->kids[i]->scaled;
+	for (size_t i = 0; i < n->kids.n; i++)
+		if (n->kids.at[i]->is_static) {
+			n->kids.at[i]->scaled = n->kids.at[i]->static_quota * sscale;
+			used += n->kids.at[i]->scaled;
 		}
 	double rest = avail - used > 0 ? avail - used : 0;
-	for (size_t i = 0; i < n->nkids; i++)
-		if (!n->kids[i]->is_static)
-			n->kids[i]->scaled = n->kids[i]->dyn_quota * dscale * rest;
-	for (size_t i = 0; i < n->nkids; i++) {
-		ca_group *k = n->kids[i];
+	for (size_t i = 0; i < n->kids.n; i++)
+		if (!n->kids.at[i]->is_static)
+			n->kids.at[i]->scaled = n->kids.at[i]->dyn_quota * dscale * rest;
+	for (size_t i = 0; i < n->kids.n; i++) {
+		ca_group *k = n->kids.at[i];
 		double q = whole(k->scaled);
 		given += q;
 		split_quota(g, k, q, false);
@@ -358,9 +359,9 @@ reach_want(const ca_group *x)
 
 	if (w < 0)
 		w = 0;
-	for (size_t i = 0; i < x->nkids; i++)
-		if (x->kids[i]->accept_surplus)
-			w += reach_want(x->kids[i]);
+	for (size_t i = 0; i < x->kids.n; i++)
+		if (x->kids.at[i]->accept_surplus)
+			w += reach_want(x->kids.at[i]);
 	return w;
 }
 
@@ -417,7 +418,7 @@ static void push_down(ca_group *x, double amount);
 static double
 give(ca_group *x, double spare, bool may_self)
 {
-	struct taker *t = ca_xcalloc(x->nkids + 1, sizeof *t);
+	struct taker *t = ca_xcalloc(x->kids.n + 1, sizeof *t);
 	size_t n = 0;
 
 	if (may_self) {
@@ -427,8 +428,8 @@ give(ca_group *x, double spare, bool may_self)
 		t[n].want = x->demand - x->alloc > 0 ? x->demand - x->alloc : 0;
 		n++;
 	}
-	for (size_t i = 0; i < x->nkids; i++) {
-		ca_group *k = x->kids[i];
+	for (size_t i = 0; i < x->kids.n; i++) {
+		ca_group *k = x->kids.at[i];
 		if (!k->accept_surplus)
 			continue;
 		t[n].g = k;
@@ -464,8 +465,8 @@ surplus(ca_group *x)
 {
 	double spare = 0;
 
-	for (size_t i = 0; i < x->nkids; i++)
-		spare += surplus(x->kids[i]);
+	for (size_t i = 0; i < x->kids.n; i++)
+		spare += surplus(x->kids.at[i]);
 	spare += x->quota - x->alloc > 0 ? x->quota - x->alloc : 0;
 	return give(x, spare, x->accept_surplus);
 }
@@ -473,8 +474,8 @@ surplus(ca_group *x)
 void
 ca_groups_allocate(ca_groups *g)
 {
-	for (size_t i = 0; i < g->n; i++) {
-		ca_group *x = g->v[i];
+	for (size_t i = 0; i < g->v.n; i++) {
+		ca_group *x = g->v.at[i];
 		x->alloc = x->demand < x->quota ? x->demand : x->quota;
 		if (x->alloc < 0)
 			x->alloc = 0;

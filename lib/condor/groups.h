@@ -10,7 +10,7 @@
 #include "config.h"
 
 /*
- * The rules are the seed's (HTCondor manual 3.4.8):
+ * The rules are those of HTCondor's manual (hierarchical group quotas):
  *   - groups are named group.subgroup.subsubgroup; names compare without
  *     regard to case; a group whose parent is not defined is ignored;
  *   - GROUP_QUOTA_<g> is a static quota (a number of slots, weighted by
@@ -27,7 +27,7 @@
  *   - a user of a group is named group.subgroup.user: the part before the
  *     last '.' names the group (as deep as defined groups go); a name with
  *     no '.' belongs to no group (the root, "<none>").
- * With static and dynamic subgroups under one parent (the seed leaves this
+ * With static and dynamic subgroups under one parent (the manual leaves this
  * open) the static ones are served first and the dynamic fractions apply
  * to what they leave, as HTCondor does.
  */
@@ -36,8 +36,7 @@ typedef struct ca_group ca_group;
 struct ca_group {
 	const char *name;	/* as first configured; "<none>" for the root */
 	ca_group *parent;	/* NULL for the root */
-	ca_group **kids;	/* in name order */
-	size_t nkids;
+	ca_vec(ca_group *) kids;	/* in name order */
 	int depth;		/* root 0 */
 	size_t index;		/* in ca_groups.v */
 
@@ -60,8 +59,8 @@ struct ca_group {
 
 typedef struct ca_groups {
 	ca_group *root;
-	ca_group **v;		/* every group, parents before children (root first) */
-	size_t n;
+	ca_vec(ca_group *) v;	/* every group, parents before children (root first) */
+	ca_dict index;		/* the groups but the root, by name without regard to case */
 	bool oversubscribe;	/* NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION (default false) */
 	int rounds;		/* GROUP_QUOTA_MAX_ALLOCATION_ROUNDS (default 3) */
 	ca_arena arena;		/* groups and names */
@@ -87,7 +86,7 @@ ca_group *ca_groups_add(ca_groups *g, const char *name, bool is_static, double q
 static inline bool
 ca_groups_active(const ca_groups *g)
 {
-	return g->n > 1;
+	return g->v.n > 1;
 }
 
 /* The group called name (case-insensitive), or NULL. */

@@ -83,105 +83,43 @@ ca_match_symmetric(ca_ctx *cx, const ca_mad *job, const ca_mad *slot)
 	    ca_match_req(cx, slot->req, slot->ad, job->ad);
 }
 
-/* ---- a set of pointers (names, mostly) ---- */
+/* ---- sets of names ---- */
 
-typedef struct pset {
-	const void **slot;
-	uint32_t cap, n;	/* cap: 0 or a power of two */
-} pset;
-
-static inline uint32_t
-ptr_hash(const void *p)
+bool
+ca_nameset_has(const ca_nameset *s, const ca_name *nm)
 {
-	uint64_t x = (uint64_t)(uintptr_t)p;
+	ca_dict_it it;
 
-	x ^= x >> 29;
-	x *= UINT64_C(0xbf58476d1ce4e5b9);
-	return (uint32_t)(x >> 32);
+	for (uint32_t i = ca_dict_first(&s->index, nm->hash, &it); i != CA_DICT_NONE;
+	    i = ca_dict_next(&s->index, &it))
+		if (s->v.at[i] == nm)
+			return true;
+	return false;
 }
 
-static void
-pset_grow(pset *s)
+bool
+ca_nameset_add(ca_nameset *s, const ca_name *nm)
 {
-	uint32_t cap = s->cap ? s->cap * 2 : 64;
-	const void **slot = ca_xcalloc(cap, sizeof *slot);
-
-	for (uint32_t i = 0; i < s->cap; i++) {
-		if (s->slot[i] == NULL)
-			continue;
-		uint32_t j = ptr_hash(s->slot[i]) & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = s->slot[i];
-	}
-	free(s->slot);
-	s->slot = slot;
-	s->cap = cap;
-}
-
-/* Add p; true when it was not there. */
-static bool
-pset_add(pset *s, const void *p)
-{
-	if ((s->n + 1) * 2 > s->cap)
-		pset_grow(s);
-	uint32_t j = ptr_hash(p) & (s->cap - 1);
-	for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
-		if (s->slot[j] == p)
-			return false;
-	s->slot[j] = p;
-	s->n++;
-	return true;
-}
-
-static void
-pset_clear(pset *s)
-{
-	if (s->n)
-		memset(s->slot, 0, s->cap * sizeof *s->slot);
-	s->n = 0;
-}
-
-static void
-pset_free(pset *s)
-{
-	free(s->slot);
-	memset(s, 0, sizeof *s);
-}
-
-/* An ordered set of names. */
-typedef struct nlist {
-	const ca_name **v;
-	uint32_t n, cap;
-	pset set;
-} nlist;
-
-static bool
-nlist_add(nlist *l, const ca_name *nm)
-{
-	if (!pset_add(&l->set, nm))
+	if (ca_nameset_has(s, nm))
 		return false;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 16;
-		l->v = ca_xreallocarray(l->v, l->cap, sizeof *l->v);
-	}
-	l->v[l->n++] = nm;
+	ca_dict_add(&s->index, nm->hash, (uint32_t)s->v.n);
+	*ca_vec_push(&s->v) = nm;
 	return true;
 }
 
-static void
-nlist_clear(nlist *l)
+void
+ca_nameset_clear(ca_nameset *s)
 {
-	pset_clear(&l->set);
-	l->n = 0;
+	if (s->v.n > 0)
+		ca_dict_clear(&s->index);
+	s->v.n = 0;
 }
 
-static void
-nlist_free(nlist *l)
+void
+ca_nameset_free(ca_nameset *s)
 {
-	pset_free(&l->set);
-	free(l->v);
-	memset(l, 0, sizeof *l);
+	ca_vec_free(&s->v);
+	ca_dict_free(&s->index);
 }
 
 /* ---- references of an expression ---- */
@@ -197,7 +135,7 @@ struct walk {
 	const ca_ad *nest[MAX_NEST];	/* ad literals being walked, innermost last */
 	int nnest;
 	int each;			/* inside evalInEachContext's expression */
-	nlist follow;			/* DEEP: SELF names whose definitions to walk */
+	ca_nameset follow;		/* DEEP: SELF names whose definitions to walk */
 };
 
 /* Names that mean an ad, not an attribute, when no ad defines them. */
@@ -220,7 +158,7 @@ report(struct walk *w, const ca_name *nm, int side)
 	w->fn(w->arg, nm, side);
 	if (side == CA_REF_SELF && (w->flags & CA_REFS_DEEP) && w->self &&
 	    ca_ad_find(w->self, nm) != NULL)
-		nlist_add(&w->follow, nm);
+		ca_nameset_add(&w->follow, nm);
 }
 
 static void walk_expr(struct walk *w, const ca_expr *e);
@@ -363,12 +301,12 @@ ca_expr_refs(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn, void 
 	w.fn = fn;
 	w.arg = arg;
 	walk_expr(&w, e);
-	for (uint32_t i = 0; i < w.follow.n; i++) {
-		ca_attr *at = ca_ad_find(self, w.follow.v[i]);
+	for (uint32_t i = 0; i < w.follow.v.n; i++) {
+		ca_attr *at = ca_ad_find(self, w.follow.v.at[i]);
 		if (at)
 			walk_expr(&w, at->expr);
 	}
-	nlist_free(&w.follow);
+	ca_nameset_free(&w.follow);
 	return w.dynamic;
 }
 
@@ -377,8 +315,7 @@ ca_expr_refs(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn, void 
 struct cluster {
 	uint32_t rep;		/* first job */
 	uint32_t parent;	/* while splitting: the cluster it came from */
-	ca_hit *hits;
-	uint32_t nhits, cap;
+	ca_vec(ca_hit) hits;
 	bool sorted;
 
 	/* the prepared Requirements and Rank of the rep (see prepare_cluster) */
@@ -396,15 +333,17 @@ struct cluster {
 /* Expressions shared by clusters: folded operands of job Requirements, or
  * folded job Ranks, that refer to nothing of the job; each is evaluated at
  * most once per slot. */
+struct shared_expr {
+	const ca_expr *tree;
+	ca_prog *prog;		/* its flat form, in the matcher's prep arena */
+	uint64_t hash;
+	double val;		/* operand: 1 true, 0 not; Rank: its number */
+	uint32_t stamp;		/* the slot the value is for */
+};
+
 struct shared {
-	const ca_expr **tree;
-	ca_prog **prog;		/* their flat forms, in the matcher's prep arena */
-	uint64_t *hash;
-	double *val;		/* operand: 1 true, 0 not; Rank: its number */
-	uint32_t *stamp;	/* the slot the value is for */
-	uint32_t n, cap;
-	uint32_t *index;	/* open addressing: id + 1 */
-	uint32_t icap;
+	ca_vec(struct shared_expr) v;
+	ca_dict index;
 };
 
 struct ca_matcher {
@@ -413,12 +352,11 @@ struct ca_matcher {
 	uint32_t limit;
 	int rflags;		/* ca_expr_refs flags for the context's rules */
 
-	ca_mad *jobs;
-	uint32_t njobs, capjobs;
+	ca_vec(ca_mad) jobs;
 	uint32_t *job_cl;
 
-	nlist J;		/* job-side names that matter, in discovery order */
-	nlist M;		/* slot-side names the jobs reach */
+	ca_nameset J;		/* job-side names that matter, in discovery order */
+	ca_nameset M;		/* slot-side names the jobs reach */
 	uint32_t jwalked;	/* J[0, jwalked) walked in every job */
 	uint32_t jsplit;	/* J[0, jsplit) decide the current clusters */
 	bool dynamic;		/* references unknowable: one cluster per job */
@@ -432,10 +370,9 @@ struct ca_matcher {
 	uint32_t *mem_start, *mem;	/* members of each cluster, built on demand */
 	bool mem_dirty;
 
-	ca_slot_hit *shits;	/* hits of the last slot */
-	uint32_t capshits;
+	ca_vec(ca_slot_hit) shits;	/* hits of the last slot */
 
-	nlist follow;		/* per slot: its own names to walk */
+	ca_nameset follow;	/* per slot: its own names to walk */
 	bool slot_other;	/* per walk: an OTHER reference was seen */
 	bool slot_pure;		/* the slot's definitions the jobs reach do not
 				 * reach back into the job */
@@ -451,13 +388,8 @@ struct ca_matcher {
 static void
 shared_free(struct shared *t)
 {
-	free(t->tree);
-	free(t->prog);
-	free(t->hash);
-	free(t->val);
-	free(t->stamp);
-	free(t->index);
-	memset(t, 0, sizeof *t);
+	ca_vec_free(&t->v);
+	ca_dict_free(&t->index);
 }
 
 /* The id of tree e in t, added when new. */
@@ -465,40 +397,15 @@ static uint32_t
 shared_id(struct shared *t, ca_arena *prep, const ca_expr *e)
 {
 	uint64_t h = ca_expr_hash(0, e, 0);
+	ca_dict_it it;
 
-	if ((t->n + 1) * 2 > t->icap) {
-		uint32_t icap = t->icap ? t->icap * 2 : 64;
-		uint32_t *index = ca_xcalloc(icap, sizeof *index);
-		for (uint32_t i = 0; i < t->n; i++) {
-			uint32_t k = (uint32_t)t->hash[i] & (icap - 1);
-			while (index[k])
-				k = (k + 1) & (icap - 1);
-			index[k] = i + 1;
-		}
-		free(t->index);
-		t->index = index;
-		t->icap = icap;
-	}
-	uint32_t k = (uint32_t)h & (t->icap - 1);
-	for (; t->index[k]; k = (k + 1) & (t->icap - 1)) {
-		uint32_t id = t->index[k] - 1;
-		if (t->hash[id] == h && ca_expr_same(t->tree[id], e, 0))
+	for (uint32_t id = ca_dict_first(&t->index, h, &it); id != CA_DICT_NONE;
+	    id = ca_dict_next(&t->index, &it))
+		if (t->v.at[id].hash == h && ca_expr_same(t->v.at[id].tree, e, 0))
 			return id;
-	}
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 64;
-		t->tree = ca_xreallocarray(t->tree, t->cap, sizeof *t->tree);
-		t->prog = ca_xreallocarray(t->prog, t->cap, sizeof *t->prog);
-		t->hash = ca_xreallocarray(t->hash, t->cap, sizeof *t->hash);
-		t->val = ca_xreallocarray(t->val, t->cap, sizeof *t->val);
-		t->stamp = ca_xreallocarray(t->stamp, t->cap, sizeof *t->stamp);
-	}
-	t->tree[t->n] = e;
-	t->prog[t->n] = ca_prog_new(prep, e);
-	t->hash[t->n] = h;
-	t->stamp[t->n] = 0;
-	t->index[k] = t->n + 1;
-	return t->n++;
+	ca_dict_add(&t->index, h, (uint32_t)t->v.n);
+	*ca_vec_push(&t->v) = (struct shared_expr){ e, ca_prog_new(prep, e), h, 0, 0 };
+	return (uint32_t)t->v.n - 1;
 }
 
 struct reach {
@@ -551,6 +458,21 @@ calls_random(const ca_expr *e)
 	}
 }
 
+static const ca_expr *fold(ca_matcher *m, const ca_expr *e, const ca_ad *job,
+    bool *self_left);
+
+/* The n expressions of v folded (the arguments of a call, the items of a
+ * list), as a new array. */
+static ca_expr **
+fold_all(ca_matcher *m, ca_expr *const *v, uint32_t n, const ca_ad *job, bool *self_left)
+{
+	ca_expr **out = ca_arena_array(&m->prep, n, sizeof *out);
+
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = (ca_expr *)fold(m, v[i], job, self_left);
+	return out;
+}
+
 /* e, an expression of job, with every subtree that reaches nothing of the
  * slot replaced by its value (partial evaluation: the result evaluates like
  * e for this job against any slot). *self_left is set when the copy still
@@ -598,16 +520,12 @@ fold(ca_matcher *m, const ca_expr *e, const ca_ad *job, bool *self_left)
 	case CA_N_CALL:
 		c = ca_arena_alloc(&m->prep, sizeof *c);
 		*c = *e;
-		c->u.call.args = ca_arena_array(&m->prep, e->u.call.n, sizeof *c->u.call.args);
-		for (uint32_t i = 0; i < e->u.call.n; i++)
-			c->u.call.args[i] = (ca_expr *)fold(m, e->u.call.args[i], job, self_left);
+		c->u.call.args = fold_all(m, e->u.call.args, e->u.call.n, job, self_left);
 		return c;
 	case CA_N_LIST:
 		c = ca_arena_alloc(&m->prep, sizeof *c);
 		*c = *e;
-		c->u.list.items = ca_arena_array(&m->prep, e->u.list.n, sizeof *c->u.list.items);
-		for (uint32_t i = 0; i < e->u.list.n; i++)
-			c->u.list.items[i] = (ca_expr *)fold(m, e->u.list.items[i], job, self_left);
+		c->u.list.items = fold_all(m, e->u.list.items, e->u.list.n, job, self_left);
 		return c;
 	default:
 		/* a reference of the job that reaches the slot (MY.x whose
@@ -628,21 +546,19 @@ add_own(ca_matcher *m, struct cluster *c, const ca_expr *e, uint32_t max)
 /* Operands of a top-level && chain (parentheses are transparent). A
  * Requirements is true exactly when every operand is true, whatever the
  * order, so the operands can be taken one by one. */
+typedef ca_vec(const ca_expr *) exprs;
+
 static void
-operands(const ca_expr *e, const ca_expr ***v, uint32_t *n, uint32_t *cap)
+operands(const ca_expr *e, exprs *v)
 {
 	while (e->node == CA_N_PAREN)
 		e = e->u.k.a;
 	if (e->node == CA_N_BINARY && e->op == CA_T_AND) {
-		operands(e->u.k.a, v, n, cap);
-		operands(e->u.k.b, v, n, cap);
+		operands(e->u.k.a, v);
+		operands(e->u.k.b, v);
 		return;
 	}
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*v = ca_xreallocarray(*v, *cap, sizeof **v);
-	}
-	(*v)[(*n)++] = e;
+	*ca_vec_push(v) = e;
 }
 
 /* Prepare cluster c: its rep's Requirements as shared and own operands,
@@ -651,9 +567,8 @@ operands(const ca_expr *e, const ca_expr ***v, uint32_t *n, uint32_t *cap)
 static void
 prepare_cluster(ca_matcher *m, struct cluster *c)
 {
-	const ca_mad *job = &m->jobs[c->rep];
-	const ca_expr **ops = NULL;
-	uint32_t nops = 0, capops = 0;
+	const ca_mad *job = &m->jobs.at[c->rep];
+	exprs ops = CA_VEC_INIT;
 
 	c->prepared = true;
 	c->fast = false;
@@ -661,11 +576,12 @@ prepare_cluster(ca_matcher *m, struct cluster *c)
 	if (m->dynamic || job->req == NULL || calls_random(job->req) ||
 	    (job->rank && calls_random(job->rank)))
 		return;
-	operands(job->req, &ops, &nops, &capops);
+	operands(job->req, &ops);
+	uint32_t nops = (uint32_t)ops.n;
 	c->conj = ca_arena_array(&m->prep, nops, sizeof *c->conj);
 	for (uint32_t i = 0; i < nops && !c->dead; i++) {
 		bool self_left = false;
-		const ca_expr *f = fold(m, ops[i], job->ad, &self_left);
+		const ca_expr *f = fold(m, ops.at[i], job->ad, &self_left);
 		if (f->node == CA_N_LIT) {
 			if (ca_value_truth(f->u.lit) != 1)
 				c->dead = true;
@@ -674,7 +590,7 @@ prepare_cluster(ca_matcher *m, struct cluster *c)
 		else
 			c->conj[c->nconj++] = shared_id(&m->sconj, &m->prep, f);
 	}
-	free(ops);
+	ca_vec_free(&ops);
 	if (job->rank) {
 		bool self_left = false;
 		c->rank = fold(m, job->rank, job->ad, &self_left);
@@ -698,7 +614,7 @@ static bool
 job_side(ca_matcher *m, struct cluster *c, const ca_ad *slot, bool fast, double *jr)
 {
 	ca_ctx *cx = m->cx;
-	const ca_mad *job = &m->jobs[c->rep];
+	const ca_mad *job = &m->jobs.at[c->rep];
 
 	if (!c->prepared)
 		prepare_cluster(m, c);
@@ -710,29 +626,29 @@ job_side(ca_matcher *m, struct cluster *c, const ca_ad *slot, bool fast, double 
 	}
 	if (c->dead)
 		return false;
-	struct shared *t = &m->sconj;
+	struct shared_expr *conj = m->sconj.v.at;
+	uint32_t stamp = m->stamp;
 	for (uint32_t k = 0; k < c->nconj; k++) {
-		uint32_t id = c->conj[k];
-		if (t->stamp[id] != m->stamp) {
+		struct shared_expr *x = &conj[c->conj[k]];
+		if (x->stamp != stamp) {
 			/* no reference to the job is left: MY is an empty ad, so
 			 * that unscoped names fall back to the slot as they did */
-			t->val[id] = prog_true(cx, t->prog[id], cx->empty, slot);
-			t->stamp[id] = m->stamp;
+			x->val = prog_true(cx, x->prog, cx->empty, slot);
+			x->stamp = stamp;
 		}
-		if (t->val[id] == 0)
+		if (x->val == 0)
 			return false;
 	}
 	for (uint32_t k = 0; k < c->nown; k++)
 		if (!prog_true(cx, c->own[k], job->ad, slot))
 			return false;
 	if (c->rank_id >= 0) {
-		uint32_t id = (uint32_t)c->rank_id;
-		t = &m->srank;
-		if (t->stamp[id] != m->stamp) {
-			t->val[id] = ca_rank_number(ca_prog_eval(cx, t->prog[id], cx->empty, slot));
-			t->stamp[id] = m->stamp;
+		struct shared_expr *x = &m->srank.v.at[c->rank_id];
+		if (x->stamp != m->stamp) {
+			x->val = ca_rank_number(ca_prog_eval(cx, x->prog, cx->empty, slot));
+			x->stamp = m->stamp;
 		}
-		*jr = t->val[id];
+		*jr = x->val;
 	} else if (c->rank && c->rank->node == CA_N_LIT)
 		*jr = ca_rank_number(c->rank->u.lit);
 	else if (c->rankp)
@@ -761,16 +677,16 @@ ca_matcher_free(ca_matcher *m)
 	if (m == NULL)
 		return;
 	for (uint32_t c = 0; c < m->ncl; c++)
-		free(m->cl[c].hits);
+		ca_vec_free(&m->cl[c].hits);
 	free(m->cl);
-	free(m->jobs);
+	ca_vec_free(&m->jobs);
 	free(m->job_cl);
 	free(m->mem_start);
 	free(m->mem);
-	free(m->shits);
-	nlist_free(&m->J);
-	nlist_free(&m->M);
-	nlist_free(&m->follow);
+	ca_vec_free(&m->shits);
+	ca_nameset_free(&m->J);
+	ca_nameset_free(&m->M);
+	ca_nameset_free(&m->follow);
 	shared_free(&m->sconj);
 	shared_free(&m->srank);
 	ca_arena_free(&m->prep);
@@ -782,24 +698,20 @@ ca_matcher_add_job(ca_matcher *m, const ca_ad *job)
 {
 	if (m->prepared)
 		return UINT32_MAX;	/* too late: the clusters are made */
-	if (m->njobs == m->capjobs) {
-		m->capjobs = m->capjobs ? m->capjobs * 2 : 64;
-		m->jobs = ca_xreallocarray(m->jobs, m->capjobs, sizeof *m->jobs);
-	}
-	ca_mad_prepare(&m->jobs[m->njobs], job);
-	return m->njobs++;
+	ca_mad_prepare(ca_vec_push(&m->jobs), job);
+	return (uint32_t)m->jobs.n - 1;
 }
 
 uint32_t
 ca_matcher_njobs(const ca_matcher *m)
 {
-	return m->njobs;
+	return (uint32_t)m->jobs.n;
 }
 
 const ca_ad *
 ca_matcher_job(const ca_matcher *m, uint32_t job)
 {
-	return m->jobs[job].ad;
+	return m->jobs.at[job].ad;
 }
 
 static void
@@ -807,8 +719,8 @@ job_ref(void *arg, const ca_name *nm, int side)
 {
 	ca_matcher *m = arg;
 
-	nlist_add(side == CA_REF_SELF ? &m->J : &m->M, nm);
-	if (side == CA_REF_OTHER && (nm == m->M.v[0] || nm == m->M.v[1]))
+	ca_nameset_add(side == CA_REF_SELF ? &m->J : &m->M, nm);
+	if (side == CA_REF_OTHER && (nm == m->M.v.at[0] || nm == m->M.v.at[1]))
 		m->policy_seen = true;
 }
 
@@ -817,11 +729,11 @@ job_ref(void *arg, const ca_name *nm, int side)
 static void
 walk_jobs(ca_matcher *m)
 {
-	for (; m->jwalked < m->J.n; m->jwalked++) {
-		const ca_name *nm = m->J.v[m->jwalked];
-		for (uint32_t j = 0; j < m->njobs; j++) {
-			ca_attr *at = ca_ad_find(m->jobs[j].ad, nm);
-			if (at && ca_expr_refs(at->expr, m->jobs[j].ad, m->rflags, job_ref, m))
+	for (; m->jwalked < m->J.v.n; m->jwalked++) {
+		const ca_name *nm = m->J.v.at[m->jwalked];
+		for (uint32_t j = 0; j < (uint32_t)m->jobs.n; j++) {
+			ca_attr *at = ca_ad_find(m->jobs.at[j].ad, nm);
+			if (at && ca_expr_refs(at->expr, m->jobs.at[j].ad, m->rflags, job_ref, m))
 				m->dynamic = true;
 		}
 	}
@@ -833,8 +745,8 @@ sig_hash(const ca_matcher *m, uint32_t j, uint32_t from)
 {
 	uint64_t h = ca_hash_mix(0, m->job_cl ? m->job_cl[j] : 0);
 
-	for (uint32_t i = from; i < m->J.n; i++) {
-		ca_attr *at = ca_ad_find(m->jobs[j].ad, m->J.v[i]);
+	for (uint32_t i = from; i < m->J.v.n; i++) {
+		ca_attr *at = ca_ad_find(m->jobs.at[j].ad, m->J.v.at[i]);
 		h = at ? ca_expr_hash(ca_hash_mix(h, 1), at->expr, 0) : ca_hash_mix(h, 2);
 	}
 	return h;
@@ -843,9 +755,9 @@ sig_hash(const ca_matcher *m, uint32_t j, uint32_t from)
 static bool
 sig_same(const ca_matcher *m, uint32_t a, uint32_t b, uint32_t from)
 {
-	for (uint32_t i = from; i < m->J.n; i++) {
-		ca_attr *x = ca_ad_find(m->jobs[a].ad, m->J.v[i]);
-		ca_attr *y = ca_ad_find(m->jobs[b].ad, m->J.v[i]);
+	for (uint32_t i = from; i < m->J.v.n; i++) {
+		ca_attr *x = ca_ad_find(m->jobs.at[a].ad, m->J.v.at[i]);
+		ca_attr *y = ca_ad_find(m->jobs.at[b].ad, m->J.v.at[i]);
 		if ((x == NULL) != (y == NULL))
 			return false;
 		if (x && !ca_expr_same(x->expr, y->expr, 0))
@@ -860,39 +772,37 @@ sig_same(const ca_matcher *m, uint32_t a, uint32_t b, uint32_t from)
 static void
 split(ca_matcher *m)
 {
-	uint32_t from = m->jsplit, n = m->njobs;
-	uint32_t tcap = 16;
-	struct slot { uint64_t h; uint32_t c; } *table;
+	uint32_t from = m->jsplit, n = (uint32_t)m->jobs.n;
+	ca_dict table = CA_DICT_INIT;
+	uint64_t *sig;		/* each new cluster's signature hash */
 	struct cluster *ncl;
 	uint32_t nn = 0;
 
 	bool single = m->dynamic || m->nocluster;
 
-	if (m->prepared && !single && from == m->J.n)
+	if (m->prepared && !single && from == m->J.v.n)
 		return;
 	if (m->prepared && single && m->ncl == n)
 		return;		/* already one job per cluster */
-	while (tcap < 2 * n)
-		tcap *= 2;
-	table = ca_xcalloc(tcap, sizeof *table);
+	sig = ca_xcalloc(n ? n : 1, sizeof *sig);
 	ncl = ca_xcalloc(n ? n : 1, sizeof *ncl);
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t parent = m->prepared ? m->job_cl[j] : UINT32_MAX;
 		uint32_t c = UINT32_MAX;
 		if (!single) {
-			uint64_t h = sig_hash(m, j, from) | 1;
-			uint32_t k = (uint32_t)(h >> 7) & (tcap - 1);
-			for (; table[k].h; k = (k + 1) & (tcap - 1)) {
-				uint32_t t = table[k].c;
-				if (table[k].h == h && ncl[t].parent == parent &&
+			uint64_t h = sig_hash(m, j, from);
+			ca_dict_it it;
+			/* the low bits of the mix are weak: the table takes higher ones */
+			for (uint32_t t = ca_dict_first(&table, h >> 7, &it); t != CA_DICT_NONE;
+			    t = ca_dict_next(&table, &it))
+				if (sig[t] == h && ncl[t].parent == parent &&
 				    sig_same(m, ncl[t].rep, j, from)) {
 					c = t;
 					break;
 				}
-			}
 			if (c == UINT32_MAX) {
-				table[k].h = h;
-				table[k].c = nn;
+				sig[nn] = h;
+				ca_dict_add(&table, h >> 7, nn);
 			}
 		}
 		if (c == UINT32_MAX) {
@@ -901,24 +811,24 @@ split(ca_matcher *m)
 			ncl[c].parent = parent;
 			if (parent != UINT32_MAX) {
 				const struct cluster *p = &m->cl[parent];
-				if (p->nhits) {
-					ncl[c].hits = ca_xreallocarray(NULL, p->nhits, sizeof *p->hits);
-					memcpy(ncl[c].hits, p->hits, p->nhits * sizeof *p->hits);
-				}
-				ncl[c].nhits = ncl[c].cap = p->nhits;
+				ca_vec_reserve(&ncl[c].hits, p->hits.n);
+				if (p->hits.n)
+					memcpy(ncl[c].hits.at, p->hits.at, p->hits.n * sizeof *p->hits.at);
+				ncl[c].hits.n = p->hits.n;
 				ncl[c].sorted = p->sorted;
 			}
 		}
 		if (m->job_cl)
 			m->job_cl[j] = c;
 	}
-	free(table);
+	ca_dict_free(&table);
+	free(sig);
 	for (uint32_t c = 0; c < m->ncl; c++)
-		free(m->cl[c].hits);
+		ca_vec_free(&m->cl[c].hits);
 	free(m->cl);
 	m->cl = ncl;
 	m->ncl = nn;
-	m->jsplit = m->J.n;
+	m->jsplit = m->J.v.n;
 	m->mem_dirty = true;
 	m->generation++;
 }
@@ -928,12 +838,12 @@ ca_matcher_prepare(ca_matcher *m)
 {
 	if (m->prepared)
 		return;
-	nlist_add(&m->J, ca_intern("Requirements", 12));
-	nlist_add(&m->J, ca_intern("Rank", 4));
-	nlist_add(&m->M, ca_intern("Requirements", 12));
-	nlist_add(&m->M, ca_intern("Rank", 4));
+	ca_nameset_add(&m->J, ca_intern("Requirements", 12));
+	ca_nameset_add(&m->J, ca_intern("Rank", 4));
+	ca_nameset_add(&m->M, ca_intern("Requirements", 12));
+	ca_nameset_add(&m->M, ca_intern("Rank", 4));
 	walk_jobs(m);
-	m->job_cl = ca_xcalloc(m->njobs ? m->njobs : 1, sizeof *m->job_cl);
+	m->job_cl = ca_xcalloc((uint32_t)m->jobs.n ? (uint32_t)m->jobs.n : 1, sizeof *m->job_cl);
 	/* the first split of "all jobs": job_cl is all zero, parent unset */
 	split(m);
 	m->prepared = true;
@@ -945,10 +855,10 @@ slot_ref(void *arg, const ca_name *nm, int side)
 	ca_matcher *m = arg;
 
 	if (side == CA_REF_OTHER) {
-		nlist_add(&m->J, nm);
+		ca_nameset_add(&m->J, nm);
 		m->slot_other = true;
 	} else
-		nlist_add(&m->follow, nm);
+		ca_nameset_add(&m->follow, nm);
 }
 
 /* Walk what the slot's Requirements and Rank reach, and the slot's
@@ -961,24 +871,24 @@ walk_slot(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 	bool *flag[2] = { req_other, rank_other };
 
 	for (int r = 0; r < 2; r++) {
-		nlist_clear(&m->follow);
+		ca_nameset_clear(&m->follow);
 		m->slot_other = false;
 		if (ca_expr_refs(roots[r], s->ad, m->rflags, slot_ref, m))
 			m->dynamic = true;
-		for (uint32_t i = 0; i < m->follow.n; i++) {
-			ca_attr *at = ca_ad_find(s->ad, m->follow.v[i]);
+		for (uint32_t i = 0; i < m->follow.v.n; i++) {
+			ca_attr *at = ca_ad_find(s->ad, m->follow.v.at[i]);
 			if (at && ca_expr_refs(at->expr, s->ad, m->rflags, slot_ref, m))
 				m->dynamic = true;
 		}
 		*flag[r] = m->slot_other;
 	}
 	/* M[0] and M[1] are Requirements and Rank, walked above */
-	nlist_clear(&m->follow);
+	ca_nameset_clear(&m->follow);
 	m->slot_other = false;
-	for (uint32_t i = 2; i < m->M.n; i++)
-		nlist_add(&m->follow, m->M.v[i]);
-	for (uint32_t i = 0; i < m->follow.n; i++) {
-		ca_attr *at = ca_ad_find(s->ad, m->follow.v[i]);
+	for (uint32_t i = 2; i < m->M.v.n; i++)
+		ca_nameset_add(&m->follow, m->M.v.at[i]);
+	for (uint32_t i = 0; i < m->follow.v.n; i++) {
+		ca_attr *at = ca_ad_find(s->ad, m->follow.v.at[i]);
 		if (at && ca_expr_refs(at->expr, s->ad, m->rflags, slot_ref, m))
 			m->dynamic = true;
 	}
@@ -998,31 +908,21 @@ hit_cmp(const void *pa, const void *pb)
 static void
 sort_hits(struct cluster *c, uint32_t limit)
 {
-	if (!c->sorted && c->nhits > 1)
-		qsort(c->hits, c->nhits, sizeof *c->hits, hit_cmp);
+	if (!c->sorted && c->hits.n > 1)
+		qsort(c->hits.at, c->hits.n, sizeof *c->hits.at, hit_cmp);
 	c->sorted = true;
-	if (limit && c->nhits > limit)
-		c->nhits = limit;
+	if (limit && c->hits.n > limit)
+		c->hits.n = limit;
 }
 
 static void
 add_hit(struct cluster *c, uint32_t limit, uint32_t slot, double jr, double sr)
 {
-	if (c->nhits == c->cap) {
-		/* with a limit, only the best `limit` can ever be shown: the
-		 * order is total and later slots lose ties */
-		if (limit && c->nhits >= 2 * limit) {
-			sort_hits(c, limit);
-		}
-		if (c->nhits == c->cap) {
-			c->cap = c->cap ? c->cap * 2 : 8;
-			c->hits = ca_xreallocarray(c->hits, c->cap, sizeof *c->hits);
-		}
-	}
-	c->hits[c->nhits].jrank = jr;
-	c->hits[c->nhits].srank = sr;
-	c->hits[c->nhits].slot = slot;
-	c->nhits++;
+	/* with a limit, only the best `limit` can ever be shown: the order is
+	 * total and later slots lose ties */
+	if (c->hits.n == c->hits.cap && limit && c->hits.n >= 2 * limit)
+		sort_hits(c, limit);
+	*ca_vec_push(&c->hits) = (ca_hit){ jr, sr, slot };
 	c->sorted = false;
 }
 
@@ -1031,10 +931,10 @@ static void
 close_over(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 {
 	for (;;) {
-		uint32_t mn = m->M.n;
+		uint32_t mn = m->M.v.n;
 		walk_slot(m, s, req_other, rank_other);
 		walk_jobs(m);
-		if (m->M.n == mn)
+		if (m->M.v.n == mn)
 			break;
 	}
 	split(m);
@@ -1076,7 +976,7 @@ ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
 	if (!m->prepared)
 		ca_matcher_prepare(m);
 	if (hits)
-		*hits = m->shits;
+		*hits = m->shits.at;
 	ca_mad_prepare(&s, slot);
 	if (s.req == NULL || m->ncl == 0)
 		return 0;
@@ -1084,27 +984,26 @@ ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
 	if (m->dynamic)
 		req_other = rank_other = true;
 
-	const ca_ad *any = m->jobs[m->cl[0].rep].ad;
+	const ca_ad *any = m->jobs.at[m->cl[0].rep].ad;
 	bool req_fixed = !req_other;
 	double srank = 0.0;
 	if (req_fixed && !ca_match_req(cx, s.req, slot, any))
 		goto out;
 	if (!rank_other)
 		srank = ca_match_rank(cx, s.rank, slot, any);
-	if (m->capshits < m->ncl) {
-		m->capshits = m->ncl;
-		free(m->shits);
-		m->shits = ca_xreallocarray(NULL, m->capshits, sizeof *m->shits);
-	}
+	ca_vec_reserve(&m->shits, m->ncl);
 	bool fast = m->slot_pure && !m->dynamic;
 	if (++m->stamp == 0) {
 		/* after 2^32 slots: forget every shared value */
-		memset(m->sconj.stamp, 0, m->sconj.n * sizeof *m->sconj.stamp);
-		memset(m->srank.stamp, 0, m->srank.n * sizeof *m->srank.stamp);
+		for (size_t i = 0; i < m->sconj.v.n; i++)
+			m->sconj.v.at[i].stamp = 0;
+		for (size_t i = 0; i < m->srank.v.n; i++)
+			m->srank.v.at[i].stamp = 0;
 		m->stamp = 1;
 	}
+	const ca_mad *jobs = m->jobs.at;
 	for (uint32_t c = 0; c < m->ncl; c++) {
-		const ca_mad *job = &m->jobs[m->cl[c].rep];
+		const ca_mad *job = &jobs[m->cl[c].rep];
 		double jr;
 		if ((c & 255) == 255)
 			ca_arena_reset(&cx->scratch);
@@ -1113,9 +1012,7 @@ ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
 		if (!req_fixed && !ca_match_req(cx, s.req, slot, job->ad))
 			continue;
 		double sr = rank_other ? ca_match_rank(cx, s.rank, slot, job->ad) : srank;
-		m->shits[nh].jrank = jr;
-		m->shits[nh].srank = sr;
-		m->shits[nh].cluster = c;
+		m->shits.at[nh] = (ca_slot_hit){ jr, sr, c };
 		nh++;
 		if (record)
 			add_hit(&m->cl[c], m->limit, slot_no, jr, sr);
@@ -1123,7 +1020,7 @@ ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
 out:
 	ca_arena_reset(&cx->scratch);
 	if (hits)
-		*hits = m->shits;
+		*hits = m->shits.at;
 	return nh;
 }
 
@@ -1148,13 +1045,13 @@ ca_matcher_members(ca_matcher *m, uint32_t cluster, uint32_t *n)
 		free(m->mem_start);
 		free(m->mem);
 		m->mem_start = ca_xcalloc((size_t)m->ncl + 1, sizeof *m->mem_start);
-		m->mem = ca_xcalloc(m->njobs ? m->njobs : 1, sizeof *m->mem);
-		for (uint32_t j = 0; j < m->njobs; j++)
+		m->mem = ca_xcalloc((uint32_t)m->jobs.n ? (uint32_t)m->jobs.n : 1, sizeof *m->mem);
+		for (uint32_t j = 0; j < (uint32_t)m->jobs.n; j++)
 			m->mem_start[m->job_cl[j] + 1]++;
 		for (uint32_t c = 0; c < m->ncl; c++)
 			m->mem_start[c + 1] += m->mem_start[c];
 		uint32_t *fill = ca_xcalloc(m->ncl ? m->ncl : 1, sizeof *fill);
-		for (uint32_t j = 0; j < m->njobs; j++) {
+		for (uint32_t j = 0; j < (uint32_t)m->jobs.n; j++) {
 			uint32_t c = m->job_cl[j];
 			m->mem[m->mem_start[c] + fill[c]++] = j;
 		}
@@ -1168,10 +1065,10 @@ ca_matcher_members(ca_matcher *m, uint32_t cluster, uint32_t *n)
 const ca_name *const *
 ca_matcher_sigattrs(const ca_matcher *m, uint32_t *n, bool *dynamic)
 {
-	*n = m->J.n;
+	*n = m->J.v.n;
 	if (dynamic)
 		*dynamic = m->dynamic;
-	return m->J.v;
+	return m->J.v.at;
 }
 
 const ca_hit *
@@ -1185,6 +1082,6 @@ ca_matcher_hits(ca_matcher *m, uint32_t cluster, uint32_t *n)
 	}
 	struct cluster *c = &m->cl[cluster];
 	sort_hits(c, m->limit);
-	*n = c->nhits;
-	return c->hits;
+	*n = (uint32_t)c->hits.n;
+	return c->hits.at;
 }

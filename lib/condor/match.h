@@ -40,6 +40,18 @@ bool ca_match_symmetric(ca_ctx *cx, const ca_mad *job, const ca_mad *slot);
 
 /* ---- what an expression needs from each side of a match ---- */
 
+/* A set of interned names in the order they were added (the names an
+ * expression reaches). Zeroed is empty. */
+typedef struct ca_nameset {
+	ca_vec(const ca_name *) v;
+	ca_dict index;
+} ca_nameset;
+/* Add nm: true when it was not there yet. */
+bool ca_nameset_add(ca_nameset *s, const ca_name *nm);
+bool ca_nameset_has(const ca_nameset *s, const ca_name *nm);
+void ca_nameset_clear(ca_nameset *s);
+void ca_nameset_free(ca_nameset *s);
+
 enum ca_ref_side {
 	CA_REF_SELF,		/* an attribute of the ad the expression belongs to */
 	CA_REF_OTHER		/* an attribute of the other ad of the match */

@@ -13,8 +13,8 @@
 #include "groups.h"
 
 /*
- * The cycle (seed 002, 3.4.5 and 3.4.6; HTCondor's matchmaker where the seed
- * is silent):
+ * The cycle, as HTCondor's manual describes negotiation, pie spins and pie
+ * slices (HTCondor's matchmaker where the manual is silent):
  *   1. Slots: every slot ad, whatever its state. The pool's size is the sum
  *      of their SLOT_WEIGHTs. Claimed and Preempting slots charge their slot
  *      weight to the user running there (AccountingGroup, else RemoteUser).
@@ -100,10 +100,15 @@ const ca_neg_policy *ca_neg_get_policy(const ca_neg *n);
 void ca_neg_add_slot(ca_neg *n, ca_ad *slot);
 void ca_neg_add_job(ca_neg *n, ca_ad *job);
 
-/* Follow job id ("ClusterId.ProcId") through the cycle: ca_neg_trace gives
- * the account afterwards. Call before ca_neg_run. */
+/* Follow job id ("ClusterId.ProcId") through the cycle: the negotiator
+ * records, as it decides, what it makes of every slot for that job.
+ * Call before ca_neg_run. */
 void ca_neg_explain(ca_neg *n, const char *jobid);
-const char *ca_neg_trace(const ca_neg *n);
+/* The followed job's account after the run, from the decisions recorded:
+ * its submitter and place in job order, every turn of its submitter while
+ * it waited, every slot and why it was or was not a candidate, what the
+ * turn took, and the result. */
+void ca_neg_account(const ca_neg *n, strbuf *out);
 
 /* Run the cycle. Returns the number of matches. */
 size_t ca_neg_run(ca_neg *n);
@@ -114,7 +119,8 @@ size_t ca_neg_nmatches(const ca_neg *n);
  * ad the caller frees. */
 ca_ad *ca_neg_match_ad(ca_neg *n, size_t i);
 
-/* Per submitter (and group) figures of the cycle as a text table. */
+/* Per submitter (and group) figures of the cycle as a text table, with
+ * the reason each idle job waits: its last decision. */
 void ca_neg_summary(ca_neg *n, strbuf *out);
 
 /* Figures for tests and benchmarks. */

@@ -73,6 +73,7 @@ struct ca_schedd {
 	syspols pol[P_N];		/* SYSTEM_PERIODIC_HOLD, _RELEASE, _REMOVE */
 	ca_expr *request[3];		/* JOB_DEFAULT_REQUESTCPUS, _MEMORY, _DISK */
 	int64_t lease, interval, max_releases;
+	ca_vec(struct lent { int what; size_t i; }) lent;	/* ads not owned (ca_schedd_lend) */
 };
 
 ca_schedd *
@@ -337,7 +338,11 @@ str_is(ca_schedd *q, const ca_ad *ad, const char *name, const char *want)
 static void
 add_int(ca_schedd *q, ca_ad *ad, const char *name, int64_t d)
 {
-	ca_set_int(ad, name, int_or(q, ad, name, 0) + d);
+	int64_t v;
+
+	if (__builtin_add_overflow(int_or(q, ad, name, 0), d, &v))
+		v = d < 0 ? INT64_MIN : INT64_MAX;	/* a counter from the input: saturate */
+	ca_set_int(ad, name, v);
 }
 
 /* Copy string attribute from of src to name of dst, when src has it. */
@@ -479,8 +484,14 @@ finish_time(ca_schedd *q, const ca_ad *slot, int64_t t0, int64_t start, int64_t 
 	get_int(q, slot, "TotalJobRunTime", &ran);
 	if (get_int(q, job, "DeferralTime", &defer) && defer > start)
 		wait = defer - start;
-	int64_t left = dur + wait - ran;
-	*t = t0 + (left > 0 ? left : 0);
+	/* saturating: a JobDuration near INT64_MAX means "never" */
+	int64_t left;
+	if (__builtin_add_overflow(dur, wait, &left) || __builtin_sub_overflow(left, ran, &left))
+		left = dur < 0 ? 0 : INT64_MAX;
+	if (left < 0)
+		left = 0;
+	if (__builtin_add_overflow(t0, left, t))
+		*t = INT64_MAX;
 	return true;
 }
 
@@ -1296,4 +1307,60 @@ ca_schedd_step(ca_schedd *q, size_t i)
 	if (step_job(q, i))
 		return true;
 	return ca_jobid(&q->cx, job, (char[CA_JOBID_LEN]){ 0 }, CA_JOBID_LEN) && periodic(q, job);
+}
+
+/* ---- a queue kept across steps (a pool in one process) ---- */
+
+/* The inputs of kind what (a slot, an exit or a match), or NULL. */
+static inputs *
+inputs_of(ca_schedd *q, int what)
+{
+	switch (what) {
+	case CA_Q_SLOT: return &q->slots;
+	case CA_Q_EXIT: return &q->exits;
+	case CA_Q_MATCH: return &q->matches;
+	}
+	return NULL;
+}
+
+void
+ca_schedd_lend(ca_schedd *q, int what, const ca_ad *ad)
+{
+	inputs *v = inputs_of(q, what);
+
+	if (v == NULL)
+		return;
+	ca_schedd_add(q, what, (ca_ad *)ad, "<lent>", 0);
+	*ca_vec_push(&q->lent) = (struct lent){ what, v->n - 1 };
+}
+
+ca_ad *
+ca_schedd_take(ca_schedd *q, size_t i)
+{
+	ca_ad *ad = q->jobs.at[i].ad;
+
+	q->jobs.at[i].ad = NULL;
+	return ad;
+}
+
+bool
+ca_schedd_has_job(ca_schedd *q, int64_t cluster, int64_t proc)
+{
+	char id[CA_JOBID_LEN];
+	const struct jobref *r;
+
+	ca_jobid_format(id, sizeof id, cluster, proc);
+	r = ref_of(q, id, false);
+	return r != NULL && r->queued;
+}
+
+void
+ca_schedd_free_lent(ca_schedd *q)
+{
+	if (q == NULL)
+		return;
+	for (size_t i = 0; i < q->lent.n; i++)
+		inputs_of(q, q->lent.at[i].what)->at[q->lent.at[i].i].ad = NULL;
+	ca_vec_free(&q->lent);
+	ca_schedd_free(q);
 }

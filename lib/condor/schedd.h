@@ -106,4 +106,28 @@ bool ca_schedd_step(ca_schedd *q, size_t i);
  * no file or line). */
 int ca_schedd_slot_exit(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err);
 
+/* ---- a queue kept across steps (a pool in one process) ---- */
+
+/* Hand q a slot, exit or match ad it reads but does not free (the caller
+ * keeps it until q is freed with ca_schedd_free_lent). */
+void ca_schedd_lend(ca_schedd *q, int what, const ca_ad *ad);
+/* Take job i out of q after its step: the caller owns it from now on. */
+ca_ad *ca_schedd_take(ca_schedd *q, size_t i);
+/* Whether the queue holds job cluster.proc (submissions included). */
+bool ca_schedd_has_job(ca_schedd *q, int64_t cluster, int64_t proc);
+/* ca_schedd_free, leaving the lent ads alone. */
+void ca_schedd_free_lent(ca_schedd *q);
+
+/* The schedd's rule for a cron job (CronMinute ... CronDayOfWeek) of the
+ * queue at now, as cron-next --jobs applies it: an idle job with no
+ * DeferralTime, or whose window has passed, gets the next run as its
+ * DeferralTime (with DeferralPrepTime and DeferralWindow from CronPrepTime
+ * and CronWindow); with due, CronDue says whether it may be matched now
+ * (interval: SCHEDD_INTERVAL for a job without ScheddInterval). A job
+ * whose schedule is invalid is put on hold as HTCondor holds it (code 25):
+ * returns 1 with held's message ("job 1.0: ...; the job is put on hold",
+ * no place). Returns 0 otherwise. Other jobs pass untouched. */
+int ca_schedd_cron_job(ca_ctx *cx, ca_ad *job, int64_t now, int64_t interval, bool due,
+    ca_diag *held);
+
 #endif

@@ -13,18 +13,6 @@
 #include "classad.h"
 #include "statefile.h"
 
-static int
-fail(ca_diag *err, const char *path, const char *what, const char *name)
-{
-	int e = errno;
-
-	err->file = path;
-	err->line = err->col = 0;
-	err->status = CA_EX_SYSTEM;
-	snprintf(err->msg, sizeof err->msg, "%s %s: %s", what, name, strerror(e));
-	return -1;
-}
-
 int
 ca_statefile_begin(ca_statefile *sf, const char *path, ca_diag *err)
 {
@@ -39,7 +27,7 @@ ca_statefile_begin(ca_statefile *sf, const char *path, ca_diag *err)
 	strbuf_add(&tmp, path, slash ? (size_t)(slash - path) + 1 : 0);
 	strbuf_addf(&tmp, ".%s.XXXXXX", slash ? slash + 1 : path);
 	if ((fd = mkstemp(tmp.buf)) < 0) {
-		fail(err, path, "cannot create the temporary file", tmp.buf);
+		ca_diag_errno(err, path, errno, "cannot create the temporary file %s", tmp.buf);
 		strbuf_release(&tmp);
 		return -1;
 	}
@@ -51,7 +39,7 @@ ca_statefile_begin(ca_statefile *sf, const char *path, ca_diag *err)
 		mode = 0666 & ~mask;
 	}
 	if (fchmod(fd, mode) < 0 || (sf->fp = fdopen(fd, "w")) == NULL) {
-		fail(err, path, "cannot write", tmp.buf);
+		ca_diag_errno(err, path, errno, "cannot write %s", tmp.buf);
 		close(fd);
 		unlink(tmp.buf);
 		strbuf_release(&tmp);
@@ -89,21 +77,21 @@ ca_statefile_commit(ca_statefile *sf, ca_diag *err)
 	int rc = -1;
 
 	if (fflush(sf->fp) != 0 || ferror(sf->fp)) {
-		fail(err, sf->path, "writing", sf->tmp);
+		ca_diag_errno(err, sf->path, errno, "writing %s", sf->tmp);
 		goto abort;
 	}
 	if (fsync(fileno(sf->fp)) < 0) {
-		fail(err, sf->path, "cannot fsync", sf->tmp);
+		ca_diag_errno(err, sf->path, errno, "cannot fsync %s", sf->tmp);
 		goto abort;
 	}
 	int cr = fclose(sf->fp);
 	sf->fp = NULL;
 	if (cr != 0) {
-		fail(err, sf->path, "writing", sf->tmp);
+		ca_diag_errno(err, sf->path, errno, "writing %s", sf->tmp);
 		goto abort;
 	}
 	if (rename(sf->tmp, sf->path) < 0) {
-		fail(err, sf->path, "cannot rename over it the file", sf->tmp);
+		ca_diag_errno(err, sf->path, errno, "cannot rename over it the file %s", sf->tmp);
 		goto abort;
 	}
 	/* make the rename itself durable */
@@ -115,7 +103,7 @@ ca_statefile_commit(ca_statefile *sf, ca_diag *err)
 	rc = 0;
 	if (dfd >= 0) {
 		if (fsync(dfd) < 0 && errno != EINVAL) {
-			fail(err, sf->path, "cannot fsync the directory", dir.buf);
+			ca_diag_errno(err, sf->path, errno, "cannot fsync the directory %s", dir.buf);
 			rc = -1;
 		}
 		close(dfd);
@@ -185,14 +173,14 @@ ca_statefile_lock(const char *path, ca_diag *err)
 	strbuf_addf(&lock, "%s.lock", path);
 	fd = open(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
 	if (fd < 0) {
-		fail(err, path, "cannot open the lock file", lock.buf);
+		ca_diag_errno(err, path, errno, "cannot open the lock file %s", lock.buf);
 		strbuf_release(&lock);
 		return -1;
 	}
 	while (flock(fd, LOCK_EX) < 0) {
 		if (errno == EINTR)
 			continue;
-		fail(err, path, "cannot lock", lock.buf);
+		ca_diag_errno(err, path, errno, "cannot lock %s", lock.buf);
 		close(fd);
 		strbuf_release(&lock);
 		return -1;

@@ -57,7 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the API takes C strings: the text up to the first NUL */
 	char *text = malloc(size + 1);
 	ca_cron c;
-	ca_cron_err err;
+	ca_diag err;
 
 	if (text == NULL)
 		return 0;
@@ -75,7 +75,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ca_cron_init(&c);
 		memset(&err, 0, sizeof err);
 		if (ca_cron_field(&c, f, text, &err) < 0) {
-			if (err.msg[0] == '\0' || err.field != f)
+			if (err.msg[0] == '\0' || ca_cron_err_field(&err) != f)
 				abort();
 			continue;
 		}

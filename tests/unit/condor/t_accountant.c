@@ -1,5 +1,5 @@
-/* t_accountant.c - unit tests of lib/accountant.c: the seeds' numbers (decay,
- * convergence, EUP, shares), the n-updates property, charging and the state. */
+/* t_accountant.c - unit tests of lib/condor/accountant.c: the manual's numbers
+ * (decay, convergence, EUP, shares), the n-updates property, charging and the state. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -92,7 +92,7 @@ get(ca_acct *a, const char *name)
 	return ca_acct_find(a, name, strlen(name));
 }
 
-/* ---- the seeds' numbers ---- */
+/* ---- the numbers of HTCondor's manual ---- */
 
 /* 3.4.1: RUP 10, jobs removed: 5 a day later, 2.5 two days later. */
 UNIT_SUITE(acct_halflife)
@@ -160,7 +160,7 @@ UNIT_SUITE(acct_property)
 {
 	bool prio_ok = true, usage_ok = true, times_ok = true;
 
-	/* the seed's case: two half-hour updates equal one hour */
+	/* the manual's case: two half-hour updates equal one hour */
 	ca_acct_rec a = rec(3, 7, T0), b = rec(3, 7, T0);
 	ca_acct_advance(&a, T0 + 1800, DAY);
 	ca_acct_advance(&a, T0 + 3600, DAY);
@@ -198,17 +198,17 @@ UNIT_SUITE(acct_property)
 	ca_ctx_init(&cx);
 	acct_with(&x, NULL);
 	acct_with(&y, NULL);
-	char why[200];
+	ca_diag why;
 	charge(&x, &cx, slot, T0);
 	charge(&y, &cx, slot, T0);
-	CHECK(ca_acct_update(&x, T0, why, sizeof why) == 0);
-	CHECK(ca_acct_update(&y, T0, why, sizeof why) == 0);
+	CHECK(ca_acct_update(&x, T0, &why) == 0);
+	CHECK(ca_acct_update(&y, T0, &why) == 0);
 	for (int i = 1; i <= 48; i++) {
 		charge(&x, &cx, slot, T0 + i * 1800);
-		CHECK(ca_acct_update(&x, T0 + i * 1800, why, sizeof why) == 0);
+		CHECK(ca_acct_update(&x, T0 + i * 1800, &why) == 0);
 	}
 	charge(&y, &cx, slot, T0 + DAY);
-	CHECK(ca_acct_update(&y, T0 + DAY, why, sizeof why) == 0);
+	CHECK(ca_acct_update(&y, T0 + DAY, &why) == 0);
 	CHECK(close_to(get(&x, "u@x")->prio, get(&y, "u@x")->prio, 1e-13));
 	CHECK(close_to(get(&x, "u@x")->prio, 0.25 + 3, 1e-13));
 	CHECK(get(&x, "u@x")->waccum == 6.0 * DAY && get(&y, "u@x")->waccum == 6.0 * DAY);
@@ -309,7 +309,7 @@ UNIT_SUITE(acct_charge)
 {
 	ca_acct a;
 	ca_ctx cx;
-	char why[200];
+	ca_diag why;
 
 	ca_ctx_init(&cx);
 	acct_with(&a, "UID_DOMAIN = example.com\n");
@@ -330,7 +330,7 @@ UNIT_SUITE(acct_charge)
 	charge(&a, &cx, "State = \"Claimed\"; Cpus = 1", T0);	/* nobody to charge */
 	charge(&a, &cx, "State = \"Claimed\"; RemoteUser = \"d@example.com\"; Cpus = -3", T0);
 	charge(&a, &cx, "State = \"Claimed\"; RemoteUser = \"e@example.com\"", T0);
-	CHECK(ca_acct_update(&a, T0, why, sizeof why) == 0);
+	CHECK(ca_acct_update(&a, T0, &why) == 0);
 
 	ca_acct_rec *r = get(&a, "alice@example.com");
 	CHECK(r != NULL && r->res == 2 && r->wres == 7.0);
@@ -342,7 +342,7 @@ UNIT_SUITE(acct_charge)
 	CHECK(get(&a, "user@example.com") == NULL);
 	CHECK(get(&a, "d@example.com")->wres == 1.0);	/* negative weight: 1 */
 	CHECK(get(&a, "e@example.com")->wres == 1.0);	/* no Cpus: 1 */
-	CHECK(a.n == 5);
+	CHECK(a.recs.n == 5);
 	ca_acct_free(&a);
 
 	/* knobs: SLOT_WEIGHT, no weights, suspended discounted */
@@ -351,12 +351,12 @@ UNIT_SUITE(acct_charge)
 	charge(&a, &cx, "State = \"Claimed\"; RemoteUser = \"u@x\"; Cpus = 1; Memory = 4096", T0);
 	charge(&a, &cx, "State = \"Claimed\"; Activity = \"Suspended\"; RemoteUser = \"u@x\"; "
 	    "Memory = 4096", T0);
-	CHECK(ca_acct_update(&a, T0, why, sizeof why) == 0);
+	CHECK(ca_acct_update(&a, T0, &why) == 0);
 	CHECK(get(&a, "u@x")->wres == 4.0 && get(&a, "u@x")->res == 1);
 	ca_acct_free(&a);
 	acct_with(&a, "NEGOTIATOR_USE_SLOT_WEIGHTS = false\n");
 	charge(&a, &cx, "State = \"Claimed\"; RemoteUser = \"u@x\"; Cpus = 16", T0);
-	CHECK(ca_acct_update(&a, T0, why, sizeof why) == 0);
+	CHECK(ca_acct_update(&a, T0, &why) == 0);
 	CHECK(get(&a, "u@x")->wres == 1.0);
 	ca_acct_free(&a);
 
@@ -368,7 +368,7 @@ UNIT_SUITE(acct_charge)
 	charge(&a, &cx, "State = \"Claimed\"; RemoteUser = \"bo@x\"; "
 	    "AccountingGroup = \"group_physics.bo@x\"; Cpus = 1", T0);
 	charge(&a, &cx, "State = \"Claimed\"; RemoteUser = \"cy@x\"; Cpus = 5", T0);
-	CHECK(ca_acct_update(&a, T0, why, sizeof why) == 0);
+	CHECK(ca_acct_update(&a, T0, &why) == 0);
 	CHECK(get(&a, "group_physics.hep.al@x")->wres == 2.0);
 	r = get(&a, "group_physics.hep");
 	CHECK(r != NULL && r->group && r->wres == 2.0 && r->hier == 2.0);
@@ -378,7 +378,7 @@ UNIT_SUITE(acct_charge)
 	CHECK(get(&a, "group_chem") == NULL);
 	CHECK(get(&a, "cy@x")->wres == 5.0 && get(&a, "cy@x")->factor == 1.0);
 	/* a day later the group's priority follows its subtree usage */
-	CHECK(ca_acct_update(&a, T0 + DAY, why, sizeof why) == 0);
+	CHECK(ca_acct_update(&a, T0 + DAY, &why) == 0);
 	CHECK(close_to(get(&a, "group_physics")->prio, 0.25 + 1.5, 1e-14));
 	ca_acct_free(&a);
 	ca_ctx_free(&cx);
@@ -388,22 +388,22 @@ UNIT_SUITE(acct_update)
 {
 	ca_acct a;
 	ca_ctx cx;
-	char why[200];
+	ca_diag why;
 
 	ca_ctx_init(&cx);
 	acct_with(&a, NULL);
 	charge(&a, &cx, "State = \"Claimed\"; RemoteUser = \"u@x\"; Cpus = 10", T0);
-	CHECK(ca_acct_update(&a, T0, why, sizeof why) == 0);
+	CHECK(ca_acct_update(&a, T0, &why) == 0);
 	ca_acct_rec *r = get(&a, "u@x");
 	CHECK(r->prio == 0.5 && r->wres == 10 && r->begin == T0 && r->last == T0);
 	/* the jobs leave: the next update still charges the 10 it recorded */
-	CHECK(ca_acct_update(&a, T0 + DAY, why, sizeof why) == 0);
+	CHECK(ca_acct_update(&a, T0 + DAY, &why) == 0);
 	CHECK(close_to(r->prio, 5.25, 1e-15) && r->wres == 0 && r->waccum == 10.0 * DAY);
 	CHECK(r->last == T0 + DAY);
-	CHECK(ca_acct_update(&a, T0 + 2 * DAY, why, sizeof why) == 0);
+	CHECK(ca_acct_update(&a, T0 + 2 * DAY, &why) == 0);
 	CHECK(close_to(r->prio, 2.625, 1e-15) && r->last == T0 + DAY);
 	/* time going backwards changes nothing */
-	CHECK(ca_acct_update(&a, T0, why, sizeof why) < 0 && strstr(why, "before") != NULL);
+	CHECK(ca_acct_update(&a, T0, &why) < 0 && strstr(why.msg, "before") != NULL);
 	CHECK(close_to(r->prio, 2.625, 1e-15) && r->updated == T0 + 2 * DAY);
 	/* reset and delete */
 	ca_acct_reset_usage(r, T0 + 3 * DAY);
@@ -423,7 +423,7 @@ UNIT_SUITE(acct_state)
 	char dir[] = "/tmp/t_acct.XXXXXX", path[256];
 	ca_ctx cx;
 	ca_diag err;
-	char why[200];
+	ca_diag why;
 	static const ca_format fmts[] = { CA_FMT_LONG, CA_FMT_NEW, CA_FMT_JSON };
 
 	CHECK(mkdtemp(dir) != NULL);
@@ -437,16 +437,16 @@ UNIT_SUITE(acct_state)
 			acct_with(&a, NULL);
 			ca_ad *ad = ad_of("Name = \"kept@x\"; Priority = 3.25; "
 			    "Custom = {1, \"two\"}; LastUpdate = 1700000000");
-			CHECK(ca_acct_add_ad(&a, ad, &cx, T0, why, sizeof why) == 0);
+			CHECK(ca_acct_add_ad(&a, ad, &cx, T0, &why) == 0);
 			charge(&a, &cx, "State = \"Claimed\"; RemoteUser = \"u@x\"; Cpus = 3", T0);
-			CHECK(ca_acct_update(&a, T0 + 12345, why, sizeof why) == 0);
-			CHECK(ca_acct_update(&a, T0 + 99999, why, sizeof why) == 0);
+			CHECK(ca_acct_update(&a, T0 + 12345, &why) == 0);
+			CHECK(ca_acct_update(&a, T0 + 99999, &why) == 0);
 			CHECK(ca_acct_write(&a, path, fmts[f], gz, &err) == 0);
 
 			acct_with(&b, NULL);
 			CHECK(ca_acct_read(&b, path, &cx, T0, &got, &gotgz, &err) == 1);
 			CHECK(got == fmts[f] && gotgz == (gz == 1));
-			CHECK(b.n == 2 && b.last_update == T0 + 99999);
+			CHECK(b.recs.n == 2 && b.last_update == T0 + 99999);
 			ca_acct_rec *x = get(&a, "kept@x"), *y = get(&b, "kept@x");
 			CHECK(y != NULL && x->prio == y->prio && y->updated == T0 + 99999);
 			CHECK(ca_ad_lookup(y->ad, "Custom") != NULL);
@@ -487,7 +487,7 @@ UNIT_SUITE(acct_state)
 	ca_acct_free(&a);
 	unlink(path);
 	acct_with(&a, NULL);
-	CHECK(ca_acct_read(&a, path, &cx, T0, NULL, NULL, &err) == 0 && a.n == 0);
+	CHECK(ca_acct_read(&a, path, &cx, T0, NULL, NULL, &err) == 0 && a.recs.n == 0);
 	/* the lock file sits beside the state and can be taken */
 	int fd = ca_statefile_lock(path, &err);
 	CHECK(fd >= 0);

@@ -1,5 +1,5 @@
-/* t_crontab.c - unit tests of lib/crontab.c: field syntax and errors, the
- * seed's examples, calendar edges, daylight saving, and a brute-force check. */
+/* t_crontab.c - unit tests of lib/condor/crontab.c: field syntax and errors,
+ * the manual's examples, calendar edges, daylight saving, a brute-force check. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,7 +65,7 @@ static int64_t
 next_of(const char *line, int64_t now)
 {
 	ca_cron c;
-	ca_cron_err err;
+	ca_diag err;
 	int64_t t;
 
 	if (ca_cron_parse(&c, line, &err) < 0)
@@ -78,14 +78,14 @@ static bool
 field_err(int f, const char *text, const char *msg)
 {
 	ca_cron c;
-	ca_cron_err err;
+	ca_diag err;
 
 	ca_cron_init(&c);
 	if (ca_cron_field(&c, f, text, &err) == 0) {
 		fprintf(stderr, "  %s = %s: accepted\n", ca_cron_field_name(f), text);
 		return false;
 	}
-	if (err.field != f || strcmp(err.msg, msg) != 0) {
+	if (ca_cron_err_field(&err) != f || strcmp(err.msg, msg) != 0) {
 		fprintf(stderr, "  %s = %s: got \"%s\"\n", ca_cron_field_name(f), text, err.msg);
 		return false;
 	}
@@ -98,7 +98,7 @@ field_set(int f, const char *text)
 {
 	static char buf[256];
 	ca_cron c;
-	ca_cron_err err;
+	ca_diag err;
 
 	ca_cron_init(&c);
 	if (ca_cron_field(&c, f, text, &err) < 0)
@@ -112,9 +112,9 @@ field_set(int f, const char *text)
 UNIT_SUITE(crontab_syntax)
 {
 	ca_cron c;
-	ca_cron_err err;
+	ca_diag err;
 
-	/* The seed's syntax examples. */
+	/* The syntax examples of HTCondor's manual. */
 	CHECK(strcmp(field_set(CA_CRON_MONTH, "*"), "1-12") == 0);
 	CHECK(strcmp(field_set(CA_CRON_HOUR, "0-4"), "0-4") == 0);
 	CHECK(strcmp(field_set(CA_CRON_MINUTE, "15,20,25,30"), "15,20,25,30") == 0);
@@ -215,16 +215,17 @@ UNIT_SUITE(crontab_syntax)
 	CHECK(c.hour == 1u << 3);
 
 	/* Whole lines. */
-	CHECK(ca_cron_parse(&c, "0 12 * *", &err) < 0 && err.field == -1 &&
+	CHECK(ca_cron_parse(&c, "0 12 * *", &err) < 0 && ca_cron_err_field(&err) == -1 &&
 	    strcmp(err.msg, "a schedule has 5 fields (MIN HOUR DOM MONTH DOW), not 4") == 0);
-	CHECK(ca_cron_parse(&c, "0 12 * * * *", &err) < 0 && err.field == -1);
-	CHECK(ca_cron_parse(&c, "", &err) < 0 && err.field == -1);
-	CHECK(ca_cron_parse(&c, "0 24 * * *", &err) < 0 && err.field == CA_CRON_HOUR &&
+	CHECK(ca_cron_parse(&c, "0 12 * * * *", &err) < 0 && ca_cron_err_field(&err) == -1);
+	CHECK(ca_cron_parse(&c, "", &err) < 0 && ca_cron_err_field(&err) == -1);
+	CHECK(ca_cron_parse(&c, "0 24 * * *", &err) < 0 &&
+	    ca_cron_err_field(&err) == CA_CRON_HOUR && err.status == CA_EX_INPUT &&
 	    strcmp(err.msg, "24 is out of range 0-23") == 0);
 
 	/* Schedules that never run. */
-	CHECK(ca_cron_parse(&c, "0 0 30 2 *", &err) < 0 && err.field == CA_CRON_MDAY &&
-	    strcmp(err.msg, "day 30 never occurs in month 2") == 0);
+	CHECK(ca_cron_parse(&c, "0 0 30 2 *", &err) < 0 &&
+	    ca_cron_err_field(&err) == CA_CRON_MDAY && strcmp(err.msg, "day 30 never occurs in month 2") == 0);
 	CHECK(ca_cron_parse(&c, "0 0 31 4,6,9,11 *", &err) < 0 &&
 	    strcmp(err.msg, "day 31 never occurs in months 4,6,9,11") == 0);
 	CHECK(ca_cron_parse(&c, "0 0 30,31 2 *", &err) < 0 &&
@@ -250,9 +251,9 @@ UNIT_SUITE(crontab_syntax)
 	}
 }
 
-/* ---- the seed's examples ---- */
+/* ---- the manual's examples ---- */
 
-UNIT_SUITE(crontab_seed)
+UNIT_SUITE(crontab_manual)
 {
 	int64_t t;
 
@@ -264,7 +265,7 @@ UNIT_SUITE(crontab_seed)
 	/* The same with the fields given one by one, the others "*". */
 	{
 		ca_cron c;
-		ca_cron_err err;
+		ca_diag err;
 		int64_t n;
 
 		ca_cron_init(&c);
@@ -273,7 +274,7 @@ UNIT_SUITE(crontab_seed)
 		CHECK(ca_cron_next(&c, t, &n) == 0 && n == utc(2025, 1, 28, 2, 23));
 	}
 
-	/* 20:30 (the seed's "10:30pm" is 20:30) on May 10-20 and on every
+	/* 20:30 (the manual's "10:30pm" is 20:30) on May 10-20 and on every
 	 * Tuesday in May (day 2 is Tuesday, not Monday). May 2025: Tuesdays are
 	 * the 6th, 13th, 20th and 27th. */
 	t = utc(2025, 1, 1, 0, 0);
@@ -607,14 +608,14 @@ gen_schedule(const int star[CA_CRON_NFIELDS], uint64_t set[CA_CRON_NFIELDS],
     ca_cron *c, char *line, size_t len)
 {
 	char text[CA_CRON_NFIELDS][64];
-	ca_cron_err err;
+	ca_diag err;
 
 	for (int f = 0; f < CA_CRON_NFIELDS; f++)
 		gen_field(f, star[f], text[f], sizeof text[f], &set[f]);
 	snprintf(line, len, "%s %s %s %s %s", text[0], text[1], text[2], text[3], text[4]);
 	if (ca_cron_parse(c, line, &err) < 0) {
 		/* Only an impossible day (31 in February alone...) may fail. */
-		if (err.field != CA_CRON_MDAY || strstr(err.msg, "never occur") == NULL) {
+		if (ca_cron_err_field(&err) != CA_CRON_MDAY || strstr(err.msg, "never occur") == NULL) {
 			fprintf(stderr, "  %s: %s\n", line, err.msg);
 			CHECK(0);
 		}
@@ -769,7 +770,7 @@ UNIT_SUITE(crontab_brute_dst_far)
 UNIT_SUITE(crontab_far)
 {
 	ca_cron c;
-	ca_cron_err err;
+	ca_diag err;
 	struct timespec a, b;
 	int64_t n = 0;
 	double us;

@@ -1,5 +1,5 @@
-/* t_groups.c - unit tests of lib/groups.c: the seed's four quota cases
- * (3.4.8), names and membership, the configuration, and surplus sharing. */
+/* t_groups.c - unit tests of lib/condor/groups.c: the four quota cases of
+ * HTCondor's manual, names and membership, the configuration, and surplus sharing. */
 #include <math.h>
 #include <string.h>
 
@@ -39,7 +39,7 @@ UNIT_SUITE(negotiator_groups_static)
 	    "GROUP_QUOTA_group_physics = 100\n"
 	    "GROUP_QUOTA_group_physics.experiment1 = 20\n"
 	    "GROUP_QUOTA_group_physics.experiment2 = 70\n", 500) == 0);
-	CHECK(g.n == 4);
+	CHECK(g.v.n == 4);
 	CHECK(find(&g, "group_physics")->incoming == 100);
 	CHECK(find(&g, "group_physics")->quota == 10);
 	CHECK(find(&g, "group_physics.experiment1")->quota == 20);
@@ -123,7 +123,7 @@ UNIT_SUITE(negotiator_groups_names)
 	    "GROUP_QUOTA_group_physics = 10\n"
 	    "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS = 2\n", 10) == 0);
 	/* case-insensitive and spelled as first named; x.y has no parent */
-	CHECK(g.n == 3);
+	CHECK(g.v.n == 3);
 	CHECK(strcmp(find(&g, "GROUP_PHYSICS")->name, "Group_Physics") == 0);
 	CHECK(find(&g, "group_physics.newton_lab")->parent == find(&g, "group_physics"));
 	CHECK(find(&g, "x.y") == NULL);
@@ -172,15 +172,15 @@ UNIT_SUITE(negotiator_groups_surplus)
 	CHECK(g.root->alloc == 0);
 
 	/* everybody wants more than the quota: nobody gets surplus */
-	for (size_t i = 0; i < g.n; i++)
-		g.v[i]->demand = 1000;
+	for (size_t i = 0; i < g.v.n; i++)
+		g.v.at[i]->demand = 1000;
 	ca_groups_allocate(&g);
 	CHECK(p1->alloc == 12 && p2->alloc == 9 && p3->alloc == 12 && e->alloc == 27);
 	CHECK(g.root->alloc == 40);
 
 	/* what the subtree leaves goes up to the root, which always accepts */
-	for (size_t i = 0; i < g.n; i++)
-		g.v[i]->demand = 0;
+	for (size_t i = 0; i < g.v.n; i++)
+		g.v.at[i]->demand = 0;
 	g.root->demand = 1000;
 	p1->demand = 5;
 	ca_groups_allocate(&g);

@@ -1,5 +1,5 @@
-/* t_match.c - unit tests of matchmaking (lib/match.c) and the analysis
- * (lib/analyze.c): pairs, Rank numbers, reference walks, autoclusters checked
+/* t_match.c - unit tests of matchmaking (lib/condor/match.c) and the analysis
+ * (lib/condor/analyze.c): pairs, Rank numbers, reference walks, autoclusters checked
  * against plain pairwise evaluation, and the analysis counts and text. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* t_statefile.c - unit tests of lib/statefile.c: a state file rewritten
+/* t_statefile.c - unit tests of lib/condor/statefile.c: a state file rewritten
  * atomically keeps its mode, an abort leaves it alone, failures are reported. */
 #include <dirent.h>
 #include <stdio.h>

@@ -1,0 +1,979 @@
+/* neg_candidates.c - a job's candidate slots: the preemption rules, the sort
+ * keys, partitionable slots and consumption policies, and taking the best.
+ *
+ * A key's candidates are built when its first job is negotiated in a
+ * submitter's turn (build) and kept in a heap for the key's later jobs; find
+ * pops them, best first, skipping what was taken since, and takes the first
+ * one the turn's slice allows. consider() is the one place where the rules
+ * decide what a slot is for a job: build uses it on the slots the matcher
+ * found, the survey of the followed job on every slot. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "neg_int.h"
+
+static const char *const eph_r_names[EPH_R_N] = {
+	"RemoteUserPrio", "RemoteUserResourcesInUse", "RemoteGroup",
+	"RemoteGroupResourcesInUse", "RemoteGroupQuota"
+};
+const char *const ca_neg_eph_s_names[EPH_S_N] = {
+	"SubmitterUserPrio", "SubmitterUserResourcesInUse", "SubmitterNegotiatingGroup",
+	"SubmitterGroup", "SubmitterGroupResourcesInUse", "SubmitterGroupQuota"
+};
+
+/* What each skip means for the job's summary reason. */
+static const uint8_t skip_why[K_NSKIP] = {
+	[K_OK] = CA_WHY_OUTRANKED,
+	[K_NOMATCH] = CA_WHY_NOMATCH,
+	[K_TAKEN] = CA_WHY_OUTRANKED,
+	[K_CLAIMED_IDLE] = CA_WHY_OUTRANKED,
+	[K_PREEMPTING] = CA_WHY_OUTRANKED,
+	[K_MATCHED] = CA_WHY_OUTRANKED,
+	[K_DRAINED] = CA_WHY_OUTRANKED,
+	[K_RETIRING] = CA_WHY_NOPREEMPT,
+	[K_NOCONSIDER] = CA_WHY_NOPREEMPT,
+	[K_DSLOT] = CA_WHY_NOPREEMPT,
+	[K_RANKMODE] = CA_WHY_LIMIT,
+	[K_SAMEUSER] = CA_WHY_OUTRANKED,
+	[K_RANKWORSE] = CA_WHY_OUTRANKED,
+	[K_EUP] = CA_WHY_NOPREEMPT,
+	[K_NOPR] = CA_WHY_NOPREEMPT,
+	[K_LIMIT] = CA_WHY_LIMIT,
+	[K_QUOTA] = CA_WHY_QUOTA,
+	[K_CPFULL] = CA_WHY_OUTRANKED,
+	[K_NEGREQ] = CA_WHY_NOMATCH,
+};
+
+/* Which reason wins when a job's candidates were refused for several:
+ * the one closest to letting it run. */
+static const int why_rank[CA_WHY_N] = {
+	[CA_WHY_NONE] = 0, [CA_WHY_NOMATCH] = 1, [CA_WHY_OUTRANKED] = 2,
+	[CA_WHY_NOPREEMPT] = 3, [CA_WHY_LIMIT] = 4, [CA_WHY_QUOTA] = 5
+};
+
+/* ---- ephemeral attributes ---- */
+
+void
+ca_neg_remote_eph(ca_neg *n, struct slot *s)
+{
+	if (s->remote == NONE || !n->pol.consider_preemption)
+		return;
+	const struct cust *c = &n->custs.at[s->remote];
+	int cnt = c->group != n->groups.root ? EPH_R_N : EPH_R_GROUP;
+
+	if (!s->eph) {
+		for (int k = 0; k < cnt; k++)
+			ca_neg_ovr_bind(&s->reph[k], &n->arena, s->ad,
+			    ca_intern(eph_r_names[k], strlen(eph_r_names[k])));
+		s->eph = true;
+	}
+	ca_neg_ovr_put(&s->reph[EPH_R_PRIO], ca_real(c->eup));
+	ca_neg_ovr_put(&s->reph[EPH_R_INUSE], ca_neg_num_value(c->usage, true));
+	if (cnt == EPH_R_N) {
+		ca_neg_ovr_put(&s->reph[EPH_R_GROUP], ca_str(c->group->name,
+		    (uint32_t)strlen(c->group->name)));
+		ca_neg_ovr_put(&s->reph[EPH_R_GINUSE], ca_neg_num_value(c->group->usage, true));
+		ca_neg_ovr_put(&s->reph[EPH_R_GQUOTA], ca_neg_num_value(c->group->quota, true));
+	}
+}
+
+/* Give a key's representative job its Submitter* attributes as they are
+ * now, for one evaluation of PREEMPTION_REQUIREMENTS or PREEMPTION_RANK;
+ * eph_off takes them away again (the ad is then as it was read). */
+static void
+eph_on(ca_neg *n, struct job *j)
+{
+	const struct cust *c = &n->custs.at[j->sub];
+	bool grouped = c->group != n->groups.root;
+	ca_value gname = ca_str(c->group->name, (uint32_t)strlen(c->group->name));
+
+	if (j->eph == NULL) {
+		j->eph = ca_arena_array(&n->arena, EPH_S_N, sizeof *j->eph);
+		memset(j->eph, 0, EPH_S_N * sizeof *j->eph);
+		for (int k = 0; k < EPH_S_N; k++)
+			ca_neg_ovr_bind(&j->eph[k], &n->arena, j->ad,
+			    ca_intern(ca_neg_eph_s_names[k], strlen(ca_neg_eph_s_names[k])));
+	}
+	ca_neg_ovr_put(&j->eph[EPH_S_PRIO], ca_real(c->eup));
+	ca_neg_ovr_put(&j->eph[EPH_S_INUSE], ca_neg_num_value(c->usage, true));
+	ca_neg_ovr_put(&j->eph[EPH_S_NEGGROUP], gname);
+	if (grouped) {
+		ca_neg_ovr_put(&j->eph[EPH_S_GROUP], gname);
+		ca_neg_ovr_put(&j->eph[EPH_S_GINUSE], ca_neg_num_value(c->group->usage, true));
+		ca_neg_ovr_put(&j->eph[EPH_S_GQUOTA], ca_neg_num_value(c->group->quota, true));
+	}
+}
+
+static void
+eph_off(struct job *j)
+{
+	for (int k = EPH_S_N; k-- > 0;)
+		ca_neg_ovr_undo(&j->eph[k]);
+}
+
+/* ---- consumption policies of partitionable slots ---- */
+
+/* The knob of slot type `type` (else the machine-wide one) for resource
+ * res, or the _POLICY knob when res is NULL. */
+static const struct cpknob *
+cp_knob(const ca_neg *n, int type, const char *res)
+{
+	for (size_t pass = 0; pass < 2; pass++) {
+		int want = pass == 0 ? type : -1;
+		if (want < 0 && pass == 0)
+			continue;
+		for (size_t i = 0; i < n->ncpk; i++) {
+			const struct cpknob *k = &n->cpk[i];
+			if (k->type != want)
+				continue;
+			if (res == NULL ? k->res == NULL : (k->res && strcasecmp(k->res, res) == 0))
+				return k;
+		}
+	}
+	return NULL;
+}
+
+/* Add resource res of a consumption-policy slot, with its Consumption
+ * expression: the slot's ConsumptionR, the CONSUMPTION_R knobs, HTCondor's
+ * defaults for Cpus, Memory and Disk, else what the job asks for. */
+static void
+add_res(ca_neg *n, struct slot *s, const char *res, size_t len, int type, uint32_t cap)
+{
+	strbuf sb = STRBUF_INIT;
+
+	for (uint32_t i = 0; i < s->nres; i++)
+		if (s->res[i].res->len == len && strncasecmp(s->res[i].res->key, res, len) == 0)
+			return;
+	if (s->nres >= cap)
+		return;
+	struct cpres *r = &s->res[s->nres++];
+	r->res = ca_intern(res, len);
+	strbuf_addf(&sb, "Request%.*s", (int)len, res);
+	r->req = ca_intern(sb.buf, sb.len);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "Consumption%.*s", (int)len, res);
+	ca_attr *at = ca_ad_findn(s->ad, sb.buf, sb.len);
+	char rname[64];
+	snprintf(rname, sizeof rname, "%.*s", (int)(len < 60 ? len : 60), res);
+	const struct cpknob *k = cp_knob(n, type, rname);
+	if (at != NULL)
+		r->cons = at->expr;
+	else if (k != NULL)
+		r->cons = k->e;
+	else if (strcasecmp(rname, "Cpus") == 0)
+		r->cons = n->cons_default[0];
+	else if (strcasecmp(rname, "Memory") == 0)
+		r->cons = n->cons_default[1];
+	else if (strcasecmp(rname, "Disk") == 0)
+		r->cons = n->cons_default[2];
+	else {
+		/* a custom resource: what the job asks for */
+		ca_diag perr;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "TARGET.Request%.*s", (int)len, res);
+		r->cons = ca_parse_expr(&n->arena, sb.buf, sb.len, 0, &perr);
+	}
+	strbuf_release(&sb);
+}
+
+void
+ca_neg_setup_cp(ca_neg *n, struct slot *s)
+{
+	int type = (int)ca_neg_num(n, s->ad, "SlotTypeID", -1);
+	ca_value v = ca_eval_attr(n->cx, s->ad, NULL, "ConsumptionPolicy");
+	const struct cpknob *k = cp_knob(n, type, NULL);
+	bool on = n->pol.consumption_policy;
+	const char *list;
+	size_t len;
+
+	if (k != NULL)
+		on = k->on;
+	if (ca_ad_findn(s->ad, "ConsumptionCpus", 15) || ca_ad_findn(s->ad, "ConsumptionMemory",
+	    17) || ca_ad_findn(s->ad, "ConsumptionDisk", 15))
+		on = true;
+	if (v.kind == CA_BOOL)
+		on = v.u.b;
+	ca_arena_reset(&n->cx->scratch);
+	if (!on)
+		return;
+	s->cp = true;
+	uint32_t cap = 3 + 16;
+	s->res = ca_arena_array(&n->arena, cap, sizeof *s->res);
+	add_res(n, s, "Cpus", 4, type, cap);
+	add_res(n, s, "Memory", 6, type, cap);
+	add_res(n, s, "Disk", 4, type, cap);
+	if (ca_neg_str(n, s->ad, "MachineResources", &list, &len)) {
+		char *copy = ca_arena_strndup(&n->arena, list, len);
+		for (char *p = copy; *p;) {
+			while (*p == ' ' || *p == ',' || *p == '\t')
+				p++;
+			size_t l = strcspn(p, " ,\t");
+			if (l > 0 && !(l == 4 && strncasecmp(p, "Swap", 4) == 0))
+				add_res(n, s, p, l, type, cap);
+			p += l;
+		}
+	}
+	for (size_t i = 0; i < n->ncpk; i++)
+		if (n->cpk[i].res && (n->cpk[i].type == -1 || n->cpk[i].type == type))
+			add_res(n, s, n->cpk[i].res, strlen(n->cpk[i].res), type, cap);
+	ca_arena_reset(&n->cx->scratch);
+}
+
+/* A resource of slot ad as a number (0 when missing or not a number), and
+ * the kind of its value (a missing one is the integer 0). */
+static double
+resource(ca_neg *n, const ca_ad *ad, const ca_name *res, int *kind)
+{
+	ca_attr *at = ca_ad_find(ad, res);
+	ca_value v = at ? ca_eval_expr(n->cx, at->expr, ad, NULL) : ca_int(0);
+
+	if (kind != NULL)
+		*kind = v.kind;
+	return ca_is_num(v) ? ca_rank_number(v) : 0;
+}
+
+/* Consumption policy: can slot s give job rep what its policy consumes
+ * now? Sets the amounts (cons[] for s->res) and the match cost. */
+static bool
+cp_fits(ca_neg *n, struct slot *s, struct job *rep, double *cons, double *cost,
+    double *jrank, double *srank)
+{
+	uint32_t mark = (uint32_t)n->stack.n;
+	bool any = false, ok = true;
+
+	/* a request the job does not make counts as 0 */
+	for (uint32_t r = 0; r < s->nres; r++)
+		if (ca_ad_find(rep->ad, s->res[r].req) == NULL)
+			ca_neg_tmp_set(n, rep->ad, s->res[r].req, ca_int(0));
+	for (uint32_t r = 0; r < s->nres && ok; r++) {
+		ca_value v = ca_eval_expr(n->cx, s->res[r].cons, s->ad, rep->ad);
+		double need;
+		if (v.kind == CA_INT)
+			need = (double)v.u.i;
+		else if (v.kind == CA_REAL && isfinite(v.u.r))
+			need = v.u.r;
+		else if (v.kind == CA_BOOL)
+			need = v.u.b;
+		else {
+			ok = false;
+			break;
+		}
+		double have = resource(n, s->ad, s->res[r].res, NULL);
+		if (need < 0 || need > have)
+			ok = false;
+		if (need > 0)
+			any = true;
+		cons[r] = need;
+	}
+	ca_arena_reset(&n->cx->scratch);
+	if (!ok || !any) {
+		ca_neg_tmp_undo(n, mark);
+		return false;
+	}
+	/* the match with the job asking for exactly what it would consume */
+	uint32_t mark2 = (uint32_t)n->stack.n;
+	for (uint32_t r = 0; r < s->nres; r++)
+		ca_neg_tmp_set(n, rep->ad, s->res[r].req, ca_neg_num_value(cons[r], true));
+	ca_mad jm, sm;
+	ca_mad_prepare(&jm, rep->ad);
+	ca_mad_prepare(&sm, s->ad);
+	ok = ca_match_symmetric(n->cx, &jm, &sm);
+	if (ok) {
+		*jrank = ca_match_rank(n->cx, jm.rank, rep->ad, s->ad);
+		*srank = ca_match_rank(n->cx, sm.rank, s->ad, rep->ad);
+	}
+	ca_arena_reset(&n->cx->scratch);
+	ca_neg_tmp_undo(n, mark2);
+	if (ok) {
+		/* the cost: the slot weight it loses */
+		double before = ca_neg_slot_weight(n, s->ad);
+		uint32_t mark3 = (uint32_t)n->stack.n;
+		for (uint32_t r = 0; r < s->nres; r++) {
+			int kind;
+			double have = resource(n, s->ad, s->res[r].res, &kind);
+			ca_neg_tmp_set(n, s->ad, s->res[r].res, ca_neg_num_value(have - cons[r],
+			    kind == CA_INT));
+		}
+		double after = ca_neg_slot_weight(n, s->ad);
+		ca_neg_tmp_undo(n, mark3);
+		*cost = before - after > 0 ? before - after : 0;
+		ca_arena_reset(&n->cx->scratch);
+	}
+	ca_neg_tmp_undo(n, mark);
+	return ok;
+}
+
+/* ---- the rules ---- */
+
+/* Is the effective priority of submitter a better than that of b? */
+static bool
+eup_better(const ca_neg *n, uint32_t a, uint32_t b)
+{
+	return n->custs.at[a].eup < n->custs.at[b].eup;
+}
+
+/* PREEMPTION_REQUIREMENTS for job (Submitter* set) on slot (Remote* set). */
+static bool
+preemption_ok(ca_neg *n, struct slot *s, struct job *rep)
+{
+	if (n->pr_always)
+		return true;
+	if (n->pol.preemption_req == NULL)
+		return false;
+	eph_on(n, rep);
+	ca_neg_remote_eph(n, s);
+	bool ok = ca_match_req(n->cx, n->pol.preemption_req, s->ad, rep->ad);
+	eph_off(rep);
+	ca_arena_reset(&n->cx->scratch);
+	return ok;
+}
+
+/* HTCondor's rules for a slot whose Requirements match: K_OK with
+ * *reason set, or why it is skipped. PREEMPTION_REQUIREMENTS is left to
+ * the caller (K_OK with reason Priority). */
+static inline int
+classify(ca_neg *n, const struct slot *s, uint32_t sub, double srank, bool only_rank,
+    uint8_t *reason)
+{
+	if (s->taken)
+		return K_TAKEN;
+	if (s->skip != K_OK)
+		return s->skip;
+	if (!s->running) {
+		if (only_rank)
+			return K_RANKMODE;
+		*reason = CA_NEG_NOPREEMPTION;
+		return K_OK;
+	}
+	if (srank > s->cur_rank) {
+		*reason = CA_NEG_RANK;
+		return K_OK;
+	}
+	if (only_rank)
+		return K_RANKMODE;
+	if (s->remote == sub || s->remote == NONE)
+		return K_SAMEUSER;
+	if (srank < s->cur_rank)
+		return K_RANKWORSE;
+	if (!eup_better(n, sub, s->remote))
+		return K_EUP;
+	if (n->pol.preemption_req == NULL && !n->pr_always)
+		return K_NOPR;
+	*reason = CA_NEG_PRIORITY;
+	return K_OK;
+}
+
+/* The sort keys of a candidate (jrank and srank already set). */
+static void
+cand_keys(ca_neg *n, struct cand *c, struct slot *s, struct job *rep, bool fresh)
+{
+	c->pre = s->pre_fixed && !fresh ? s->pre :
+	    ca_neg_rank(n, n->pol.pre_job_rank, s->ad, rep->ad);
+	c->post = s->post_fixed && !fresh ? s->post :
+	    ca_neg_rank(n, n->pol.post_job_rank, s->ad, rep->ad);
+	if (c->reason != CA_NEG_NOPREEMPTION) {
+		eph_on(n, rep);
+		ca_neg_remote_eph(n, s);
+		c->prank = ca_neg_rank(n, n->pol.preemption_rank, s->ad, rep->ad);
+		eph_off(rep);
+	} else
+		c->prank = NEG_LOW;
+	ca_arena_reset(&n->cx->scratch);
+}
+
+/* A consumption-policy candidate as the slot is now: 1 fits, 0 not. */
+static int
+cp_cand(ca_neg *n, struct slot *s, struct job *rep, struct cand *c)
+{
+	double cons[32];
+
+	if (s->nres > 32 || rep->negreq != NULL)
+		return 0;
+	memset(c, 0, sizeof *c);
+	if (!cp_fits(n, s, rep, cons, &c->cost, &c->jrank, &c->srank))
+		return 0;
+	c->slot = (uint32_t)(s - n->slots.at);
+	c->version = s->version;
+	c->multi = NONE;
+	c->reason = CA_NEG_NOPREEMPTION;
+	cand_keys(n, c, s, rep, true);
+	return 1;
+}
+
+/* Dynamic slots: lowest CurrentRank first. */
+static int
+rank_cmp_dslots(const ca_neg *n, uint32_t a, uint32_t b)
+{
+	double x = n->slots.at[a].cur_rank, y = n->slots.at[b].cur_rank;
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* The dynamic slots of p that job rep may preempt, into use (lowest
+ * CurrentRank first); *all_rank when all of them by RANK. Returns how many,
+ * *why the last refusal when there are none. */
+static uint32_t
+preemptible_dslots(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, uint32_t *use,
+    bool *all_rank, int *why)
+{
+	uint32_t nuse = 0;
+
+	*all_rank = true;
+	for (uint32_t k = 0; k < p->kids.n; k++) {
+		struct slot *d = &n->slots.at[p->kids.at[k]];
+		uint8_t reason;
+		if (d->taken || !d->running)
+			continue;
+		if (!n->pol.early_preemption &&
+		    ca_neg_num(n, d->ad, "RetirementTimeRemaining", 0) > 0)
+			continue;
+		double sr = ca_match_rank(n->cx, ca_ad_lookup(d->ad, "Rank"), d->ad, rep->ad);
+		struct slot tmp = *d;
+		tmp.skip = K_OK;
+		int k2 = classify(n, &tmp, rep->sub, sr, only_rank, &reason);
+		if (k2 != K_OK) {
+			*why = k2;
+			continue;
+		}
+		if (reason == CA_NEG_PRIORITY && !preemption_ok(n, d, rep)) {
+			*why = K_NOPR;
+			continue;
+		}
+		if (reason != CA_NEG_RANK)
+			*all_rank = false;
+		use[nuse++] = p->kids.at[k];
+	}
+	ca_arena_reset(&n->cx->scratch);
+	ca_neg_sort(n, use, nuse, rank_cmp_dslots);
+	return nuse;
+}
+
+/* Partitionable slot preemption (ALLOW_PSLOT_PREEMPTION): the p-slot p
+ * does not fit the job; add the resources of its dynamic slots the job may
+ * preempt, lowest CurrentRank first, until it does. K_OK and c set when it
+ * does, else the reason (K_NOMATCH when there is nothing to say). */
+static int
+multi_cand(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, struct cand *c)
+{
+	const ca_name *res[3] = { n->n_cpus, n->n_mem, n->n_disk };
+	double sum[3];
+	int kind[3];
+	bool all_rank;
+	int why = K_NOMATCH;
+
+	if (p->kids.n == 0 || p->taken || p->skip != K_OK)
+		return K_NOMATCH;
+	if (rep->negreq != NULL)
+		return K_NEGREQ;
+	uint32_t *use = ca_xcalloc(p->kids.n, sizeof *use);
+	uint32_t nuse = preemptible_dslots(n, p, rep, only_rank, use, &all_rank, &why);
+	if (nuse == 0) {
+		free(use);
+		return why;
+	}
+	why = K_NOMATCH;
+	for (int r = 0; r < 3; r++)
+		sum[r] = resource(n, p->ad, res[r], &kind[r]);
+	ca_mad jm, sm;
+	ca_mad_prepare(&jm, rep->ad);
+	ca_mad_prepare(&sm, p->ad);
+	for (uint32_t k = 0; k < nuse && why != K_OK; k++) {
+		struct slot *d = &n->slots.at[use[k]];
+		for (int r = 0; r < 3; r++)
+			sum[r] += resource(n, d->ad, res[r], NULL);
+		uint32_t mark = (uint32_t)n->stack.n;
+		for (int r = 0; r < 3; r++)
+			ca_neg_tmp_set(n, p->ad, res[r], ca_neg_num_value(sum[r],
+			    kind[r] != CA_REAL));
+		if (ca_match_symmetric(n->cx, &jm, &sm)) {
+			memset(c, 0, sizeof *c);
+			c->slot = (uint32_t)(p - n->slots.at);
+			c->jrank = ca_match_rank(n->cx, jm.rank, rep->ad, p->ad);
+			c->srank = ca_match_rank(n->cx, sm.rank, p->ad, rep->ad);
+			c->reason = all_rank ? CA_NEG_RANK : CA_NEG_PRIORITY;
+			c->pr_done = true;
+			c->cost = ca_neg_slot_weight(n, p->ad);
+			cand_keys(n, c, p, rep, true);
+			/* PREEMPTION_RANK of the p-slot has no running user: use the
+			 * first preempted slot's */
+			eph_on(n, rep);
+			c->prank = ca_neg_rank(n, n->pol.preemption_rank, n->slots.at[use[0]].ad,
+			    rep->ad);
+			eph_off(rep);
+			struct multi *m = ca_vec_push(&n->multi);
+			m->dslots = ca_xreallocarray(NULL, k + 1, sizeof *m->dslots);
+			memcpy(m->dslots, use, (k + 1) * sizeof *m->dslots);
+			m->n = k + 1;
+			c->multi = (uint32_t)(n->multi.n - 1);
+			why = K_OK;
+		}
+		ca_neg_tmp_undo(n, mark);
+		ca_arena_reset(&n->cx->scratch);
+	}
+	free(use);
+	return why;
+}
+
+/* What the rules make of slot s, which the matcher found for k's
+ * autocluster (both Requirements hold): K_OK with *c set (a candidate), or
+ * why it is not one. rep is k's representative job. */
+static inline int
+consider_hit(ca_neg *n, struct key *k, struct job *rep, struct slot *s, const ca_hit *hit,
+    bool only_rank, struct cand *c)
+{
+	uint8_t reason = 0;
+
+	if (s->pslot && rep->negreq != NULL)
+		return K_NEGREQ;
+	int why = classify(n, s, k->sub, hit->srank, only_rank, &reason);
+	if (why != K_OK)
+		return why;
+	memset(c, 0, sizeof *c);
+	c->slot = hit->slot;
+	c->jrank = hit->jrank;
+	c->srank = hit->srank;
+	c->reason = reason;
+	c->cost = s->weight;
+	c->multi = NONE;
+	cand_keys(n, c, s, rep, false);
+	return K_OK;
+}
+
+/* What the rules make of slot s for key k now: K_OK with *c set (a
+ * candidate), or why it is not one. hit is the matcher's hit of s for k's
+ * autocluster (both Requirements hold), or NULL for a slot with a
+ * consumption policy (matched here, as it is now) or a partitionable slot
+ * that may fit by preempting its dynamic slots. */
+static int
+consider(ca_neg *n, struct key *k, struct slot *s, const ca_hit *hit, bool only_rank,
+    struct cand *c)
+{
+	struct job *rep = &n->jobs.at[k->rep];
+
+	if (hit != NULL)
+		return consider_hit(n, k, rep, s, hit, only_rank, c);
+	if (s->cp) {
+		if (s->taken || s->skip != K_OK)
+			return s->taken ? K_TAKEN : s->skip;
+		if (only_rank)
+			return K_RANKMODE;
+		if (rep->negreq != NULL)
+			return K_NEGREQ;
+		if (cp_cand(n, s, rep, c))
+			return K_OK;
+		return s->version ? K_CPFULL : K_NOMATCH;
+	}
+	return multi_cand(n, s, rep, only_rank, c);
+}
+
+/* ---- the candidates of a key: a heap, best first ---- */
+
+static bool
+better(const struct cand *a, const struct cand *b)
+{
+	if (a->pre != b->pre)
+		return a->pre > b->pre;
+	if (a->jrank != b->jrank)
+		return a->jrank > b->jrank;
+	if (a->post != b->post)
+		return a->post > b->post;
+	if (a->reason != b->reason)
+		return a->reason > b->reason;
+	if (a->prank != b->prank)
+		return a->prank > b->prank;
+	return a->slot < b->slot;
+}
+
+static void
+sift_down(struct cand *h, size_t n, size_t i)
+{
+	struct cand x = h[i];
+
+	for (;;) {
+		size_t l = 2 * i + 1, best = i;
+		const struct cand *bc = &x;
+		if (l < n && better(&h[l], bc)) {
+			best = l;
+			bc = &h[l];
+		}
+		if (l + 1 < n && better(&h[l + 1], bc))
+			best = l + 1;
+		if (best == i)
+			break;
+		h[i] = h[best];
+		i = best;
+	}
+	h[i] = x;
+}
+
+static void
+heap_pop(struct cache *c)
+{
+	c->heap.at[0] = c->heap.at[--c->heap.n];
+	if (c->heap.n > 1)
+		sift_down(c->heap.at, c->heap.n, 0);
+}
+
+void
+ca_neg_cache_clear(struct cache *c)
+{
+	ca_vec_free(&c->heap);
+	memset(c, 0, sizeof *c);
+}
+
+/* Build the candidates of key k for the submitter's turn. */
+static void
+build(ca_neg *n, struct key *k, bool only_rank)
+{
+	struct cache *c = &k->cache;
+	struct job *rep = &n->jobs.at[k->rep];
+	uint32_t nh = (uint32_t)n->hits[k->mcl].n;
+	const ca_hit *hits = n->hits[k->mcl].at;
+	bool *seen = NULL;
+	struct cand x;
+	int why;
+
+	ca_neg_cache_clear(c);
+	c->built = true;
+	c->only_rank = only_rank;
+	if (n->pol.pslot_preemption)
+		seen = ca_xcalloc(n->slots.n ? n->slots.n : 1, sizeof *seen);
+	for (uint32_t i = 0; i < nh; i++) {
+		if (seen)
+			seen[hits[i].slot] = true;
+		why = consider_hit(n, k, rep, &n->slots.at[hits[i].slot], &hits[i], only_rank, &x);
+		if (why == K_OK)
+			*ca_vec_push(&c->heap) = x;
+		else
+			c->count[why]++;
+	}
+	for (uint32_t q = 0; q < n->ncp; q++) {
+		why = consider(n, k, &n->slots.at[n->cpslots[q]], NULL, only_rank, &x);
+		if (why == K_OK)
+			*ca_vec_push(&c->heap) = x;
+		else
+			c->count[why]++;
+	}
+	for (uint32_t q = 0; seen && q < n->npk; q++) {
+		if (seen[n->pslots[q]])
+			continue;
+		why = consider(n, k, &n->slots.at[n->pslots[q]], NULL, only_rank, &x);
+		if (why == K_OK)
+			*ca_vec_push(&c->heap) = x;
+		else if (why != K_NOMATCH)
+			c->count[why]++;
+	}
+	free(seen);
+	for (size_t i = c->heap.n / 2; i-- > 0;)
+		sift_down(c->heap.at, c->heap.n, i);
+}
+
+/* ---- the survey of the followed job ---- */
+
+static void
+cand_rec(struct rec *r, const struct cand *c)
+{
+	r->reason = c->reason;
+	r->f[0] = c->pre;
+	r->f[1] = c->jrank;
+	r->f[2] = c->post;
+	r->f[3] = c->prank;
+}
+
+/* What the rules make of slot i for key k, as a record. */
+static void
+survey_slot(ca_neg *n, struct key *k, uint32_t i, const ca_hit *hit, bool only_rank,
+    struct rec *r)
+{
+	struct slot *s = &n->slots.at[i];
+	struct job *rep = &n->jobs.at[k->rep];
+	struct cand x;
+
+	r->x = i;
+	r->how = SL_RULES;
+	if (s->pslot && rep->negreq != NULL) {
+		r->why = K_NEGREQ;
+		r->y = k->rep;
+		return;
+	}
+	if (s->cp) {
+		r->how = SL_CP;
+		if ((r->why = (uint8_t)consider(n, k, s, NULL, only_rank, &x)) == K_OK)
+			cand_rec(r, &x);
+		return;
+	}
+	if (hit == NULL) {
+		if (n->pol.pslot_preemption && s->pslot && s->kids.n > 0 &&
+		    consider(n, k, s, NULL, only_rank, &x) == K_OK) {
+			r->how = SL_MULTI;
+			r->why = K_OK;
+			r->y = x.multi;
+			cand_rec(r, &x);
+			return;
+		}
+		/* which of the two Requirements is false */
+		ca_mad jm, sm;
+		ca_mad_prepare(&jm, rep->ad);
+		ca_mad_prepare(&sm, s->ad);
+		bool jr = ca_match_req(n->cx, jm.req, rep->ad, s->ad);
+		bool sr = ca_match_req(n->cx, sm.req, s->ad, rep->ad);
+		ca_arena_reset(&n->cx->scratch);
+		r->how = SL_NOMATCH;
+		r->why = K_NOMATCH;
+		r->y = !jr && !sr ? 0 : !jr ? 1 : !sr ? 2 : 3;
+		return;
+	}
+	r->why = (uint8_t)consider(n, k, s, hit, only_rank, &x);
+	if (r->why == K_TAKEN)
+		r->y = s->taken_by;
+	else if (r->why == K_RANKWORSE || r->why == K_SAMEUSER) {
+		r->f[0] = hit->srank;
+		r->f[1] = s->cur_rank;
+	} else if (r->why == K_OK) {
+		if (x.reason == CA_NEG_PRIORITY && !preemption_ok(n, s, rep)) {
+			r->why = K_NOPR;
+			r->y = 1;	/* evaluated, and false */
+		} else
+			cand_rec(r, &x);
+	}
+}
+
+void
+ca_neg_survey(ca_neg *n, uint32_t job, struct key *k, bool only_rank)
+{
+	uint32_t nh = (uint32_t)n->hits[k->mcl].n, h = 0;
+	const ca_hit *hits = n->hits[k->mcl].at;
+
+	for (uint32_t i = 0; i < n->slots.n; i++) {
+		/* the hits are in slot order */
+		while (h < nh && hits[h].slot < i)
+			h++;
+		/* nothing in survey_slot adds to the log: the record stays put */
+		survey_slot(n, k, i, h < nh && hits[h].slot == i ? &hits[h] : NULL, only_rank,
+		    ca_neg_log(n, R_SLOT, job));
+	}
+}
+
+/* ---- taking a candidate ---- */
+
+static bool
+permits(double used, double cost, double allowed)
+{
+	return used + cost <= allowed + LIMIT_EPS || (used <= 0 && allowed > 0);
+}
+
+static void
+add_usage(ca_neg *n, uint32_t c, double w)
+{
+	n->custs.at[c].usage += w;
+	n->custs.at[c].group->usage += w;
+}
+
+/* Slot s leaves the cycle. */
+static void
+take(struct slot *s, uint32_t match)
+{
+	s->taken = true;
+	s->taken_by = match;
+}
+
+/* Deduct what the consumption policy of s consumes for job rep (the
+ * p-slot stays for more). */
+static void
+consume(ca_neg *n, struct slot *s, struct job *rep, struct match *m)
+{
+	double cons[32], cost, jr, sr;
+
+	if (s->nres <= 32 && cp_fits(n, s, rep, cons, &cost, &jr, &sr)) {
+		for (uint32_t r = 0; r < s->nres; r++) {
+			int kind;
+			double have = resource(n, s->ad, s->res[r].res, &kind);
+			ca_ad_set(s->ad, s->res[r].res, NULL, ca_expr_lit(s->ad->arena,
+			    ca_neg_num_value(have - cons[r], kind == CA_INT)));
+			if (r < 3)
+				m->consumed[r] = cons[r];
+		}
+		ca_arena_reset(&n->cx->scratch);
+	}
+	m->cp = true;
+	s->version++;
+	if (s->pre_fixed || s->post_fixed) {
+		const ca_ad *any = n->jobs.at[0].ad;
+		if (s->pre_fixed)
+			s->pre = ca_neg_rank(n, n->pol.pre_job_rank, s->ad, any);
+		if (s->post_fixed)
+			s->post = ca_neg_rank(n, n->pol.post_job_rank, s->ad, any);
+		ca_arena_reset(&n->cx->scratch);
+	}
+}
+
+static void
+record_match(ca_neg *n, struct job *jb, struct key *k, const struct cand *c, struct turn *t)
+{
+	struct slot *s = &n->slots.at[c->slot];
+	uint32_t mi = (uint32_t)n->matches.n, ji = (uint32_t)(jb - n->jobs.at);
+	struct match *m = ca_vec_push(&n->matches);
+
+	memset(m, 0, sizeof *m);
+	m->job = ji;
+	m->slot = c->slot;
+	m->sub = k->sub;
+	m->reason = c->reason;
+	m->jrank = c->jrank;
+	m->srank = c->srank;
+	m->eup = n->custs.at[k->sub].eup;
+	m->cost = c->cost;
+	m->multi = c->multi;
+	m->remote = NONE;
+	m->spin = t->spin;
+	if (c->multi != NONE) {
+		const struct multi *mu = &n->multi.at[c->multi];
+		for (uint32_t q = 0; q < mu->n; q++) {
+			struct slot *d = &n->slots.at[mu->dslots[q]];
+			take(d, mi);
+			if (d->remote != NONE)
+				add_usage(n, d->remote, -d->weight);
+		}
+		if (mu->n > 0) {
+			m->remote = n->slots.at[mu->dslots[0]].remote;
+			m->remote_job = n->slots.at[mu->dslots[0]].remote_job;
+		}
+		take(s, mi);
+	} else if (s->cp) {
+		consume(n, s, &n->jobs.at[k->rep], m);
+		s->taken_by = mi;
+	} else {
+		if (s->running && s->remote != NONE) {
+			m->remote = s->remote;
+			m->remote_job = s->remote_job;
+			add_usage(n, s->remote, -s->weight);
+		}
+		take(s, mi);
+	}
+	add_usage(n, k->sub, c->cost);
+	jb->match = mi;
+	n->custs.at[k->sub].matches++;
+	t->used += c->cost;
+	if (c->reason == CA_NEG_NOPREEMPTION)
+		t->used_un += c->cost;
+	*t->pie_left -= c->cost;
+	struct rec *r = ca_neg_decide(n, R_MATCH, ji, CA_WHY_NONE);
+	r->x = mi;
+	cand_rec(r, c);
+}
+
+/* The summary reason of a job whose key found nothing. */
+static uint8_t
+why_of(const struct cache *c)
+{
+	uint8_t best = CA_WHY_NOMATCH;
+
+	for (int s = 0; s < K_NSKIP; s++)
+		if (c->count[s] && s != K_NOMATCH && why_rank[skip_why[s]] > why_rank[best])
+			best = skip_why[s];
+	return best;
+}
+
+/* The candidate at the top of the heap as the slot is now: true when it
+ * still stands (it may have been refreshed), false when it was dropped. */
+static bool
+top_stands(ca_neg *n, struct key *k, bool follow, uint32_t job)
+{
+	struct cache *c = &k->cache;
+	struct cand *top = &c->heap.at[0];
+	struct slot *s = &n->slots.at[top->slot];
+	struct job *rep = &n->jobs.at[k->rep];
+
+	if (s->taken) {
+		if (follow) {
+			struct rec *r = ca_neg_log(n, R_POP, job);
+			r->why = K_TAKEN;
+			r->x = top->slot;
+			r->y = s->taken_by;
+		}
+		c->count[K_TAKEN]++;
+		heap_pop(c);
+		return false;
+	}
+	if (top->multi != NONE) {
+		/* the dynamic slots it would preempt must all be there */
+		const struct multi *mu = &n->multi.at[top->multi];
+		bool gone = false;
+		for (uint32_t q = 0; q < mu->n; q++)
+			gone |= n->slots.at[mu->dslots[q]].taken;
+		if (gone) {
+			c->count[K_TAKEN]++;
+			heap_pop(c);
+			return false;
+		}
+	}
+	if (s->cp && top->version != s->version) {
+		struct cand x;
+		if (cp_cand(n, s, rep, &x)) {
+			*top = x;
+			sift_down(c->heap.at, c->heap.n, 0);
+		} else {
+			c->count[K_CPFULL]++;
+			heap_pop(c);
+		}
+		return false;
+	}
+	if (top->reason == CA_NEG_PRIORITY && !top->pr_done) {
+		if (!preemption_ok(n, s, rep)) {
+			c->count[K_NOPR]++;
+			heap_pop(c);
+			return false;
+		}
+		top->pr_done = true;
+	}
+	return true;
+}
+
+bool
+ca_neg_find(ca_neg *n, struct job *jb, struct key *k, struct turn *t, bool follow,
+    uint8_t *why)
+{
+	struct cache *c = &k->cache;
+	uint32_t ji = (uint32_t)(jb - n->jobs.at);
+
+	if (!c->built || c->only_rank != t->only_rank)
+		build(n, k, t->only_rank);
+	while (c->heap.n > 0) {
+		if (!top_stands(n, k, follow, ji))
+			continue;
+		struct cand *top = &c->heap.at[0];
+		bool ok = true, un = top->reason == CA_NEG_NOPREEMPTION;
+		int lk = K_LIMIT;
+		if (un) {
+			ok = permits(t->used_un, top->cost, t->limit_un);
+			if (!ok)
+				lk = ca_neg_quota_binds(t) ? K_QUOTA : K_LIMIT;
+		} else if (top->reason == CA_NEG_PRIORITY)
+			ok = permits(t->used, top->cost, t->limit);
+		if (!ok) {
+			if (follow) {
+				struct rec *r = ca_neg_log(n, R_POP, ji);
+				r->why = (uint8_t)lk;
+				r->x = top->slot;
+				r->f[0] = top->cost;
+				r->f[1] = un ? t->used_un : t->used;
+				r->f[2] = un ? t->limit_un : t->limit;
+			}
+			c->count[lk]++;
+			t->limited = true;
+			heap_pop(c);
+			continue;
+		}
+		struct cand x = *top;
+		if (!n->slots.at[x.slot].cp)
+			heap_pop(c);
+		record_match(n, jb, k, &x, t);
+		return true;
+	}
+	*why = why_of(c);
+	return false;
+}

@@ -1,0 +1,940 @@
+/* neg_cycle.c - the negotiator object (negotiator.h): its knobs, the slot and
+ * job ads it is given, the preparation of a cycle and the cycle's driver.
+ *
+ * How it is built. The jobs are stored compactly (equal expression trees
+ * shared) and handed to the matcher of match.c, which groups them into
+ * autoclusters and records, once per cycle, every slot whose Requirements
+ * and the cluster's hold together, with both Ranks. A "key" is a
+ * submitter's autocluster (refined by the job attributes the negotiator's
+ * own expressions reach): the candidates of a key are built from its
+ * cluster's slots the first time a job of the key is negotiated in a
+ * submitter's turn, kept in a heap ordered by the sort keys, and popped for
+ * the following jobs of the key (slots taken in between are skipped), which
+ * is HTCondor's match-list cache (neg_candidates.c). The submitters take
+ * their turns in pie spins (neg_submitters.c), and every decision goes into
+ * a log that the summary and --explain print (neg_report.c).
+ *
+ * Ephemeral attributes are literal nodes of our own set into the ads with
+ * ca_ad_set and updated in place; the job copy in a match record has them
+ * taken out again. Temporary values (a job's requests replaced by the
+ * consumption policy's amounts, a p-slot's resources summed with those of
+ * the dynamic slots it would preempt) use a stack of such nodes and put the
+ * ad's own expression back afterwards. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "neg_int.h"
+
+/* HTCondor's defaults of the negotiator's expressions (param_info). */
+static const char def_pre_job_rank[] =
+    "(10000000 * My.Rank) + (1000000 * (RemoteOwner =?= UNDEFINED)) - (100000 * Cpus) - Memory";
+static const char def_post_job_rank[] =
+    "(RemoteOwner =?= UNDEFINED) * (ifthenElse(isUndefined(KFlops), 1000, Kflops) - SlotID - "
+    "1.0e10*(Offline=?=True))";
+static const char def_preemption_rank[] =
+    "(RemoteUserPrio * 1000000) - ifThenElse(isUndefined(TotalJobRuntime), 0, TotalJobRuntime)";
+static const char *const def_consumption[3] = {
+	"quantize(target.RequestCpus,{1})",
+	"quantize(target.RequestMemory,{128})",
+	"quantize(target.RequestDisk,{1024})"
+};
+
+/* ---- evaluation helpers ---- */
+
+bool
+ca_neg_str(ca_neg *n, const ca_ad *ad, const char *name, const char **s, size_t *len)
+{
+	return ca_get_str(n->cx, ad, name, s, len) == 1 && *len > 0;
+}
+
+double
+ca_neg_num(ca_neg *n, const ca_ad *ad, const char *name, double def)
+{
+	double x = def;
+
+	ca_get_num(n->cx, ad, name, &x);
+	return x;
+}
+
+static bool
+is_true(ca_neg *n, const ca_ad *ad, const char *name)
+{
+	bool b = false;
+
+	return ca_get_bool(n->cx, ad, name, &b) == 1 && b;
+}
+
+double
+ca_neg_rank(ca_neg *n, const ca_expr *e, const ca_ad *slot, const ca_ad *job)
+{
+	if (e == NULL)
+		return 0.0;
+	ca_value v = ca_eval_expr(n->cx, e, slot, job);
+	switch (v.kind) {
+	case CA_BOOL:
+		return v.u.b;
+	case CA_INT:
+		return (double)v.u.i;
+	case CA_REAL:
+		return isnan(v.u.r) ? NEG_LOW : v.u.r;
+	default:
+		return NEG_LOW;
+	}
+}
+
+double
+ca_neg_slot_weight(ca_neg *n, const ca_ad *ad)
+{
+	return ca_acct_slot_weight(n->acct, n->cx, ad);
+}
+
+void
+ca_neg_ovr_put(ovr *o, ca_value v)
+{
+	o->node->u.lit = v;
+	/* setting the same node again refreshes the ad's cached literal */
+	ca_ad_set(o->ad, o->name, NULL, o->node);
+	o->on = true;
+}
+
+void
+ca_neg_ovr_undo(ovr *o)
+{
+	if (!o->on)
+		return;
+	if (o->orig != NULL)
+		ca_ad_set(o->ad, o->name, NULL, o->orig);
+	else
+		ca_ad_delete(o->ad, o->name);
+	o->on = false;
+}
+
+/* Bind o to attribute name of ad, remembering the ad's own value. */
+void
+ca_neg_ovr_bind(ovr *o, ca_arena *a, ca_ad *ad, const ca_name *name)
+{
+	ca_attr *at = ca_ad_find(ad, name);
+
+	if (o->node == NULL)
+		o->node = ca_expr_lit(a, ca_int(0));
+	o->ad = ad;
+	o->name = name;
+	o->orig = at ? at->expr : NULL;
+	o->on = false;
+}
+
+void
+ca_neg_tmp_set(ca_neg *n, ca_ad *ad, const ca_name *name, ca_value v)
+{
+	ovr *o;
+
+	/* entries keep their literal node for the next push */
+	if (n->stack.n < n->stack_made)
+		o = &n->stack.at[n->stack.n++];
+	else {
+		o = ca_vec_push(&n->stack);
+		memset(o, 0, sizeof *o);
+		n->stack_made++;
+	}
+	ca_neg_ovr_bind(o, &n->arena, ad, name);
+	ca_neg_ovr_put(o, v);
+}
+
+/* Undo the temporary values down to mark, newest first. */
+void
+ca_neg_tmp_undo(ca_neg *n, uint32_t mark)
+{
+	while (n->stack.n > mark)
+		ca_neg_ovr_undo(&n->stack.at[--n->stack.n]);
+}
+
+static const ca_neg *sorting;	/* qsort has no argument for the comparator */
+static ca_neg_cmp *sort_cmp;
+
+static int
+sort_trampoline(const void *a, const void *b)
+{
+	return sort_cmp(sorting, *(const uint32_t *)a, *(const uint32_t *)b);
+}
+
+void
+ca_neg_sort(const ca_neg *n, uint32_t *v, size_t cnt, ca_neg_cmp *cmp)
+{
+	if (cnt < 2)
+		return;		/* v may be NULL then */
+	sorting = n;
+	sort_cmp = cmp;
+	qsort(v, cnt, sizeof *v, sort_trampoline);
+	sorting = NULL;
+}
+
+/* ---- the expression store ---- */
+
+/* The stored tree equal to e (a copy in the store's arena when new). */
+static ca_expr *
+estore_get(estore *st, const ca_expr *e)
+{
+	uint64_t h = ca_expr_hash(0, e, CA_SAME_SPELLING);
+	ca_dict_it it;
+
+	for (uint32_t i = ca_dict_first(&st->index, h, &it); i != CA_DICT_NONE;
+	    i = ca_dict_next(&st->index, &it))
+		if (st->v.at[i].h == h && ca_expr_same(st->v.at[i].e, e, CA_SAME_SPELLING))
+			return (ca_expr *)st->v.at[i].e;
+	ca_expr *c = ca_expr_copy(&st->arena, e);
+	ca_dict_add(&st->index, h, (uint32_t)st->v.n);
+	*ca_vec_push(&st->v) = (struct stored){ c, h };
+	return c;
+}
+
+static void
+estore_free(estore *st)
+{
+	ca_vec_free(&st->v);
+	ca_dict_free(&st->index);
+	ca_arena_free(&st->arena);
+}
+
+/* ---- configuration ---- */
+
+ca_neg *
+ca_neg_new(ca_ctx *cx, ca_acct *acct)
+{
+	ca_neg *n = ca_xcalloc(1, sizeof *n);
+	ca_diag perr;
+
+	n->cx = cx;
+	n->acct = acct;
+	n->pol.consider_preemption = true;
+	n->pol.pre_job_rank = ca_parse_expr(&n->arena, def_pre_job_rank,
+	    sizeof def_pre_job_rank - 1, 0, &perr);
+	n->pol.post_job_rank = ca_parse_expr(&n->arena, def_post_job_rank,
+	    sizeof def_post_job_rank - 1, 0, &perr);
+	n->pol.preemption_rank = ca_parse_expr(&n->arena, def_preemption_rank,
+	    sizeof def_preemption_rank - 1, 0, &perr);
+	for (int i = 0; i < 3; i++)
+		n->cons_default[i] = ca_parse_expr(&n->arena, def_consumption[i],
+		    strlen(def_consumption[i]), 0, &perr);
+	ca_groups_init(&n->groups);
+	n->warn = (strbuf)STRBUF_INIT;
+	n->explain_job = NONE;
+	n->n_cpus = ca_intern("Cpus", 4);
+	n->n_mem = ca_intern("Memory", 6);
+	n->n_disk = ca_intern("Disk", 4);
+	for (const char *const *r = ca_neg_record_names; *r; r++)
+		ca_intern(*r, strlen(*r));
+	return n;
+}
+
+const ca_neg_policy *
+ca_neg_get_policy(const ca_neg *n)
+{
+	return &n->pol;
+}
+
+/* An expression knob: defined and non-empty replaces *out; defined but
+ * empty sets *empty (when not NULL) and *out = NULL. */
+static int
+expr_knob(ca_neg *n, ca_config *cfg, const char *name, const ca_expr **out, bool *empty,
+    ca_diag *err)
+{
+	ca_expr *e = NULL;
+	int rc = ca_config_expr(cfg, name, &n->arena, 0, &e, err);
+
+	if (rc < 0)
+		return -1;
+	if (rc > 0)
+		*out = e;
+	else if (ca_config_defined(cfg, name)) {
+		*out = NULL;
+		if (empty)
+			*empty = true;
+	}
+	return 0;
+}
+
+static bool
+prefix_ci(const char *s, const char *p)
+{
+	return strncasecmp(s, p, strlen(p)) == 0;
+}
+
+/* CONSUMPTION_<R>, SLOT_TYPE_<N>_CONSUMPTION_POLICY and _<R>. */
+static int
+consumption_knobs(ca_neg *n, ca_config *cfg, ca_diag *err)
+{
+	size_t cnt = ca_config_count(cfg);
+
+	n->cpk = ca_arena_array(&n->arena, cnt + 1, sizeof *n->cpk);
+	for (size_t i = 0; i < cnt; i++) {
+		const char *name = ca_config_name_at(cfg, i), *p = name;
+		int type = -1;
+		if (prefix_ci(p, "NEGOTIATOR."))
+			p += strlen("NEGOTIATOR.");
+		if (prefix_ci(p, "SLOT_TYPE_")) {
+			char *end;
+			long t = strtol(p + 10, &end, 10);
+			if (end == p + 10 || t < 0 || t > 100000 || !prefix_ci(end, "_CONSUMPTION_"))
+				continue;
+			type = (int)t;
+			p = end + 1;
+		}
+		if (!prefix_ci(p, "CONSUMPTION_") || p[12] == '\0')
+			continue;
+		struct cpknob *k = &n->cpk[n->ncpk];
+		k->type = type;
+		if (strcasecmp(p + 12, "POLICY") == 0) {
+			k->res = NULL;
+			if (ca_config_bool(cfg, name, &k->on, err) < 0)
+				return -1;
+			if (ca_config_defined(cfg, name))
+				n->ncpk++;
+			continue;
+		}
+		ca_expr *e = NULL;
+		int rc = ca_config_expr(cfg, name, &n->arena, 0, &e, err);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			continue;
+		k->res = ca_arena_strndup(&n->arena, p + 12, strlen(p + 12));
+		k->e = e;
+		n->ncpk++;
+	}
+	return 0;
+}
+
+int
+ca_neg_configure(ca_neg *n, ca_config *cfg, ca_diag *err)
+{
+	bool pr_empty = false;
+
+	ca_config_set_subsys(cfg, "NEGOTIATOR");
+	if (expr_knob(n, cfg, "PREEMPTION_REQUIREMENTS", &n->pol.preemption_req, &pr_empty,
+	    err) < 0 ||
+	    expr_knob(n, cfg, "PREEMPTION_RANK", &n->pol.preemption_rank, NULL, err) < 0 ||
+	    expr_knob(n, cfg, "NEGOTIATOR_PRE_JOB_RANK", &n->pol.pre_job_rank, NULL, err) < 0 ||
+	    expr_knob(n, cfg, "NEGOTIATOR_POST_JOB_RANK", &n->pol.post_job_rank, NULL, err) < 0)
+		return -1;
+	n->pr_always = pr_empty;
+	if (ca_config_bool(cfg, "NEGOTIATOR_CONSIDER_PREEMPTION", &n->pol.consider_preemption,
+	    err) < 0 ||
+	    ca_config_bool(cfg, "NEGOTIATOR_CONSIDER_EARLY_PREEMPTION",
+	    &n->pol.early_preemption, err) < 0 ||
+	    ca_config_bool(cfg, "ALLOW_PSLOT_PREEMPTION", &n->pol.pslot_preemption, err) < 0 ||
+	    ca_config_bool(cfg, "NEGOTIATE_ALL_JOBS_IN_CLUSTER", &n->pol.all_jobs_in_cluster,
+	    err) < 0 ||
+	    ca_config_bool(cfg, "CONSUMPTION_POLICY", &n->pol.consumption_policy, err) < 0)
+		return -1;
+	if (consumption_knobs(n, cfg, err) < 0 || ca_groups_config(&n->groups, cfg, err) < 0)
+		return -1;
+	strbuf_adds(&n->warn, n->groups.warnings.buf);
+	return 0;
+}
+
+const char *
+ca_neg_warnings(const ca_neg *n)
+{
+	return n->warn.buf;
+}
+
+const ca_groups *
+ca_neg_groups(const ca_neg *n)
+{
+	return &n->groups;
+}
+
+void
+ca_neg_explain(ca_neg *n, const char *jobid)
+{
+	n->explain_id = ca_arena_strndup(&n->arena, jobid, strlen(jobid));
+}
+
+/* ---- adding ads ---- */
+
+void
+ca_neg_add_slot(ca_neg *n, ca_ad *ad)
+{
+	struct slot *s = ca_vec_push(&n->slots);
+
+	memset(s, 0, sizeof *s);
+	s->ad = ad;
+}
+
+/* The job ad rebuilt with every expression taken from the store. ad is
+ * freed before the new one is made, which then takes its place in memory
+ * (built beside it, 100,000 job ads left a third of the heap in holes). */
+static ca_ad *
+compact(ca_neg *n, ca_ad *ad)
+{
+	n->staging.n = 0;
+	for (uint32_t i = 0; i < ad->n; i++) {
+		const ca_attr *at = &ad->attrs[i];
+		const char *spell = NULL;
+		if (strcmp(at->spell, at->name->spell) != 0)
+			spell = ca_arena_strndup(&n->store.arena, at->spell, strlen(at->spell));
+		*ca_vec_push(&n->staging) = (struct staged){ at->name, spell,
+		    estore_get(&n->store, at->expr) };
+		ca_nameset_add(&n->jobnames, at->name);
+	}
+	ca_ad_free(ad);
+	ca_ad *c = ca_ad_new();
+	for (size_t i = 0; i < n->staging.n; i++)
+		ca_ad_set(c, n->staging.at[i].name, n->staging.at[i].spell, n->staging.at[i].e);
+	ca_ad_trim(c);
+	return c;
+}
+
+void
+ca_neg_add_job(ca_neg *n, ca_ad *ad)
+{
+	char buf[CA_JOBID_LEN];
+	size_t index = n->seen_jobs++;
+	ca_value st = ca_eval_attr(n->cx, ad, NULL, "JobStatus");
+	bool idle = st.kind == CA_UNDEFINED || (st.kind == CA_INT && st.u.i == 1);
+
+	/* a job without ClusterId and ProcId is named by its place */
+	if (!ca_jobid(n->cx, ad, buf, sizeof buf))
+		snprintf(buf, sizeof buf, "#%zu", index);
+	bool followed = n->explain_id != NULL && strcmp(buf, n->explain_id) == 0;
+	if (followed && !idle)
+		*ca_vec_push(&n->not_idle) = ca_value_copy_into(&n->arena, st);
+	ca_arena_reset(&n->cx->scratch);
+	if (!idle) {
+		ca_ad_free(ad);
+		return;
+	}
+	struct job *j = ca_vec_push(&n->jobs);
+	memset(j, 0, sizeof *j);
+	j->ad = compact(n, ad);
+	j->id = ca_arena_strndup(&n->arena, buf, strlen(buf));
+	j->match = NONE;
+	j->last = NONE;
+	if (followed && n->explain_job == NONE)
+		n->explain_job = (uint32_t)(n->jobs.n - 1);
+}
+
+/* ---- preparing the cycle: slots ---- */
+
+static int
+state_of(const char *s, size_t len)
+{
+	static const struct { const char *name; int st; } t[] = {
+		{ "Unclaimed", ST_UNCLAIMED }, { "Owner", ST_OWNER }, { "Backfill", ST_BACKFILL },
+		{ "Claimed", ST_CLAIMED }, { "Preempting", ST_PREEMPTING },
+		{ "Matched", ST_MATCHED }, { "Drained", ST_DRAINED }
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strlen(t[i].name) == len && memcmp(s, t[i].name, len) == 0)
+			return t[i].st;
+	return ST_OTHER;
+}
+
+/* Whether string attribute name of ad is the text want. */
+static bool
+str_is(ca_neg *n, const ca_ad *ad, const char *name, const char *want)
+{
+	const char *s;
+	size_t len;
+
+	return ca_neg_str(n, ad, name, &s, &len) && strlen(want) == len &&
+	    memcmp(s, want, len) == 0;
+}
+
+/* The slot of a dynamic slot's name "slotN_M@host": "slotN@host". */
+static void
+parent_name(const char *name, strbuf *sb)
+{
+	const char *at = strrchr(name, '@');
+	size_t end = at ? (size_t)(at - name) : strlen(name), us = end;
+
+	strbuf_reset(sb);
+	while (us > 0 && name[us - 1] != '_')
+		us--;
+	if (us == 0)
+		return;
+	strbuf_add(sb, name, us - 1);
+	if (at)
+		strbuf_adds(sb, at);
+}
+
+/* A claimed (or preempting, or matched) slot: who runs what there, and
+ * its current rank. */
+static void
+prepare_claim(ca_neg *n, struct slot *s)
+{
+	const char *id;
+	size_t len;
+	char buf[CA_JOBID_LEN];
+
+	s->remote = ca_neg_remote_of(n, s->ad, s->job);
+	if (ca_neg_str(n, s->ad, "JobId", &id, &len))
+		s->remote_job = ca_arena_strndup(&n->arena, id, len);
+	else if (s->job != NULL && ca_jobid(n->cx, s->job, buf, sizeof buf))
+		s->remote_job = ca_arena_strndup(&n->arena, buf, strlen(buf));
+	ca_value pr = ca_eval_attr(n->cx, s->ad, NULL, "PreemptingRank");
+	ca_value cr = ca_eval_attr(n->cx, s->ad, NULL, "CurrentRank");
+	if (ca_is_num(pr))
+		s->cur_rank = ca_rank_number(pr);
+	else if (cr.kind != CA_UNDEFINED)
+		s->cur_rank = ca_rank_number(cr);
+	else if (s->job != NULL)
+		s->cur_rank = ca_match_rank(n->cx, ca_ad_lookup(s->ad, "Rank"), s->ad, s->job);
+	ca_arena_reset(&n->cx->scratch);
+}
+
+/* What keeps a slot from every job, or K_OK. */
+static uint8_t
+slot_skip(ca_neg *n, const struct slot *s)
+{
+	if (s->state == ST_CLAIMED && !s->running)
+		return K_CLAIMED_IDLE;
+	if (s->state == ST_PREEMPTING)
+		return K_PREEMPTING;
+	if (s->state == ST_MATCHED)
+		return K_MATCHED;
+	if (s->state == ST_DRAINED)
+		return K_DRAINED;
+	if (s->running && !n->pol.consider_preemption)
+		return K_NOCONSIDER;
+	if (s->running && !n->pol.early_preemption &&
+	    ca_neg_num(n, s->ad, "RetirementTimeRemaining", 0) > 0)
+		return K_RETIRING;
+	if (s->dslot && n->pol.pslot_preemption)
+		return K_DSLOT;
+	return K_OK;
+}
+
+static void
+prepare_slot(ca_neg *n, uint32_t i)
+{
+	struct slot *s = &n->slots.at[i];
+	ca_ad *ad = s->ad;
+	const char *v;
+	size_t len;
+
+	s->parent = NONE;
+	s->remote = NONE;
+	s->taken_by = NONE;
+	if (ca_neg_str(n, ad, "Name", &v, &len))
+		s->name = ca_arena_strndup(&n->arena, v, len);
+	else {
+		char buf[32];
+		snprintf(buf, sizeof buf, "<slot %u>", i);
+		s->name = ca_arena_strndup(&n->arena, buf, strlen(buf));
+	}
+	s->state = ca_neg_str(n, ad, "State", &v, &len) ? (uint8_t)state_of(v, len) :
+	    ST_UNCLAIMED;
+	bool idle_act = !ca_neg_str(n, ad, "Activity", &v, &len) ||
+	    (len == 4 && memcmp(v, "Idle", 4) == 0) || (len == 8 && memcmp(v, "Cleaning", 8) == 0);
+	s->pslot = is_true(n, ad, "PartitionableSlot") ||
+	    str_is(n, ad, "SlotType", "Partitionable");
+	s->dslot = !s->pslot && (is_true(n, ad, "DynamicSlot") ||
+	    str_is(n, ad, "SlotType", "Dynamic"));
+	ca_value jv = ca_eval_attr(n->cx, ad, NULL, "Job");
+	if (jv.kind == CA_AD)
+		s->job = jv.u.ad->ad;
+	s->running = s->state == ST_CLAIMED && !idle_act && !s->pslot;
+	s->weight = ca_neg_slot_weight(n, ad);
+	n->pool += s->weight;
+	ca_arena_reset(&n->cx->scratch);
+
+	if (s->state == ST_CLAIMED || s->state == ST_PREEMPTING || s->state == ST_MATCHED)
+		prepare_claim(n, s);
+	if (s->remote != NONE && (s->state == ST_CLAIMED || s->state == ST_PREEMPTING))
+		n->custs.at[s->remote].usage0 += s->weight;
+	s->skip = slot_skip(n, s);
+	if (s->pslot)
+		ca_neg_setup_cp(n, s);
+	n->has_cp |= s->cp;
+	ca_arena_reset(&n->cx->scratch);
+}
+
+static void
+prepare_slots(ca_neg *n)
+{
+	strbuf sb = STRBUF_INIT;
+	ca_dict names = CA_DICT_INIT;
+	uint32_t ns = (uint32_t)n->slots.n;
+
+	for (uint32_t i = 0; i < ns; i++) {
+		prepare_slot(n, i);
+		const char *nm = n->slots.at[i].name;
+		ca_dict_add(&names, ca_neg_name_hash(nm, strlen(nm)), i);
+	}
+	/* dynamic slots under their partitionable slot */
+	for (uint32_t i = 0; i < ns; i++) {
+		struct slot *s = &n->slots.at[i];
+		ca_dict_it it;
+		if (!s->dslot)
+			continue;
+		parent_name(s->name, &sb);
+		if (sb.len == 0)
+			continue;
+		for (uint32_t k = ca_dict_first(&names, ca_neg_name_hash(sb.buf, sb.len), &it);
+		    k != CA_DICT_NONE; k = ca_dict_next(&names, &it)) {
+			struct slot *p = &n->slots.at[k];
+			if (p->pslot && strcmp(p->name, sb.buf) == 0) {
+				s->parent = k;
+				*ca_vec_push(&p->kids) = i;
+				break;
+			}
+		}
+	}
+	ca_dict_free(&names);
+	strbuf_release(&sb);
+	n->cpslots = ca_xcalloc(ns + 1, sizeof *n->cpslots);
+	n->pslots = ca_xcalloc(ns + 1, sizeof *n->pslots);
+	for (uint32_t i = 0; i < ns; i++) {
+		if (n->slots.at[i].cp)
+			n->cpslots[n->ncp++] = i;
+		else if (n->slots.at[i].pslot && n->slots.at[i].kids.n > 0)
+			n->pslots[n->npk++] = i;
+	}
+}
+
+/* ---- preparing the cycle: jobs ---- */
+
+/* A job's demand in slot weights: SLOT_WEIGHT of a slot the size of its
+ * request (req is a scratch ad for that). */
+static double
+job_weight(ca_neg *n, struct job *j, ca_ad *req)
+{
+	double cpus = ca_neg_num(n, j->ad, "RequestCpus", 1);
+
+	if (!n->acct->pol.use_slot_weights)
+		return 1.0;
+	if (n->acct->pol.slot_weight == NULL)
+		return cpus > 0 ? cpus : 1.0;
+	ca_ad_set(req, n->n_cpus, NULL, ca_expr_lit(req->arena, ca_real(cpus)));
+	ca_ad_set(req, n->n_mem, NULL, ca_expr_lit(req->arena,
+	    ca_real(ca_neg_num(n, j->ad, "RequestMemory", 0))));
+	ca_ad_set(req, n->n_disk, NULL, ca_expr_lit(req->arena,
+	    ca_real(ca_neg_num(n, j->ad, "RequestDisk", 0))));
+	double w = ca_neg_slot_weight(n, req);
+	return w > 0 ? w : 1.0;
+}
+
+/* The first Request* attribute of the job (RequestCpus, RequestMemory,
+ * RequestDisk, RequestGPUs, ...) that evaluates to a negative number: a
+ * request no partitionable slot can carve, or NULL. */
+static const ca_name *
+negative_request(ca_neg *n, const ca_ad *ad)
+{
+	const ca_name *found = NULL;
+
+	for (uint32_t i = 0; i < ad->n && found == NULL; i++) {
+		const ca_attr *at = &ad->attrs[i];
+		if (at->name->len <= 7 || strncasecmp(at->name->key, "Request", 7) != 0)
+			continue;
+		ca_value v = ca_eval_expr(n->cx, at->expr, ad, NULL);
+		if ((v.kind == CA_INT && v.u.i < 0) || (v.kind == CA_REAL && v.u.r < 0))
+			found = at->name;
+	}
+	ca_arena_reset(&n->cx->scratch);
+	return found;
+}
+
+static void
+prepare_jobs(ca_neg *n)
+{
+	static const char *const prio_names[5] = {
+		"PreJobPrio1", "PreJobPrio2", "JobPrio", "PostJobPrio1", "PostJobPrio2"
+	};
+	ca_ad *req = ca_ad_new();
+
+	for (uint32_t i = 0; i < n->jobs.n; i++) {
+		struct job *j = &n->jobs.at[i];
+		j->sub = ca_neg_submitter_of(n, j->ad);
+		for (int k = 0; k < 5; k++)
+			j->prio[k] = ca_neg_num(n, j->ad, prio_names[k], 0);
+		j->cluster = (int64_t)ca_neg_num(n, j->ad, "ClusterId", 0);
+		j->proc = (int64_t)ca_neg_num(n, j->ad, "ProcId", 0);
+		j->weight = job_weight(n, j, req);
+		j->negreq = negative_request(n, j->ad);
+		ca_arena_reset(&n->cx->scratch);
+		*ca_vec_push(&n->custs.at[j->sub].jobs) = i;
+	}
+	ca_ad_free(req);
+	ca_neg_order_jobs(n);
+}
+
+/* ---- preparing the cycle: keys ---- */
+
+/* Names of one side that the negotiator's expressions reach. */
+struct refs {
+	ca_nameset *set;	/* NULL: only note that the side is reached */
+	int side;
+	bool other;
+};
+
+static void
+ref_collect(void *arg, const ca_name *nm, int side)
+{
+	struct refs *r = arg;
+
+	if (side != r->side)
+		return;
+	r->other = true;
+	if (r->set)
+		ca_nameset_add(r->set, nm);
+}
+
+static bool
+sig_equal(const ca_neg *n, uint32_t a, uint32_t b)
+{
+	return memcmp(n->sigs + a, n->sigs + b, n->nsig * sizeof *n->sigs) == 0;
+}
+
+/* The job names the negotiator's expressions reach, through the slots and
+ * the jobs' own definitions; true when they cannot be known. */
+static bool
+signature_names(ca_neg *n)
+{
+	const ca_expr *exprs[4] = {
+		n->pol.pre_job_rank, n->pol.post_job_rank, n->pol.preemption_req,
+		n->pol.preemption_rank
+	};
+	struct refs r = { &n->signames, CA_REF_OTHER, false };
+	bool dynamic = false;
+
+	for (uint32_t i = 0; i < n->slots.n; i++)
+		for (int k = 0; k < 4; k++)
+			if (exprs[k] && ca_expr_refs(exprs[k], n->slots.at[i].ad, CA_REFS_DEEP,
+			    ref_collect, &r))
+				dynamic = true;
+	/* and what the jobs' definitions of those names reach in the job */
+	r.side = CA_REF_SELF;
+	for (uint32_t done = 0; done < n->signames.v.n; done++) {
+		const ca_name *nm = n->signames.v.at[done];
+		const ca_expr *last = NULL;
+		for (uint32_t j = 0; j < n->jobs.n; j++) {
+			ca_attr *at = ca_ad_find(n->jobs.at[j].ad, nm);
+			if (at == NULL || at->expr == last)
+				continue;	/* shared trees: walked once */
+			last = at->expr;
+			if (ca_expr_refs(at->expr, n->jobs.at[j].ad, 0, ref_collect, &r))
+				dynamic = true;
+		}
+	}
+	n->nsig = (uint32_t)n->signames.v.n;
+	return dynamic;
+}
+
+/* The matcher's autoclusters, refined by submitter and by the job
+ * attributes the negotiator's expressions reach, make the keys. */
+static void
+prepare_keys(ca_neg *n)
+{
+	bool single = signature_names(n) || n->pol.all_jobs_in_cluster;
+	ca_dict table = CA_DICT_INIT;
+
+	n->sigs = ca_xreallocarray(NULL, (size_t)n->jobs.n * (n->nsig ? n->nsig : 1) + 1,
+	    sizeof *n->sigs);
+	for (uint32_t j = 0; j < n->jobs.n; j++) {
+		struct job *jb = &n->jobs.at[j];
+		uint32_t base = j * n->nsig;
+		uint32_t mcl = ca_matcher_cluster_of(n->matcher, jb->mjob), key = NONE;
+		uint64_t h = ca_hash_mix(ca_hash_mix(0, jb->sub), mcl);
+		ca_dict_it it;
+
+		for (uint32_t k = 0; k < n->nsig; k++) {
+			ca_attr *at = ca_ad_find(jb->ad, n->signames.v.at[k]);
+			n->sigs[base + k] = at ? at->expr : NULL;
+			h = ca_hash_mix(h, (uint64_t)(uintptr_t)n->sigs[base + k]);
+		}
+		h = ca_hash_mix(h, jb->negreq != NULL);
+		if (single)
+			h = ca_hash_mix(h, j);
+		/* the low bits of the mix are weak: the table takes higher ones */
+		for (uint32_t t = ca_dict_first(&table, h >> 11, &it); t != CA_DICT_NONE && !single;
+		    t = ca_dict_next(&table, &it)) {
+			struct key *k = &n->keys.at[t];
+			if (k->hash == h && k->sub == jb->sub && k->mcl == mcl &&
+			    (n->jobs.at[k->rep].negreq != NULL) == (jb->negreq != NULL) &&
+			    sig_equal(n, k->sig, base)) {
+				key = t;
+				break;
+			}
+		}
+		if (key == NONE) {
+			key = (uint32_t)n->keys.n;
+			struct key *k = ca_vec_push(&n->keys);
+			memset(k, 0, sizeof *k);
+			k->rep = j;
+			k->sub = jb->sub;
+			k->mcl = mcl;
+			k->sig = base;
+			k->hash = h;
+			ca_dict_add(&table, h >> 11, key);
+		}
+		jb->key = key;
+	}
+	ca_dict_free(&table);
+}
+
+/* NEGOTIATOR_PRE/POST_JOB_RANK of a slot that no job attribute can change
+ * are evaluated once. */
+static void
+prepare_fixed_ranks(ca_neg *n)
+{
+	const ca_ad *any = n->jobs.n ? n->jobs.at[0].ad : NULL;
+	ca_nameset names = { CA_VEC_INIT, CA_DICT_INIT };
+
+	for (uint32_t i = 0; i < n->slots.n; i++) {
+		struct slot *s = &n->slots.at[i];
+		for (int k = 0; k < 2; k++) {
+			const ca_expr *e = k ? n->pol.post_job_rank : n->pol.pre_job_rank;
+			struct refs r = { &names, CA_REF_OTHER, false };
+			ca_nameset_clear(&names);
+			bool fixed = e == NULL ||
+			    !ca_expr_refs(e, s->ad, CA_REFS_DEEP, ref_collect, &r);
+			for (uint32_t q = 0; fixed && q < names.v.n; q++)
+				if (ca_nameset_has(&n->jobnames, names.v.at[q]))
+					fixed = false;
+			if (!fixed || any == NULL)
+				continue;
+			double x = ca_neg_rank(n, e, s->ad, any);
+			if (k) {
+				s->post_fixed = true;
+				s->post = x;
+			} else {
+				s->pre_fixed = true;
+				s->pre = x;
+			}
+		}
+		ca_arena_reset(&n->cx->scratch);
+	}
+	ca_nameset_free(&names);
+}
+
+/* Every job into the matcher, then every slot but the consumption policy
+ * ones (their matches change as they are consumed): each slot's matching
+ * clusters are kept, in slot order. */
+static void
+prepare_hits(ca_neg *n)
+{
+	n->matcher = ca_matcher_new(n->cx, n->cx->strict ? CA_M_STRICT : 0, 0);
+	for (uint32_t j = 0; j < n->jobs.n; j++)
+		n->jobs.at[j].mjob = ca_matcher_add_job(n->matcher, n->jobs.at[j].ad);
+	ca_matcher_prepare(n->matcher);
+	/* every slot seen first, so that the clusters are final */
+	for (uint32_t i = 0; i < n->slots.n; i++)
+		if (!n->slots.at[i].cp)
+			ca_matcher_observe(n->matcher, n->slots.at[i].ad);
+	n->nclusters = ca_matcher_nclusters(n->matcher);
+	n->hits = ca_xcalloc(n->nclusters + 1, sizeof *n->hits);
+	for (uint32_t i = 0; i < n->slots.n; i++) {
+		const ca_slot_hit *sh;
+		if (n->slots.at[i].cp)
+			continue;
+		uint32_t nh = ca_matcher_slot(n->matcher, n->slots.at[i].ad, i, false, &sh);
+		for (uint32_t k = 0; k < nh; k++)
+			*ca_vec_push(&n->hits[sh[k].cluster]) =
+			    (ca_hit){ sh[k].jrank, sh[k].srank, i };
+	}
+}
+
+static void
+prepare(ca_neg *n)
+{
+	/* the names ephemeral attributes may take count as job names */
+	for (int k = 0; k < EPH_S_N; k++)
+		ca_nameset_add(&n->jobnames, ca_intern(ca_neg_eph_s_names[k],
+		    strlen(ca_neg_eph_s_names[k])));
+	prepare_slots(n);
+	prepare_jobs(n);
+
+	/* groups: quotas of the pool, then demand and usage of each */
+	ca_groups_quotas(&n->groups, n->pool);
+	for (uint32_t c = 0; c < n->custs.n; c++) {
+		struct cust *u = &n->custs.at[c];
+		u->usage = u->usage0;
+		u->group->usage += u->usage0;
+		u->group->demand += u->usage0;
+	}
+	for (uint32_t j = 0; j < n->jobs.n; j++)
+		n->custs.at[n->jobs.at[j].sub].group->demand += n->jobs.at[j].weight;
+	ca_groups_allocate(&n->groups);
+
+	for (uint32_t i = 0; i < n->slots.n; i++)
+		ca_neg_remote_eph(n, &n->slots.at[i]);
+	prepare_hits(n);
+	prepare_keys(n);
+	prepare_fixed_ranks(n);
+}
+
+/* ---- the cycle ---- */
+
+size_t
+ca_neg_run(ca_neg *n)
+{
+	if (n->ran)
+		return n->matches.n;
+	n->ran = true;
+	prepare(n);
+	ca_neg_spins(n);
+	/* jobs no turn reached: the slots were gone, or their group had none */
+	for (uint32_t j = 0; j < n->jobs.n; j++) {
+		struct job *jb = &n->jobs.at[j];
+		if (jb->last != NONE)
+			continue;
+		bool some = n->hits[n->keys.at[jb->key].mcl].n > 0 || n->has_cp;
+		ca_neg_decide(n, R_IDLE, j, some ? CA_WHY_OUTRANKED : CA_WHY_NOMATCH);
+	}
+	return n->matches.n;
+}
+
+/* What preparing and running the cycle built. */
+static void
+free_cycle(ca_neg *n)
+{
+	ca_matcher_free(n->matcher);
+	for (uint32_t c = 0; n->hits && c < n->nclusters; c++)
+		ca_vec_free(&n->hits[c]);
+	free(n->hits);
+	for (uint32_t k = 0; k < n->keys.n; k++)
+		ca_neg_cache_clear(&n->keys.at[k].cache);
+	ca_vec_free(&n->keys);
+	free(n->sigs);
+	ca_nameset_free(&n->signames);
+	for (uint32_t i = 0; i < n->multi.n; i++)
+		free(n->multi.at[i].dslots);
+	ca_vec_free(&n->multi);
+	free(n->cpslots);
+	free(n->pslots);
+	ca_vec_free(&n->matches);
+	ca_vec_free(&n->stack);
+	ca_vec_free(&n->log);
+}
+
+void
+ca_neg_free(ca_neg *n)
+{
+	if (n == NULL)
+		return;
+	free_cycle(n);
+	for (uint32_t i = 0; i < n->slots.n; i++) {
+		ca_vec_free(&n->slots.at[i].kids);
+		ca_ad_free(n->slots.at[i].ad);
+	}
+	ca_vec_free(&n->slots);
+	ca_groups_free(&n->groups);
+	for (uint32_t j = 0; j < n->jobs.n; j++)
+		ca_ad_free(n->jobs.at[j].ad);
+	ca_vec_free(&n->jobs);
+	ca_vec_free(&n->not_idle);
+	ca_vec_free(&n->staging);
+	ca_nameset_free(&n->jobnames);
+	estore_free(&n->store);	/* the jobs' expressions */
+	for (uint32_t c = 0; c < n->custs.n; c++)
+		ca_vec_free(&n->custs.at[c].jobs);
+	ca_vec_free(&n->custs);
+	ca_dict_free(&n->cust_index);
+	strbuf_release(&n->warn);
+	ca_arena_free(&n->arena);
+	free(n);
+}
