@@ -142,7 +142,7 @@ report_rerr(const ca_diag *e)
 {
 	if (in_repl) {
 		input_error(e->file, e->line, e->col, e->msg);
-		if ((e->status == CA_EX_SYSTEM))
+		if (e->status == CA_EX_SYSTEM)
 			cli_raise(EX_SYSTEM);
 	} else
 		cli_diag(e);
@@ -197,6 +197,8 @@ pick_ad(const char *path, long index, const ca_expr *where)
 			break;
 		ca_ad_free(ad);
 	}
+	if (ad != NULL && ca_reader_warning(r, &err))
+		cli_errat(err.file, err.line, err.col, "warning: %s", err.msg);
 	ca_reader_close(r);
 	return ad;
 }

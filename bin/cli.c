@@ -176,9 +176,11 @@ cli_next_ad(ca_reader *r, ca_ad **ad, bool *bad)
 		cli_diag(&err);
 		if (bad != NULL)
 			*bad = true;
-		if ((err.status == CA_EX_SYSTEM))
+		if (err.status == CA_EX_SYSTEM)
 			return 0;
 	}
+	if (rc == 0 && ca_reader_warning(r, &err))
+		cli_errat(err.file, err.line, err.col, "warning: %s", err.msg);
 	return rc;
 }
 

@@ -295,3 +295,167 @@ AD
 	run -0 classad-eval -x 'nosuch && false'
 	[[ $output != *"undefined here"* ]]
 }
+
+# A condor_history file as the schedd writes it: each ad followed by a
+# "*** Offset = ..." line, no blank lines; an older file's "*** ProcId" form.
+history_file() {
+	cat >"$TMP/history" <<'H'
+ClusterId = 4242
+ProcId = 0
+Owner = "alice"
+RemoteWallClockTime = 7200.0
+*** Offset = 0 ClusterId = 4242 ProcId = 0 Owner = "alice" CompletionDate = 1699999000 CurrentTime = 1699999001
+ClusterId = 4242
+ProcId = 1
+Owner = "alice"
+RemoteWallClockTime = 60.0
+*** Offset = 104 ClusterId = 4242 ProcId = 1 Owner = "alice" CompletionDate = 1699999100 CurrentTime = 1699999101
+ClusterId = 17
+ProcId = 3
+Owner = "bob"
+RemoteWallClockTime = 4000.0
+*** ProcId = 3 ClusterId = 17 Owner = "bob" CompletionDate = 1699999200
+H
+}
+
+@test "stream mode reads condor_history files: '***' lines end the ads, none is lost" {
+	history_file
+	run -0 --separate-stderr classad-eval -p ClusterId -p ProcId "$TMP/history"
+	[ "$output" = $'4242\t0\n4242\t1\n17\t3' ]
+	[ -z "$stderr" ]
+	run -0 classad-eval --input-format long -w 'RemoteWallClockTime > 3600' -p Owner "$TMP/history"
+	[ "$output" = $'alice\nbob' ]
+	# converted, the banners are gone and every attribute is kept
+	run -0 classad-eval -o new "$TMP/history"
+	[[ $output == *'[ ClusterId = 17; ProcId = 3; Owner = "bob"; RemoteWallClockTime = 4000.0 ]'* ]]
+	[[ $output != *Offset* ]]
+}
+
+@test "stream mode reads condor_q -global -long: '-- Schedd:' and '-- Submitter:' banners" {
+	cat >"$TMP/global" <<'Q'
+
+
+-- Schedd: submit01.example.org : <10.0.0.1:9618?addrs=10.0.0.1-9618&alias=submit01.example.org>
+ClusterId = 1
+GlobalJobId = "submit01.example.org#1.0#1699990000"
+JobStatus = 5
+
+ClusterId = 2
+GlobalJobId = "submit01.example.org#2.0#1699990001"
+JobStatus = 1
+
+
+
+-- Schedd: submit02.example.org : <10.0.0.2:9618?addrs=10.0.0.2-9618>
+ClusterId = 7
+GlobalJobId = "submit02.example.org#7.0#1699990002"
+JobStatus = 5
+
+-- Submitter: carol@example.org : <10.0.0.3:9618> : submit03.example.org
+ClusterId = 9
+GlobalJobId = "submit03.example.org#9.0#1699990003"
+JobStatus = 2
+
+Q
+	run -0 --separate-stderr classad-eval -w 'JobStatus == 5' -p GlobalJobId "$TMP/global"
+	[ "$output" = $'submit01.example.org#1.0#1699990000\nsubmit02.example.org#7.0#1699990002' ]
+	[ -z "$stderr" ]
+	run -0 classad-eval -p ClusterId <"$TMP/global"
+	[ "$output" = $'1\n2\n7\n9' ]
+}
+
+@test "stream mode reads condor_status -long with its banners" {
+	cat >"$TMP/status" <<'S'
+-- Failed to fetch ads from: <10.0.0.9:9618> : node09.example.org
+Name = "slot1@node01.example.org"
+Memory = 8192
+
+Name = "slot1@node02.example.org"
+Memory = 4096
+...
+Name = "slot1@node03.example.org"
+Memory = 2048
+
+S
+	run -0 --separate-stderr classad-eval -p Name -p Memory "$TMP/status"
+	[ "$output" = $'slot1@node01.example.org\t8192\nslot1@node02.example.org\t4096\nslot1@node03.example.org\t2048' ]
+	[ -z "$stderr" ]
+}
+
+@test "a long-format input cut short in its last ad gives one warning; a clean end gives none" {
+	printf 'A = 1\n\nA = 2\nB = 3' >"$TMP/cut.ads"
+	run -0 --separate-stderr classad-eval -p A "$TMP/cut.ads"
+	[ "$output" = $'1\n2' ]
+	[ "$stderr" = "classad-eval: $TMP/cut.ads:4: warning: the last line of the input has no newline: the input looks truncated (its last ad is read as it is)" ]
+	# a history file whose last ad has no "***" line after it
+	history_file
+	head -n 13 "$TMP/history" >"$TMP/cut.history"
+	run -0 --separate-stderr classad-eval -p ProcId "$TMP/cut.history"
+	[ "$output" = $'0\n1\n3' ]
+	[[ $stderr == "classad-eval: $TMP/cut.history:11: warning: the last ad has no \"***\" line after it"* ]]
+	[ "$(grep -c warning <<<"$stderr")" = 1 ]
+	# -f warns too, when the ad it takes is the one cut short
+	printf 'A = 1\nB = 2' >"$TMP/cut1.ad"
+	run -0 --separate-stderr classad-eval -f "$TMP/cut1.ad" 'A'
+	[ "$output" = 1 ]
+	[[ $stderr == *"cut1.ad:2: warning: the last line"* ]]
+	# an expression the end cuts short is an error that says so
+	printf 'A = 1\nB = (2 +' >"$TMP/cutexpr.ads"
+	run -3 --separate-stderr classad-eval -p A "$TMP/cutexpr.ads"
+	[[ $stderr == *"cutexpr.ads:2:"*"it looks truncated"* ]]
+	# written whole, without the last blank line: no warning
+	printf 'A = 1\n\nA = 2\nB = 3\n' >"$TMP/whole.ads"
+	run -0 --separate-stderr classad-eval -p A "$TMP/whole.ads"
+	[ "$output" = $'1\n2' ]
+	[ -z "$stderr" ]
+}
+
+@test "'[ ]' is an empty ad for -f and -t; an empty JSON array holds no ads" {
+	printf '[ ]\n' >"$TMP/empty.ad"
+	run -0 classad-eval -f "$TMP/empty.ad" -t "$TMP/empty.ad" 'isUndefined(x) && isClassAd(TARGET)'
+	[ "$output" = true ]
+	run -0 classad-eval -o json </dev/null
+	[ "$output" = $'[\n]' ]
+	run -0 classad-eval -p x <<<"$output"
+	[ -z "$output" ]
+}
+
+@test "long format details as HTCondor reads them: a tab before '=', \"C:\\\" only at the end of a line" {
+	printf 'a\t = 1\nb  = 2\nDir = "C:\\"\n' >"$TMP/x.ads"
+	run -0 classad-eval -o new "$TMP/x.ads"
+	[ "$output" = $'{\n[ \'a\\t\' = 1; b = 2; Dir = "C:\\\\" ]\n}' ]
+	printf 'Dir = "C:\\"  \nb = 2\n' >"$TMP/y.ads"
+	run -3 --separate-stderr classad-eval -o new "$TMP/y.ads"
+	[[ $stderr == *"y.ads:1:"*unterminated* ]]
+}
+
+@test "HTCondor's values: string() of reals, relative times in whole seconds, the match's scopes" {
+	run -0 classad-eval 'string(-0.0)' 'strcat(real("INF"), "!")' 'string(relTime(90.5))' \
+	    'real(relTime(1.5))' 'versioncmp("1000", "2")' 'isError(absTime(0, -1))'
+	[ "$output" = $'"-0.0"\n"real(\\"INF\\")!"\n"01:30"\n1.0\n3\nerror' ]
+	printf '[ x = 1; n = [ a = y; d = .x ] ]\n' >"$TMP/my.ad"
+	printf '[ y = 7 ]\n' >"$TMP/tg.ad"
+	run -0 classad-eval -f "$TMP/my.ad" -t "$TMP/tg.ad" 'y' 'n.a' 'n.d' '.x' 'toplevel.x'
+	[ "$output" = $'7\nundefined\nundefined\nundefined\nundefined' ]
+	run -0 classad-eval -f "$TMP/my.ad" 'n.d' '.x'
+	[ "$output" = $'1\n1' ]
+}
+
+@test "a generated condor_history file of 100 jobs: every ad, and the warning when cut" {
+	local gen=$BATS_TEST_DIRNAME/../build/release/tests/poolgen
+	if [[ ! -x $gen ]]; then
+		gen=$TMP/poolgen
+		cc -O1 -o "$gen" "$BATS_TEST_DIRNAME/poolgen.c" || skip "no C compiler for tests/poolgen.c"
+	fi
+	"$gen" history 100 >"$TMP/history"
+	[ "$(grep -c '^\*\*\* Offset = ' "$TMP/history")" = 100 ]
+	run -0 --separate-stderr classad-eval -p 'strcat(ClusterId, ".", ProcId)' "$TMP/history"
+	[ "$(wc -l <<<"$output")" = 100 ]
+	[ "$(sort -u <<<"$output" | wc -l)" = 100 ]
+	[ -z "$stderr" ]
+	# cut in the middle of the last job, at a line boundary
+	head -n -20 "$TMP/history" >"$TMP/cut"
+	run -0 --separate-stderr classad-eval -p ProcId "$TMP/cut"
+	[ "$(wc -l <<<"$output")" = 100 ]
+	[[ $stderr == *"warning: the last ad has no \"***\" line"* ]]
+}

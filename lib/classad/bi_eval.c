@@ -49,8 +49,10 @@ ca_bi_eval(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc
 }
 
 /* unparse(attr): the text of the expression of attribute attr of the
- * current ad, not evaluated; "" when it has none. As in HTCondor only a
- * plain name is looked up (MY.x, TARGET.x and a.b give ""). */
+ * current ad, not evaluated, as HTCondor's unparse() gives it: reals in
+ * "%1.15E" form, records and lists laid out on lines of their own; ""
+ * when it has none. As in HTCondor only a name written plain is looked up
+ * (MY.x, TARGET.x, a.b and 'a b' give ""). */
 ca_value
 ca_bi_unparse(ca_ctx *cx, const ca_frame *f, int op, ca_expr *const *args, int argc)
 {
@@ -60,11 +62,15 @@ ca_bi_unparse(ca_ctx *cx, const ca_frame *f, int op, ca_expr *const *args, int a
 		return ca_error("unparse: argument is not an attribute reference");
 	if (a->node == CA_N_ATTR && a->op == CA_SC_NONE) {
 		ca_attr *at = ca_ad_find(f->ad, a->u.attr.name);
-		if (at) {
-			strbuf sb = STRBUF_INIT;
-			ca_print_expr(&sb, at->expr, 0);
+		strbuf sb = STRBUF_INIT;
+		ca_print_name(&sb, a->u.attr.spell, a->u.attr.name->len);
+		bool plain = at && sb.len == a->u.attr.name->len;
+		strbuf_reset(&sb);
+		if (plain) {
+			ca_print_expr(&sb, at->expr, CA_PR_HTREAL | CA_PR_PRETTY);
 			return ca_bi_sb_value(cx, &sb);
 		}
+		strbuf_release(&sb);
 	}
 	return empty_str();
 }
@@ -149,10 +155,9 @@ collect_ref(ca_ctx *cx, refs *r, const ca_expr *e, const ca_frame *f, int depth)
 /* Where the name of r.x resolves in the record b (in the ad and the ads
  * around it only, as HTCondor looks): the kind, with *w and *tmp set. */
 static int
-in_record(ca_ctx *cx, ca_value b, const ca_name *name, const ca_frame *f, ca_frame *tmp,
-    ca_where *w)
+in_record(ca_ctx *cx, ca_value b, const ca_name *name, ca_frame *tmp, ca_where *w)
 {
-	ca_adval_frame(b.u.ad, f, tmp);
+	ca_adval_frame(b.u.ad, tmp);
 	return ca_resolve(cx, CA_SC_NONE, name, tmp, CA_RESOLVE_AD_ONLY, w);
 }
 
@@ -189,7 +194,7 @@ collect(ca_ctx *cx, refs *r, const ca_expr *e, const ca_frame *f, int depth)
 			return -1;
 		ca_frame af;
 		ca_where w;
-		if (in_record(cx, b, e->u.sel.name, f, &af, &w) == CA_WHERE_ATTR)
+		if (in_record(cx, b, e->u.sel.name, &af, &w) == CA_WHERE_ATTR)
 			return visit(cx, r, w.at, w.frame, depth);
 		refs_add(cx, r, NULL, 0, spell);
 		return 0;
@@ -214,7 +219,7 @@ deref(ca_ctx *cx, const ca_expr *e, const ca_frame *f, ca_frame *tmp, ca_where *
 		ca_value b = ca_eval(cx, e->u.sel.base, f);
 		if (b.kind != CA_AD)
 			return NULL;
-		return in_record(cx, b, e->u.sel.name, f, tmp, w) == CA_WHERE_ATTR ? w->at : NULL;
+		return in_record(cx, b, e->u.sel.name, tmp, w) == CA_WHERE_ATTR ? w->at : NULL;
 	}
 	if (e->node != CA_N_ATTR)
 		return NULL;
@@ -336,7 +341,7 @@ ca_bi_each_context(ca_ctx *cx, const ca_frame *f, int op, ca_expr *const *args, 
 			/* the record is the current ad: MY too, as in HTCondor's
 			 * daemon rules where MY is the ad being evaluated */
 			ca_frame af;
-			ca_adval_frame(it.u.ad, f, &af);
+			ca_adval_frame(it.u.ad, &af);
 			af.my = it.u.ad->ad;
 			r = ca_eval(cx, e, &af);
 		} else if (it.kind == CA_UNDEFINED)

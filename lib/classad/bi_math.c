@@ -109,15 +109,15 @@ ca_bi_quantize(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int 
 		base = b;
 	}
 	if (base.kind == CA_INT) {
-		int64_t q = base.u.i, r, q1;
+		int64_t q = base.u.i;
 		if (q == 0)
 			return a;
 		if (a.kind == CA_INT) {
-			if (__builtin_sub_overflow(q, 1, &q1) || __builtin_add_overflow(a.u.i, q1, &r) ||
-			    (r == INT64_MIN && q == -1) ||
-			    __builtin_mul_overflow(r / q, q, &r))
-				return ca_error("quantize: integer overflow");
-			return ca_int(r);
+			/* ((a + q - 1) / q) * q, wrapping as integer arithmetic
+			 * does (INT64_MIN / -1 is INT64_MAX, as for '/') */
+			int64_t n = (int64_t)((uint64_t)a.u.i + (uint64_t)q - 1);
+			int64_t d = n == INT64_MIN && q == -1 ? INT64_MAX : n / q;
+			return ca_int((int64_t)((uint64_t)d * (uint64_t)q));
 		}
 		return ca_real(ceil(ra / (double)q) * (double)q);
 	}
@@ -137,7 +137,8 @@ rng_next(ca_ctx *cx)
 	return z ^ (z >> 31);
 }
 
-/* random(): real in [0,1); random(n) int in [0,n); random(r) real in [0,r). */
+/* random(): real in [0,1); random(n) int in [0,n); random(r) real in [0,r).
+ * A bound that is not positive fails the evaluation, as in HTCondor. */
 ca_value
 ca_bi_random(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
 {
@@ -146,7 +147,7 @@ ca_bi_random(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int ar
 	ca_value v = argv[0];
 	if (v.kind == CA_INT) {
 		if (v.u.i <= 0)
-			return ca_error("random: bound is not positive");
+			return ca_eval_fail(cx, "random: bound is not positive");
 		uint64_t n = (uint64_t)v.u.i, lim = UINT64_MAX - UINT64_MAX % n, x;
 		do
 			x = rng_next(cx);
@@ -154,8 +155,10 @@ ca_bi_random(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int ar
 		return ca_int((int64_t)(x % n));
 	}
 	if (v.kind == CA_REAL) {
-		if (!(v.u.r > 0) || isinf(v.u.r))
-			return ca_error("random: bound is not a positive finite number");
+		if (v.u.r <= 0)
+			return ca_eval_fail(cx, "random: bound is not positive");
+		if (!isfinite(v.u.r))
+			return ca_error("random: bound is not a finite number");
 		return ca_real(v.u.r * (double)(rng_next(cx) >> 11) * 0x1p-53);
 	}
 	if (v.kind == CA_ERROR)

@@ -1,5 +1,6 @@
 /* bi_string.c - builtins of strings: strcat(), join(), toUpper(), substr(),
  * strcmp() and HTCondor's version comparisons. */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -167,7 +168,9 @@ ca_bi_strcmp(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int ar
  * a run of digits in both strings: then a run with more leading zeros
  * sorts first ("000" < "00" < "01" < "0" < "1"), equal counts of leading
  * zeros compare digit by digit, and without leading zeros the longer
- * number is the bigger. The result is a raw difference, as HTCondor's. */
+ * number is the bigger. The result is a raw difference, as HTCondor's:
+ * of the two bytes as signed chars (as on HTCondor's platforms, where
+ * "\303" sorts before "a"), or of the lengths of the two numbers. */
 static int
 natural_cmp(const char *a, const char *b)
 {
@@ -180,7 +183,7 @@ natural_cmp(const char *a, const char *b)
 	size_t start = p;	/* first digit of the run holding the difference */
 	while (start > 0 && ca_is_digit(a[start - 1]))
 		start--;
-	int da = (unsigned char)a[p], db = (unsigned char)b[p];
+	int da = (signed char)a[p], db = (signed char)b[p];
 	if (start == p && (!ca_is_digit(da) || !ca_is_digit(db)))
 		return da - db;
 
@@ -203,8 +206,11 @@ natural_cmp(const char *a, const char *b)
 		la++;
 	while (ca_is_digit(b[lb]))
 		lb++;
-	if (la != lb)
-		return la < lb ? -1 : 1;
+	if (la != lb) {
+		size_t d = la < lb ? lb - la : la - lb;
+		int n = d > INT_MAX ? INT_MAX : (int)d;
+		return la < lb ? -n : n;
+	}
 	return da - db;
 }
 

@@ -86,13 +86,17 @@ ca_bi_day_time(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int 
 }
 
 /* absTime() is now; absTime(t [, z]): seconds since the epoch (int, real,
- * relative time) with offset z (int, real or relative time) or the local
- * one; an absolute time unchanged. A string that was not a literal (folded
- * by the parser) comes back unchanged, as in HTCondor. */
+ * relative time) with offset z (int, real or relative time, whole seconds)
+ * or the local one; an absolute time unchanged. A string that was not a
+ * literal (folded by the parser) comes back unchanged, as in HTCondor. As
+ * HTCondor's, the offset must be a number even where it is not used, and
+ * an integer time with an offset of -1 second fails the evaluation
+ * (HTCondor takes -1 for "no offset" there). */
 ca_value
 ca_bi_abstime(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
 {
 	int64_t secs, z = 0;
+	bool zok = true;
 
 	if (argc == 0)
 		return local_abstime(cx->now);
@@ -100,12 +104,10 @@ ca_bi_abstime(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int a
 		ca_value o = argv[1];
 		if (o.kind == CA_INT)
 			z = o.u.i;
-		else if ((o.kind == CA_REAL || o.kind == CA_RELTIME) && ca_bi_real_to_int(o.u.r, &z))
-			;
+		else if (o.kind == CA_REAL || o.kind == CA_RELTIME)
+			zok = ca_bi_real_to_int(o.u.r, &z);
 		else
 			return error_or(o, "absTime: offset is not a number");
-		if (z < -INT32_MAX || z > INT32_MAX)
-			return ca_error("absTime: offset out of range");
 	}
 	ca_value t = argv[0];
 	switch (t.kind) {
@@ -115,6 +117,8 @@ ca_bi_abstime(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int a
 	case CA_ABSTIME:
 		return t;
 	case CA_INT:
+		if (argc == 2 && zok && z == -1)
+			return ca_eval_fail(cx, "absTime: an offset of -1 s with an integer time");
 		secs = t.u.i;
 		break;
 	case CA_REAL:
@@ -125,6 +129,8 @@ ca_bi_abstime(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int a
 	default:
 		return ca_error("absTime: argument is not a number or time");
 	}
+	if (!zok || z < -INT32_MAX || z > INT32_MAX)
+		return ca_error("absTime: offset out of range");
 	int64_t local;
 	if (__builtin_add_overflow(secs, z, &local))
 		return ca_error("absTime: time out of range");
@@ -264,7 +270,8 @@ ad_put(ca_ad *ad, const char *name, ca_value v)
 }
 
 /* splitTime(t): a record of the fields of an absolute time (a number is
- * one in local time) or of a relative time; a record is returned as it is. */
+ * one in local time) or of a relative time; a record is an ERROR, as in
+ * HTCondor (formatTime() takes one). */
 ca_value
 ca_bi_split_time(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc)
 {
@@ -276,8 +283,9 @@ ca_bi_split_time(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, in
 	switch (t.kind) {
 	case CA_UNDEFINED:
 	case CA_ERROR:
-	case CA_AD:
 		return t;
+	case CA_AD:
+		return ca_error("splitTime: argument is a record");
 	case CA_RELTIME: {
 		int64_t d, h, m;
 		double s;
@@ -316,19 +324,19 @@ ca_bi_split_time(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, in
 	return ca_make_adval(cx, ad, NULL);
 }
 
-/* An integer field of a split-time record (0 when absent or not a number;
- * kept within +-1e9 so that struct tm arithmetic cannot overflow). */
+/* An integer field of a split-time record (dflt when absent, 0 when not a
+ * number; kept within +-1e9 so that struct tm arithmetic cannot overflow). */
 static int
-record_field(ca_ctx *cx, const ca_frame *f, const ca_adval *av, const char *name)
+record_field(ca_ctx *cx, const ca_adval *av, const char *name, int dflt)
 {
 	const ca_name *nm = ca_intern_find(name, strlen(name));
 	ca_attr *at = nm ? ca_ad_find(av->ad, nm) : NULL;
 	int64_t i;
 
 	if (at == NULL)
-		return 0;
+		return dflt;
 	ca_frame af;
-	ca_adval_frame(av, f, &af);
+	ca_adval_frame(av, &af);
 	ca_value v = ca_eval(cx, at->expr, &af);
 	if (v.kind == CA_INT)
 		i = v.u.i;
@@ -376,16 +384,17 @@ ca_bi_format_time(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, i
 			return ca_error("formatTime: time outside the range of the C library");
 		break;
 	case CA_AD: {
-		/* a splitTime record: its fields as they are, the weekday and
-		 * day of the year computed for that date */
+		/* a splitTime record: its fields as they are (a missing one
+		 * is 0 in struct tm, as in HTCondor: year 1900, January, day
+		 * 0), the weekday and day of the year computed for that date */
 		const ca_adval *av = t.u.ad;
 		memset(&tm, 0, sizeof tm);
-		tm.tm_year = record_field(cx, f, av, "Year") - 1900;
-		tm.tm_mon = record_field(cx, f, av, "Month") - 1;
-		tm.tm_mday = record_field(cx, f, av, "Day");
-		tm.tm_hour = record_field(cx, f, av, "Hours");
-		tm.tm_min = record_field(cx, f, av, "Minutes");
-		tm.tm_sec = record_field(cx, f, av, "Seconds");
+		tm.tm_year = record_field(cx, av, "Year", 1900) - 1900;
+		tm.tm_mon = record_field(cx, av, "Month", 1) - 1;
+		tm.tm_mday = record_field(cx, av, "Day", 0);
+		tm.tm_hour = record_field(cx, av, "Hours", 0);
+		tm.tm_min = record_field(cx, av, "Minutes", 0);
+		tm.tm_sec = record_field(cx, av, "Seconds", 0);
 		struct tm norm = tm;
 		norm.tm_hour = norm.tm_min = norm.tm_sec = 0;
 		(void)timegm(&norm);

@@ -108,8 +108,9 @@ ca_bi_real_to_int(double r, int64_t *out)
 	return true;
 }
 
-/* HTCondor's real(): numbers, booleans, times, and strings through strtod
- * (a prefix is enough: "12abc" is 12). */
+/* HTCondor's real(): numbers, booleans, times (relative times in whole
+ * seconds), and strings through strtod (a prefix is enough: "12abc" is
+ * 12). */
 int
 ca_bi_conv_real(ca_value v, double *out)
 {
@@ -125,8 +126,10 @@ ca_bi_conv_real(ca_value v, double *out)
 		*out = (double)v.u.i;
 		return N_OK;
 	case CA_REAL:
-	case CA_RELTIME:
 		*out = v.u.r;
+		return N_OK;
+	case CA_RELTIME:
+		*out = ca_reltime_secs(v.u.r);
 		return N_OK;
 	case CA_ABSTIME:
 		*out = (double)v.u.i;

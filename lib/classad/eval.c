@@ -23,8 +23,11 @@ ca_ctx_init(ca_ctx *cx)
 	cx->now = (int64_t)time(NULL);
 	cx->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)cx->now;
 	cx->empty = ca_ad_new();
-	for (int i = 0; i < CA_SP_N; i++)
+	cx->around = (ca_frame){ cx->empty, NULL, cx->empty, NULL };
+	for (int i = 0; i < CA_SP_N; i++) {
 		cx->special[i] = ca_intern(special_names[i], strlen(special_names[i]));
+		cx->special_hashes |= UINT64_C(1) << (cx->special[i]->hash & 63);
+	}
 }
 
 void
@@ -48,23 +51,37 @@ copy_chain(ca_ctx *cx, const ca_frame *f)
 	return c;
 }
 
-ca_value
-ca_make_adval(ca_ctx *cx, const ca_ad *ad, const ca_frame *f)
+static ca_value
+adval(ca_ctx *cx, const ca_ad *ad, const ca_frame *scope, const ca_ad *my, const ca_ad *target)
 {
 	ca_adval *av = ca_arena_alloc(&cx->scratch, sizeof *av);
 
 	av->ad = ad;
-	av->scope = copy_chain(cx, f);
+	av->scope = copy_chain(cx, scope);
+	av->my = my;
+	av->target = target;
 	return ca_adv(av);
 }
 
+ca_value
+ca_make_adval(ca_ctx *cx, const ca_ad *ad, const ca_frame *f)
+{
+	return adval(cx, ad, f, f ? f->my : NULL, f ? f->target : NULL);
+}
+
+ca_value
+ca_frame_adval(ca_ctx *cx, const ca_frame *f)
+{
+	return adval(cx, f->ad, f->up, f->my, f->target);
+}
+
 void
-ca_adval_frame(const ca_adval *av, const ca_frame *from, ca_frame *out)
+ca_adval_frame(const ca_adval *av, ca_frame *out)
 {
 	out->ad = av->ad;
 	out->up = av->scope;
-	out->my = av->scope ? av->scope->my : from->my;
-	out->target = av->scope ? av->scope->target : from->target;
+	out->my = av->my ? av->my : av->ad;
+	out->target = av->my ? av->target : NULL;
 }
 
 /* ---- operators ---- */
@@ -123,13 +140,15 @@ time_arith(int op, ca_value a, ca_value b)
 		return ca_reltime((double)a.u.i - (double)b.u.i);
 	if (a.kind == CA_RELTIME && b.kind == CA_RELTIME && (op == CA_T_PLUS || op == CA_T_MINUS))
 		return ca_reltime(op == CA_T_PLUS ? a.u.r + b.u.r : a.u.r - b.u.r);
-	if (a.kind == CA_RELTIME && bn && (op == CA_T_STAR || op == CA_T_SLASH)) {
+	/* a relative time scales by a number, not by a boolean */
+	if (a.kind == CA_RELTIME && bn && b.kind != CA_BOOL &&
+	    (op == CA_T_STAR || op == CA_T_SLASH)) {
 		double x = num_of(b);
 		if (op == CA_T_SLASH && x == 0)
 			return ca_error("division of a relative time by zero");
 		return ca_reltime(op == CA_T_STAR ? a.u.r * x : a.u.r / x);
 	}
-	if (b.kind == CA_RELTIME && an && op == CA_T_STAR)
+	if (b.kind == CA_RELTIME && an && a.kind != CA_BOOL && op == CA_T_STAR)
 		return ca_reltime(b.u.r * num_of(a));
 	return ca_error("arithmetic on times of the wrong kinds");
 }

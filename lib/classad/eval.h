@@ -45,11 +45,17 @@ typedef struct ca_ctx {
 	bool strict;		/* new ClassAd lookup rules instead of the daemons' */
 	uint64_t rng;		/* random() state */
 	uint32_t steps;		/* nodes visited in this top-level evaluation */
+	const char *failed;	/* why a builtin failed the evaluation (ca_eval_fail),
+				 * or NULL */
 	int depth;
 	ca_trace_fn trace;
 	void *trace_arg;
 	ca_ad *empty;		/* MY when the caller gives none */
+	ca_frame around;	/* the record around the two ads of a match, which
+				 * holds none of their attributes: what toplevel
+				 * and .x find in a match (an empty record) */
 	const ca_name *special[CA_SP_N];	/* the special names, interned */
+	uint64_t special_hashes;	/* bit (hash & 63) of each of them */
 } ca_ctx;
 
 /* Set up a context: now = the real clock unless changed, daemon rules. */
@@ -71,6 +77,21 @@ typedef struct ca_prog ca_prog;
 ca_prog *ca_prog_new(ca_arena *a, const ca_expr *e);
 ca_value ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target);
 
+/* A top-level evaluation a caller runs itself with ca_eval (as --explain
+ * does): begin resets the count of steps and any failure; end gives v, or
+ * ERROR when the evaluation as a whole failed or took too many steps. */
+void ca_eval_begin(ca_ctx *cx);
+ca_value ca_eval_end(ca_ctx *cx, ca_value v);
+/* For builtins: fail the whole evaluation, as HTCondor does where its
+ * evaluation fails rather than giving ERROR: the top-level value is ERROR,
+ * whatever isError() or =?= make of the ERROR returned here. */
+ca_value ca_eval_fail(ca_ctx *cx, const char *why);
+/* Evaluate e in frame f where a failure stays with it: e is then ERROR
+ * (with the failure's reason) and the evaluation around goes on. For an
+ * element of a list (HTCondor evaluates one only when it is used) and the
+ * parts --explain shows. */
+ca_value ca_eval_apart(ca_ctx *cx, const ca_expr *e, const ca_frame *f);
+
 /* Within an evaluation (builtins use these): evaluate e in frame f. */
 ca_value ca_eval(ca_ctx *cx, const ca_expr *e, const ca_frame *f);
 /* Look up and evaluate an attribute by name the way an unscoped reference
@@ -79,10 +100,13 @@ ca_value ca_eval_name(ca_ctx *cx, const ca_name *name, const ca_frame *f);
 /* The comparison and arithmetic operators on values (op is a ca_tok), for
  * builtins such as member() and anyCompare(). */
 ca_value ca_eval_binop(ca_ctx *cx, int op, ca_value a, ca_value b);
-/* An ad value for ad found in scope f (copies the frame chain to scratch). */
+/* An ad value for ad found in scope f (copies the frame chain to scratch);
+ * f NULL: a record on its own. */
 ca_value ca_make_adval(ca_ctx *cx, const ca_ad *ad, const ca_frame *f);
-/* The frame in which the attributes of ad value v are evaluated. */
-void ca_adval_frame(const ca_adval *av, const ca_frame *from, ca_frame *out);
+/* The record frame f evaluates, as a value (what self names there). */
+ca_value ca_frame_adval(ca_ctx *cx, const ca_frame *f);
+/* The frame in which the attributes of ad value av are evaluated. */
+void ca_adval_frame(const ca_adval *av, ca_frame *out);
 
 /* ---- where a name resolves ----
  * The one scope resolver: the tree evaluator, the flat form, --explain and
@@ -121,18 +145,26 @@ typedef struct ca_where {
 				 * what the ads of the scope define */
 
 /* Where a reference to name with scope (a ca_scope: x, .x, MY.x, TARGET.x)
- * resolves in frame f, without evaluating anything. An unscoped name is
- * looked up in the ad being evaluated and the ads around it, then it may
- * be a special name, then (the daemons' rule, not cx->strict) it is looked
- * up in TARGET. MY.x and TARGET.x are looked up in those ads as roots of
- * their sides; under the new rules MY means nothing outside a match. Fills
- * *w and returns w->kind. For an analysis of an expression of ad self
+ * resolves in frame f, without evaluating anything, as HTCondor looks it
+ * up. From the ad being evaluated: that ad; then the special names that
+ * mean themselves there (self, parent, toplevel, root; under the daemons'
+ * rules my and CurrentTime); then the ads around it; then, in a match,
+ * target and other (and my under the new rules). An unscoped name that
+ * MY or TARGET itself (not a record in it) does not define is then, by
+ * the daemons' rule (not cx->strict), looked up in the other ad as the
+ * top of its side. MY.x searches from the ad being evaluated (the daemons'
+ * rules) or from MY as the top of its side (the new rules, in a match
+ * only); TARGET.x from TARGET as the top of its side; .x from the
+ * outermost record, which in a match (f->target set) is cx->around, the
+ * record around the two ads that holds none of their attributes. Fills *w
+ * and returns w->kind. For an analysis of an expression of ad self
  * without its match, a frame { self, NULL, self, cx->empty } tells where
  * each reference lands: ATTR on MY is self's, NONE with CA_SIDE_MY_TARGET
  * or CA_SIDE_TARGET the other side's, SPECIAL an ad or the clock. */
 int ca_resolve(ca_ctx *cx, int scope, const ca_name *name, const ca_frame *f, int flags,
     ca_where *w);
-/* The value of special name sp (a ca_special) in frame f. */
+/* The value of special name sp (a ca_special) in frame f (w->frame of a
+ * CA_WHERE_SPECIAL). */
 ca_value ca_special_value(ca_ctx *cx, int sp, const ca_frame *f);
 
 #endif

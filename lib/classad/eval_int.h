@@ -12,21 +12,31 @@
  * its own inlined copy, which is what makes the flat form fast. */
 #define CA_HOT static inline __attribute__((always_inline))
 
-/* The value of attribute at, whose expression belongs in frame f. A literal
- * costs one step, as the node it is would. */
+/* The value of attribute at, whose expression belongs in frame f. flat >= 0
+ * is the flat form's call: no trace is on, and an expression (not a
+ * literal) is evaluated at nesting depth flat. A literal costs one step,
+ * as the node it is would. */
 CA_HOT ca_value
-eval_attr(ca_ctx *cx, ca_attr *at, const ca_frame *f)
+eval_attr_in(ca_ctx *cx, ca_attr *at, const ca_frame *f, int flat)
 {
-	if (at->is_lit && cx->trace == NULL) {
+	if (at->is_lit && (flat >= 0 || cx->trace == NULL)) {
 		cx->steps++;
 		return at->lit;
 	}
+	if (flat >= 0)
+		cx->depth = flat;
 	if (at->busy)
 		return ca_error("circular reference");
 	at->busy = 1;
 	ca_value v = ca_eval(cx, at->expr, f);
 	at->busy = 0;
 	return v;
+}
+
+CA_HOT ca_value
+eval_attr(ca_ctx *cx, ca_attr *at, const ca_frame *f)
+{
+	return eval_attr_in(cx, at, f, -1);
 }
 
 static inline const ca_frame *
@@ -37,96 +47,155 @@ root_frame(const ca_frame *f)
 	return f;
 }
 
-/* Which special name name is where it means one, or -1: self, parent,
- * toplevel and root always; my, target and other in a match, and also
- * outside one under the daemons' rules (where CurrentTime is one too). */
+/* Which special name name is (enum ca_special), or -1. Every name not
+ * found in an ad is asked, so a bit of its hash turns most away first. */
 static inline int
-special_of(const ca_ctx *cx, const ca_name *name, const ca_frame *f)
+special_of(const ca_ctx *cx, const ca_name *name)
 {
+	if (!(cx->special_hashes >> (name->hash & 63) & 1))
+		return -1;
 	for (int i = 0; i < CA_SP_N; i++)
 		if (name == cx->special[i])
-			return !cx->strict || i < CA_SP_MY ||
-			    (i != CA_SP_CURRENTTIME && f->target != NULL) ? i : -1;
+			return i;
 	return -1;
 }
 
-/* ca_resolve, inlined where evaluation runs. The frame of an attribute
- * found at the root of MY or TARGET is built in *sf, apart from *w, so
- * that what the caller does not read of *w costs nothing. */
+/* Whether special name sp means itself where a search starts, before the
+ * ads around: self, parent, toplevel and root, and under the daemons'
+ * rules my and CurrentTime (HTCondor's special names, which its lookup
+ * does not carry outwards). Otherwise target and other, and my under the
+ * new rules, are names of the match: HTCondor defines them in the record
+ * it puts around each of the two ads, so they are found once the ads of
+ * the scope define nothing of that name, and only in a match. */
+static inline bool
+special_first(const ca_ctx *cx, int sp)
+{
+	return sp < CA_SP_MY || (!cx->strict && (sp == CA_SP_MY || sp == CA_SP_CURRENTTIME));
+}
+
+/* The search HTCondor makes from one ad (in frame from), once the ad
+ * itself has no attribute name: the special names that mean themselves
+ * there, then the ads around it outwards, then the names of the match.
+ * side says where the search was (in from's own ad). */
+CA_HOT int
+lookup_around(ca_ctx *cx, const ca_name *name, const ca_frame *from, int side, ca_where *w)
+{
+	int sp = special_of(cx, name);
+
+	if (sp >= 0 && special_first(cx, sp)) {
+		w->frame = from;
+		w->special = sp;
+		return w->kind = CA_WHERE_SPECIAL;
+	}
+	for (const ca_frame *s = from->up; s != NULL; s = s->up)
+		if ((w->at = ca_ad_find(s->ad, name)) != NULL) {
+			w->frame = s;
+			w->side = CA_SIDE_ENCLOSING;
+			return w->kind = CA_WHERE_ATTR;
+		}
+	w->frame = from;
+	w->side = side;
+	if (sp >= 0 && from->target != NULL && sp != CA_SP_CURRENTTIME) {
+		w->special = sp;
+		return w->kind = CA_WHERE_SPECIAL;
+	}
+	return w->kind = CA_WHERE_NONE;
+}
+
+/* The whole search from one ad: the ad, then lookup_around. */
+CA_HOT int
+lookup(ca_ctx *cx, const ca_name *name, const ca_frame *from, int side, ca_where *w)
+{
+	if (__builtin_expect((w->at = ca_ad_find(from->ad, name)) != NULL, 1)) {
+		w->frame = from;
+		w->side = side;
+		return w->kind = CA_WHERE_ATTR;
+	}
+	return lookup_around(cx, name, from, side, w);
+}
+
+/* The search from the top of one side of a match (MY, or TARGET with my and
+ * target swapped), whose frame is built in *sf when it is needed. */
+CA_HOT int
+lookup_side(ca_ctx *cx, const ca_name *name, const ca_ad *side, const ca_ad *other, int where,
+    ca_where *w, ca_frame *sf)
+{
+	w->side = where;
+	if (__builtin_expect((w->at = ca_ad_find(side, name)) != NULL, 1)) {
+		*sf = (ca_frame){ side, NULL, side, other };
+		w->frame = sf;
+		return w->kind = CA_WHERE_ATTR;
+	}
+	/* nothing is around the top of a side: only a special name is left */
+	if (special_of(cx, name) < 0)
+		return w->kind = CA_WHERE_NONE;
+	*sf = (ca_frame){ side, NULL, side, other };
+	return lookup_around(cx, name, sf, where, w);
+}
+
+/* ca_resolve, inlined where evaluation runs. The frame of MY or TARGET
+ * as the top of its side is built in *sf, apart from *w, so that what
+ * the caller does not read of *w costs nothing. */
 CA_HOT int
 resolve(ca_ctx *cx, int scope, const ca_name *name, const ca_frame *f, int flags,
     ca_where *w, ca_frame *sf)
 {
-	const ca_ad *side, *other;
-	int found;
+	int k;
 
 	switch (scope) {
 	case CA_SC_NONE:
-		for (const ca_frame *s = f; s != NULL; s = s->up)
-			if ((w->at = ca_ad_find(s->ad, name)) != NULL) {
-				w->frame = s;
-				w->side = s != f ? CA_SIDE_ENCLOSING : f->ad == f->my ? CA_SIDE_MY :
-				    f->ad == f->target ? CA_SIDE_TARGET : CA_SIDE_NESTED;
-				return w->kind = CA_WHERE_ATTR;
-			}
-		if ((w->special = special_of(cx, name, f)) >= 0)
-			return w->kind = CA_WHERE_SPECIAL;
-		w->side = CA_SIDE_MY;
-		if (cx->strict || f->target == NULL || (flags & CA_RESOLVE_AD_ONLY))
-			return w->kind = CA_WHERE_NONE;
-		/* the daemons' rule: a name this side does not define is looked
-		 * up on the other side of the match */
-		w->side = CA_SIDE_MY_TARGET;
-		found = CA_SIDE_TARGET;
-		side = f->target;
-		other = f->my;
-		break;
+		k = lookup(cx, name, f, f->up ? CA_SIDE_NESTED : f->ad == f->my ? CA_SIDE_MY :
+		    f->ad == f->target ? CA_SIDE_TARGET : CA_SIDE_NESTED, w);
+		if (k != CA_WHERE_NONE || cx->strict || f->target == NULL || f->up != NULL ||
+		    f->ad != f->my || (flags & CA_RESOLVE_AD_ONLY))
+			return k;
+		/* the daemons' rule: a name that MY or TARGET itself (not a
+		 * record in it) does not define is looked up on the other side
+		 * of the match, as the top of that side */
+		if ((k = lookup_side(cx, name, f->target, f->my, CA_SIDE_TARGET, w, sf)) ==
+		    CA_WHERE_NONE)
+			w->side = CA_SIDE_MY_TARGET;
+		return k;
 	case CA_SC_ROOT:
-		w->side = CA_SIDE_ROOT;
-		w->frame = root_frame(f);
-		if ((w->at = ca_ad_find(w->frame->ad, name)) == NULL)
-			return w->kind = CA_WHERE_NONE;
-		return w->kind = CA_WHERE_ATTR;
+		/* in a match the outermost record is the one HTCondor puts
+		 * around the two ads, which holds none of their attributes */
+		return lookup(cx, name, f->target ? &cx->around : root_frame(f), CA_SIDE_ROOT, w);
 	case CA_SC_MY:
+		/* under the daemons' rules MY is the current record (HTCondor's
+		 * special name, as self); under the new rules the my of the
+		 * match: MY as the top of its side, nothing outside a match */
+		if (!cx->strict)
+			return lookup(cx, name, f, f->up ? CA_SIDE_NESTED : CA_SIDE_MY, w);
 		w->side = CA_SIDE_MY;
-		if (cx->strict && f->target == NULL)
-			return w->kind = CA_WHERE_NONE;
-		found = CA_SIDE_MY;
-		side = f->my;
-		other = f->target;
-		break;
-	default:	/* TARGET, OTHER */
-		w->side = found = CA_SIDE_TARGET;
 		if (f->target == NULL)
 			return w->kind = CA_WHERE_NONE;
-		side = f->target;
-		other = f->my;
-		break;
+		return lookup_side(cx, name, f->my, f->target, CA_SIDE_MY, w, sf);
+	default:	/* TARGET, OTHER: the other side, as the top of it */
+		w->side = CA_SIDE_TARGET;
+		if (f->target == NULL)
+			return w->kind = CA_WHERE_NONE;
+		return lookup_side(cx, name, f->target, f->my, CA_SIDE_TARGET, w, sf);
 	}
-	/* in one ad of the match, as the root of its own side */
-	if ((w->at = ca_ad_find(side, name)) == NULL)
-		return w->kind = CA_WHERE_NONE;
-	w->side = found;
-	*sf = (ca_frame){ side, NULL, side, other };
-	w->frame = sf;
-	return w->kind = CA_WHERE_ATTR;
 }
 
-/* The value of a reference to name with scope in frame f. */
+/* The value of what a search found (kind, *w; flat as for eval_attr_in). */
 CA_HOT ca_value
-eval_ref(ca_ctx *cx, int scope, const ca_name *name, const ca_frame *f)
+where_value(ca_ctx *cx, int kind, const ca_where *w, int flat)
+{
+	if (__builtin_expect(kind == CA_WHERE_ATTR, 1))
+		return eval_attr_in(cx, w->at, w->frame, flat);
+	return kind == CA_WHERE_SPECIAL ? ca_special_value(cx, w->special, w->frame) : ca_undef();
+}
+
+/* The value of a reference to name with scope in frame f (flat: as for
+ * eval_attr_in). */
+CA_HOT ca_value
+eval_ref(ca_ctx *cx, int scope, const ca_name *name, const ca_frame *f, int flat)
 {
 	ca_where w;
 	ca_frame sf;
 
-	switch (resolve(cx, scope, name, f, 0, &w, &sf)) {
-	case CA_WHERE_ATTR:
-		return eval_attr(cx, w.at, w.frame);
-	case CA_WHERE_SPECIAL:
-		return ca_special_value(cx, w.special, f);
-	default:
-		return ca_undef();
-	}
+	return where_value(cx, resolve(cx, scope, name, f, 0, &w, &sf), &w, flat);
 }
 
 static inline ca_value
@@ -192,13 +261,26 @@ fast_compare(int op, ca_value a, ca_value b)
 	return -1;
 }
 
-/* A top-level evaluation that ran out of steps is ERROR as a whole, even
- * where an operator such as =?= or isError() made something else of the
- * node that ran out: so the flat form and the tree agree. */
-static inline ca_value
-over_budget(ca_ctx *cx, ca_value v)
+/*
+ * The value of a top-level evaluation: ERROR as a whole when it ran out of
+ * steps, even where an operator such as =?= or isError() made something
+ * else of the node that did, so the flat form and the tree agree. A
+ * builtin fails an evaluation (ca_eval_fail) the same way: it spends the
+ * budget, so what is left of the evaluation stops short, and says why.
+ */
+static __attribute__((noinline, cold)) ca_value
+top_error(ca_ctx *cx)
 {
-	return cx->steps > CA_EVAL_MAX_STEPS ? ca_error("evaluation took too many steps") : v;
+	const char *why = cx->failed ? cx->failed : "evaluation took too many steps";
+
+	cx->failed = NULL;
+	return ca_error(why);
+}
+
+static inline ca_value
+top_value(ca_ctx *cx, ca_value v)
+{
+	return __builtin_expect(cx->steps > CA_EVAL_MAX_STEPS, 0) ? top_error(cx) : v;
 }
 
 #endif

@@ -15,22 +15,38 @@ ca_resolve(ca_ctx *cx, int scope, const ca_name *name, const ca_frame *f, int fl
 	return resolve(cx, scope, name, f, flags, w, &w->side_frame);
 }
 
+/* The top of one side of a match (MY with target the other, or TARGET
+ * with my and target swapped) as a value. */
+static ca_value
+side_value(ca_ctx *cx, const ca_ad *side, const ca_ad *other)
+{
+	ca_frame top = { side, NULL, side, other };
+
+	return ca_frame_adval(cx, &top);
+}
+
 ca_value
 ca_special_value(ca_ctx *cx, int sp, const ca_frame *f)
 {
 	switch (sp) {
 	case CA_SP_SELF:
-		return ca_make_adval(cx, f->ad, f->up);
+		return ca_frame_adval(cx, f);
 	case CA_SP_PARENT:
-		return f->up ? ca_make_adval(cx, f->up->ad, f->up->up) : ca_undef();
+		if (f->up)
+			return ca_frame_adval(cx, f->up);
+		/* in a match HTCondor puts MY and TARGET each in a record of
+		 * its own; outside one, the top has no parent */
+		return f->target && f->ad == f->my ? ca_frame_adval(cx, &cx->around) : ca_undef();
 	case CA_SP_TOPLEVEL:
 	case CA_SP_ROOT:
-		return ca_make_adval(cx, root_frame(f)->ad, NULL);
+		return ca_frame_adval(cx, f->target ? &cx->around : root_frame(f));
 	case CA_SP_MY:
-		return ca_make_adval(cx, f->my, NULL);
+		/* the daemons' rules: the current record, as self; the new
+		 * rules (in a match only): the top of this side */
+		return cx->strict ? side_value(cx, f->my, f->target) : ca_frame_adval(cx, f);
 	case CA_SP_TARGET:
 	case CA_SP_OTHER:
-		return f->target ? ca_make_adval(cx, f->target, NULL) : ca_undef();
+		return f->target ? side_value(cx, f->target, f->my) : ca_undef();
 	default:	/* CurrentTime */
 		return ca_int(cx->now);
 	}
@@ -39,7 +55,7 @@ ca_special_value(ca_ctx *cx, int sp, const ca_frame *f)
 ca_value
 ca_eval_name(ca_ctx *cx, const ca_name *name, const ca_frame *f)
 {
-	return eval_ref(cx, CA_SC_NONE, name, f);
+	return eval_ref(cx, CA_SC_NONE, name, f, -1);
 }
 
 /* base.name where base is an ad (the ad's enclosing scopes are searched
@@ -52,9 +68,12 @@ select_in(ca_ctx *cx, ca_value base, const ca_name *name, const ca_frame *f)
 	case CA_ERROR:
 		return base;
 	case CA_AD: {
+		/* the search from that record, without the daemons' fallback
+		 * to TARGET (HTCondor falls back for plain names only) */
 		ca_frame af;
-		ca_adval_frame(base.u.ad, f, &af);
-		return eval_ref(cx, CA_SC_NONE, name, &af);
+		ca_where w;
+		ca_adval_frame(base.u.ad, &af);
+		return where_value(cx, lookup(cx, name, &af, CA_SIDE_NESTED, &w), &w, -1);
 	}
 	case CA_LIST: {
 		ca_value *items = ca_arena_array(&cx->scratch, base.x.len, sizeof *items);
@@ -92,7 +111,7 @@ eval_index(ca_ctx *cx, ca_value a, ca_value i, const ca_frame *f)
 		if (at == NULL)
 			return ca_undef();
 		ca_frame af;
-		ca_adval_frame(a.u.ad, f, &af);
+		ca_adval_frame(a.u.ad, &af);
 		return eval_attr(cx, at, &af);
 	}
 	return ca_error("subscript of a value that is not a list or record");
@@ -129,6 +148,10 @@ call(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 	return fn->fn(cx, f, fn->op, argv, n);
 }
 
+/* A list is evaluated element by element. HTCondor keeps the elements
+ * unevaluated until one is used, so an element whose evaluation fails
+ * (ca_eval_fail) fails nothing unless used: here it is an ERROR element,
+ * and the evaluation as a whole goes on. */
 static __attribute__((noinline)) ca_value
 eval_list(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 {
@@ -136,7 +159,7 @@ eval_list(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 	ca_value *items = ca_arena_array(&cx->scratch, n, sizeof *items);
 
 	for (uint32_t i = 0; i < n; i++)
-		items[i] = ca_eval(cx, e->u.list.items[i], f);
+		items[i] = ca_eval_apart(cx, e->u.list.items[i], f);
 	return ca_list(items, n);
 }
 
@@ -148,7 +171,7 @@ eval_node(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 	case CA_N_LIT:
 		return e->u.lit;
 	case CA_N_ATTR:
-		return eval_ref(cx, e->op, e->u.attr.name, f);
+		return eval_ref(cx, e->op, e->u.attr.name, f, -1);
 	case CA_N_SELECT:
 		return select_in(cx, ca_eval(cx, e->u.sel.base, f), e->u.sel.name, f);
 	case CA_N_INDEX: {
@@ -216,9 +239,8 @@ ca_eval_expr(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad *target)
 	if (my == NULL)
 		my = cx->empty;
 	ca_frame f = { my, NULL, my, target };
-	cx->steps = 0;
-	cx->depth = 0;
-	return over_budget(cx, ca_eval(cx, e, &f));
+	ca_eval_begin(cx);
+	return top_value(cx, ca_eval(cx, e, &f));
 }
 
 ca_value
@@ -229,8 +251,44 @@ ca_eval_attr(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const char *name)
 	if (at == NULL)
 		return ca_undef();
 	ca_frame f = { my, NULL, my, target };
-	cx->steps = 0;
-	cx->depth = 0;
-	return over_budget(cx, eval_attr(cx, at, &f));
+	ca_eval_begin(cx);
+	return top_value(cx, eval_attr(cx, at, &f));
 }
 
+void
+ca_eval_begin(ca_ctx *cx)
+{
+	cx->steps = 0;
+	cx->depth = 0;
+	cx->failed = NULL;
+}
+
+ca_value
+ca_eval_end(ca_ctx *cx, ca_value v)
+{
+	return top_value(cx, v);
+}
+
+ca_value
+ca_eval_apart(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
+{
+	const char *failed = cx->failed;
+	uint32_t steps = cx->steps;
+	ca_value v = ca_eval(cx, e, f);
+
+	if (cx->failed != failed) {
+		v = ca_error(cx->failed);
+		cx->failed = failed;
+		cx->steps = steps + 1;
+	}
+	return v;
+}
+
+ca_value
+ca_eval_fail(ca_ctx *cx, const char *why)
+{
+	if (cx->failed == NULL)
+		cx->failed = why;
+	cx->steps = CA_EVAL_MAX_STEPS + 1;
+	return ca_error(why);
+}

@@ -147,13 +147,15 @@ line(struct explainer *x, const ca_expr *e, ca_value v, int depth)
 /*
  * Every node is evaluated again for its line, so the steps are counted for
  * the whole report, not per node: expanding "a0 = a1 + a1; a1 = a2 + a2 ..."
- * would otherwise take CA_EVAL_MAX_STEPS for each of thousands of lines.
+ * would otherwise take CA_EVAL_MAX_STEPS for each of thousands of lines. A
+ * node whose evaluation fails (absTime(0, -1)) shows ERROR; the report goes
+ * on.
  */
 static ca_value
 value_of(struct explainer *x, const ca_expr *e, const ca_frame *f)
 {
 	x->cx->depth = 0;
-	return ca_eval(x->cx, e, f);
+	return ca_eval_apart(x->cx, e, f);
 }
 
 static const ca_expr *
@@ -466,8 +468,8 @@ ca_explain(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad *target, s
 	if (my == NULL)
 		my = cx->empty;
 	ca_frame f = { my, NULL, my, target };
-	cx->steps = 0;
-	ca_value v = value_of(&x, e, &f);
+	ca_eval_begin(cx);
+	ca_value v = ca_eval_end(cx, ca_eval(cx, e, &f));
 	cx->steps = 0;		/* the report's own budget */
 	node(&x, e, &f, 0);
 	strbuf_addc(sb, '\n');

@@ -88,6 +88,7 @@ ca_value_copy_into(ca_arena *a, ca_value v)
 		ca_adval *av = ca_arena_alloc(a, sizeof *av);
 		av->ad = ca_ad_copy_in(a, v.u.ad->ad);
 		av->scope = NULL;
+		av->my = av->target = NULL;
 		return ca_adv(av);
 	}
 	default:

@@ -212,11 +212,11 @@ lex_quoted(ca_lexer *lx, ca_token *t, strbuf *sb, char q)
 		char e = s[i + 1];
 		if (old) {
 			if (e == '"') {
-				/* \" is a quote, unless it is the last thing on the line:
-				 * then the string ends with a backslash ("C:\") */
+				/* \" is a quote, unless the text or the line ends
+				 * right after it (a blank after it is text, as in
+				 * HTCondor): then the string ends with a backslash
+				 * ("C:\") */
 				size_t k = i + 2;
-				while (k < n && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r'))
-					k++;
 				if (k >= n || s[k] == '\n') {
 					strbuf_addc(sb, '\\');
 					lx->pos = i + 2;

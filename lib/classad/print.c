@@ -9,8 +9,15 @@
 #include "lexer.h"
 #include "print.h"
 
-void
-ca_print_real(strbuf *sb, double r)
+/*
+ * The one text of a real number. Zeros print as "0.0" and "-0.0" and the
+ * special values as real("INF"), real("-INF") and real("NaN"), as HTCondor
+ * prints them everywhere (string() too); other values in HTCondor's
+ * "%1.15E" form with CA_PR_HTREAL, else as the shortest text that reads
+ * back to the same double, with a '.' or an exponent so it stays a real.
+ */
+static void
+real_text(strbuf *sb, double r, int flags)
 {
 	char buf[40];
 
@@ -26,6 +33,12 @@ ca_print_real(strbuf *sb, double r)
 		strbuf_adds(sb, signbit(r) ? "-0.0" : "0.0");
 		return;
 	}
+	if (flags & CA_PR_HTREAL) {
+		snprintf(buf, sizeof buf, "%1.15E", r);
+		ca_radix_dot(buf);
+		strbuf_adds(sb, buf);
+		return;
+	}
 	/* the shortest of %.15g, %.16g, %.17g that reads back exactly */
 	for (int prec = 15; prec <= 17; prec++) {
 		snprintf(buf, sizeof buf, "%.*g", prec, r);
@@ -36,6 +49,12 @@ ca_print_real(strbuf *sb, double r)
 	strbuf_adds(sb, buf);
 	if (strpbrk(buf, ".e") == NULL)
 		strbuf_adds(sb, ".0");
+}
+
+void
+ca_print_real(strbuf *sb, double r)
+{
+	real_text(sb, r, 0);
 }
 
 static void
@@ -170,15 +189,12 @@ ca_print_reltime(strbuf *sb, double secs)
 	secs -= h * 3600;
 	int m = (int)(secs / 60);
 	secs -= m * 60;
-	if (days > 0)
-		snprintf(buf, sizeof buf, "%.0f+%02d:%02d:", days, h, m);
+	if (days > 0)	/* as many digits as it takes */
+		strbuf_addf(sb, "%.0f+%02d:%02d:", days, h, m);
 	else if (h > 0)
-		snprintf(buf, sizeof buf, "%02d:%02d:", h, m);
+		strbuf_addf(sb, "%02d:%02d:", h, m);
 	else if (m > 0)
-		snprintf(buf, sizeof buf, "%02d:", m);
-	else
-		buf[0] = '\0';
-	strbuf_adds(sb, buf);
+		strbuf_addf(sb, "%02d:", m);
 	snprintf(buf, sizeof buf, "%02g", secs);
 	ca_radix_dot(buf);
 	strbuf_adds(sb, buf);
@@ -186,18 +202,87 @@ ca_print_reltime(strbuf *sb, double secs)
 
 static void print_expr(strbuf *sb, const ca_expr *e, int flags);
 
+/*
+ * CA_PR_PRETTY lays records and lists out as HTCondor's pretty printer
+ * does (what its unparse() returns): each on lines of its own, a record
+ * indented 4 more than around it and its attributes 4 more again, a list
+ * 3 and 3. The indentation of the current level rides in the flags,
+ * above INDENT_SHIFT.
+ */
+#define INDENT_SHIFT	8
+
+/* Open a pretty record or list with c at step columns more; the flags
+ * for its items. */
+static int
+pretty_open(strbuf *sb, int flags, int step, char c)
+{
+	int in = (flags >> INDENT_SHIFT) + step;
+
+	strbuf_addc(sb, '\n');
+	strbuf_addf(sb, "%*s%c", in, "", c);
+	return (flags & ((1 << INDENT_SHIFT) - 1)) | (in + step) << INDENT_SHIFT;
+}
+
+static void
+pretty_item(strbuf *sb, int flags)
+{
+	strbuf_addf(sb, "\n%*s", flags >> INDENT_SHIFT, "");
+}
+
+static void
+pretty_close(strbuf *sb, int flags, int step, char c)
+{
+	strbuf_addf(sb, "\n%*s%c", (flags >> INDENT_SHIFT) - step, "", c);
+}
+
 void
 ca_print_ad(strbuf *sb, const ca_ad *ad, int flags)
 {
-	strbuf_adds(sb, "[ ");
+	int in = flags;
+
+	if (flags & CA_PR_PRETTY)
+		in = pretty_open(sb, flags, 4, '[');
+	else
+		strbuf_adds(sb, "[ ");
 	for (uint32_t i = 0; i < ad->n; i++) {
 		if (i)
 			strbuf_adds(sb, "; ");
+		if (flags & CA_PR_PRETTY)
+			pretty_item(sb, in);
 		ca_print_name(sb, ad->attrs[i].spell, strlen(ad->attrs[i].spell));
 		strbuf_adds(sb, " = ");
-		print_expr(sb, ad->attrs[i].expr, flags);
+		print_expr(sb, ad->attrs[i].expr, in);
 	}
-	strbuf_adds(sb, " ]");
+	if (flags & CA_PR_PRETTY)
+		pretty_close(sb, in, 4, ']');
+	else
+		strbuf_adds(sb, " ]");
+}
+
+/* A list of n items, the values v (or the expressions e). */
+static void
+print_list(strbuf *sb, const ca_value *v, ca_expr *const *e, uint32_t n, int flags)
+{
+	int in = flags;
+
+	if (flags & CA_PR_PRETTY)
+		in = pretty_open(sb, flags, 3, '{');
+	else
+		strbuf_adds(sb, "{ ");
+	for (uint32_t i = 0; i < n; i++) {
+		if (i)
+			strbuf_addc(sb, ',');
+		if (flags & CA_PR_PRETTY)
+			pretty_item(sb, in);
+		if (v)
+			ca_print_value(sb, v[i], in);
+		else
+			print_expr(sb, e[i], in);
+	}
+	if (flags & CA_PR_PRETTY)
+		pretty_close(sb, in, 3, '}');
+	else
+		strbuf_adds(sb, " }");
 }
 
 void
@@ -217,22 +302,13 @@ ca_print_value(strbuf *sb, ca_value v, int flags)
 		strbuf_addf(sb, "%lld", (long long)v.u.i);
 		break;
 	case CA_REAL:
-		if ((flags & CA_PR_HTREAL) && isfinite(v.u.r) && v.u.r != 0)
-			ca_real_htcondor(sb, v.u.r);
-		else
-			ca_print_real(sb, v.u.r);
+		real_text(sb, v.u.r, flags);
 		break;
 	case CA_STRING:
 		ca_print_string(sb, v.u.s, v.x.len, flags);
 		break;
 	case CA_LIST:
-		strbuf_adds(sb, "{ ");
-		for (uint32_t i = 0; i < v.x.len; i++) {
-			if (i)
-				strbuf_addc(sb, ',');
-			ca_print_value(sb, v.u.items[i], flags);
-		}
-		strbuf_adds(sb, " }");
+		print_list(sb, v.u.items, NULL, v.x.len, flags);
 		break;
 	case CA_AD:
 		ca_print_ad(sb, v.u.ad->ad, flags);
@@ -337,7 +413,7 @@ print_expr(strbuf *sb, const ca_expr *e, int flags)
 		print_items(sb, "(", e->u.call.args, e->u.call.n, ")", flags);
 		break;
 	case CA_N_LIST:
-		print_items(sb, "{ ", e->u.list.items, e->u.list.n, " }", flags);
+		print_list(sb, NULL, e->u.list.items, e->u.list.n, flags);
 		break;
 	case CA_N_AD:
 		ca_print_ad(sb, e->u.ad, flags);
@@ -358,14 +434,13 @@ ca_value_to_string(strbuf *sb, ca_value v)
 	case CA_STRING:
 		strbuf_add(sb, v.u.s, v.x.len);
 		break;
-	case CA_REAL:
-		ca_real_htcondor(sb, v.u.r);
-		break;
 	case CA_ABSTIME:
 		ca_print_abstime(sb, v.u.i, v.x.off);
 		break;
 	case CA_RELTIME:
-		ca_print_reltime(sb, v.u.r);
+		/* whole seconds: HTCondor converts a relative time to text
+		 * through an integer, so relTime(1.5) gives "01" */
+		ca_print_reltime(sb, ca_reltime_secs(v.u.r));
 		break;
 	default:
 		ca_print_value(sb, v, CA_PR_HTREAL);

@@ -185,18 +185,15 @@ ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
 			break;
 		case P_REF_TARGET:
 			cx->steps++;
-			cx->depth = i->depth + 1;
-			*sp++ = eval_ref(cx, CA_SC_TARGET, i->u.node->u.attr.name, &f);
+			*sp++ = eval_ref(cx, CA_SC_TARGET, i->u.node->u.attr.name, &f, i->depth + 1);
 			break;
 		case P_REF_SELF:
 			cx->steps++;
-			cx->depth = i->depth + 1;
-			*sp++ = eval_ref(cx, CA_SC_NONE, i->u.node->u.attr.name, &f);
+			*sp++ = eval_ref(cx, CA_SC_NONE, i->u.node->u.attr.name, &f, i->depth + 1);
 			break;
 		case P_REF:
 			cx->steps++;
-			cx->depth = i->depth + 1;
-			*sp++ = eval_ref(cx, i->u.node->op, i->u.node->u.attr.name, &f);
+			*sp++ = eval_ref(cx, i->u.node->op, i->u.node->u.attr.name, &f, i->depth + 1);
 			break;
 		case P_NODE:
 			cx->depth = i->depth;
@@ -260,7 +257,7 @@ ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
 			break;
 		case P_END:
 			cx->depth = 0;
-			return over_budget(cx, sp[-1]);
+			return top_value(cx, sp[-1]);
 		default:
 			__builtin_unreachable();
 		}

@@ -16,6 +16,28 @@ next_line(ca_reader *r, size_t n)
 	r->lstart = r->base + r->pos;
 }
 
+/*
+ * Lines that end an ad besides a blank one, in what HTCondor's tools write:
+ * condor_history files end each ad with a "*** Offset = ... ClusterId = ..."
+ * line (older ones "*** ProcId = ..."), with no blank line between ads;
+ * condor_q -global -long puts "-- Schedd: NAME : <addr>" (or "-- Submitter:
+ * ...") before the ads of each schedd, and condor_q also reads "..." as a
+ * separator. A banner before the first ad is skipped like a comment. Such
+ * a line starts at the first column; it is never an attribute, whose name
+ * cannot begin so.
+ */
+enum { BANNER_STARS = 1, BANNER_OTHER };
+
+static int
+banner(const char *ls, const char *le)
+{
+	if (le - ls < 3)
+		return 0;
+	if (memcmp(ls, "***", 3) == 0)
+		return BANNER_STARS;
+	return memcmp(ls, "...", 3) == 0 || memcmp(ls, "-- ", 3) == 0 ? BANNER_OTHER : 0;
+}
+
 /* The line at pos: *len bytes before its '\n', *next bytes to consume it.
  * 1, 0 at the end of input, -1 on error, 2 when the line is longer than
  * NAME_MAX_LEN without an '=' (then *len is what is buffered). */
@@ -54,12 +76,14 @@ get_line(ca_reader *r, size_t *len, size_t *next)
 	}
 }
 
-/* After a bad line: drop lines up to and including the next blank one.
- * Long lines are dropped block by block. */
+/* After a bad line: drop lines up to and including the next blank one or
+ * banner (the line that ends the ad). Long lines are dropped block by
+ * block. */
 static int
 skip_bad_ad(ca_reader *r)
 {
 	bool dirty = false;	/* bytes of the current line already dropped were not blank */
+	bool start = true;	/* at the first column of the current line */
 
 	for (;;) {
 		const char *p = r->buf + r->pos, *e = r->buf + r->end;
@@ -68,14 +92,26 @@ skip_bad_ad(ca_reader *r)
 		bool blank = !dirty;
 		for (const char *q = p; blank && q < le; q++)
 			blank = is_blank((unsigned char)*q);
+		if (start && (size_t)(le - p) < 3 && !nl && !r->eof) {
+			/* too little of the line to tell a banner: read more */
+			if (ca_rd_fill(r) < 0)
+				return -1;
+			continue;
+		}
+		int b = start ? banner(p, le) : 0;
+		bool ends = blank || b;
+		if (b == BANNER_STARS)
+			r->stars = true;
 		if (nl) {
 			next_line(r, (size_t)(nl - p) + 1);
-			if (blank)
+			if (ends)
 				break;
 			dirty = false;
+			start = true;
 			continue;
 		}
 		dirty = !blank;
+		start = false;
 		r->pos = r->end;
 		if (r->eof)
 			break;
@@ -111,6 +147,20 @@ long_no_eq(ca_reader *r, const char *ls, const char *p, const char *le)
 	return ca_rd_error(r, 0, r->line, (int)(q - ls) + 1, "expected '=' after attribute name");
 }
 
+/* A control byte *q in an attribute name: a tab is part of the name (as
+ * in HTCondor), another is reported (true). */
+static __attribute__((noinline, cold)) bool
+bad_name_byte(ca_reader *r, const char *ls, const char *q)
+{
+	unsigned char c = (unsigned char)*q;
+
+	if (c == '\t')
+		return false;
+	ca_rd_error(r, 0, r->line, (int)(q - ls) + 1, c == 0 ? "NUL byte in the input (binary data?)" :
+	    "unexpected control byte 0x%02x in attribute name", c);
+	return true;
+}
+
 /* A quoted name 'a b' (as the writer prints names that are not plain). */
 static const ca_name *
 long_quoted_name(ca_reader *r, ca_ad *ad, const char *ls, const char *ns, size_t n,
@@ -130,6 +180,18 @@ long_quoted_name(ca_reader *r, ca_ad *ad, const char *ls, const char *ns, size_t
 	}
 	*spell = e->u.attr.spell;
 	return e->u.attr.name;
+}
+
+/* The input looks cut short in its last ad (at line): a warning for
+ * ca_reader_warning, once. */
+static void
+truncated(ca_reader *r, int line, const char *why)
+{
+	if (r->warned)
+		return;
+	r->warned = r->has_warning = true;
+	ca_diag_set(&r->warning, CA_EX_INPUT, r->name, line, 0,
+	    "%s: the input looks truncated (its last ad is read as it is)", why);
 }
 
 int
@@ -165,6 +227,16 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 				next_line(r, next);
 				continue;
 			}
+			/* banners begin with '*', '.' or '-' (one range test) */
+			int b = (unsigned char)(*ls - '*') <= '.' - '*' ? banner(ls, le) : 0;
+			if (b != 0) {
+				next_line(r, next);
+				if (b == BANNER_STARS)
+					r->stars = true;
+				if (ad)
+					break;
+				continue;
+			}
 		}
 		const char *eq = NULL;
 		if (rc == 1) {
@@ -181,8 +253,10 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			long_no_eq(r, ls, p, le);
 			goto bad;
 		}
+		/* the name ends before the spaces before '=': a tab there is
+		 * part of it, as in HTCondor */
 		const char *ns = p, *ne = eq;
-		while (ne > ns && is_blank((unsigned char)ne[-1]))
+		while (ne > ns && ne[-1] == ' ')
 			ne--;
 		if (ne == ns) {
 			ca_rd_error(r, 0, r->line, (int)(eq - ls) + 1, "missing attribute name before '='");
@@ -190,18 +264,16 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		}
 		for (const char *q = ns; q < ne; q++) {
 			unsigned char c = (unsigned char)*q;
-			if (c < 0x20 || c == 0x7f) {
-				ca_rd_error(r, 0, r->line, (int)(q - ls) + 1, c == 0 ?
-				    "NUL byte in the input (binary data?)" :
-				    "unexpected control byte 0x%02x in attribute name", c);
+			if ((c < 0x20 || c == 0x7f) && bad_name_byte(r, ls, q))
 				goto bad;
-			}
 		}
+		/* the expression runs to the end of the line, blanks and all:
+		 * in an old-syntax string \" is a quote unless the line ends
+		 * right after it ("C:\" then ends in a backslash), as in
+		 * HTCondor, which refuses "C:\" followed by blanks */
 		const char *rs = eq + 1, *re = le;
 		while (rs < re && is_blank((unsigned char)*rs))
 			rs++;
-		while (re > rs && is_blank((unsigned char)re[-1]))
-			re--;
 		if (ad == NULL) {
 			ad = ca_ad_new();
 			r->ad_line = r->line;
@@ -219,15 +291,23 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		}
 		ca_diag perr;
 		ca_expr *e = ca_parse_expr(ad->arena, rs, (size_t)(re - rs), CA_P_OLDSTR, &perr);
+		bool cut = next == len;	/* the last line of the input, without a newline */
 		if (e == NULL) {
-			ca_rd_error(r, 0, r->line, (int)(rs - ls) + 1 + (int)perr.pos, "%s", perr.msg);
+			ca_rd_error(r, 0, r->line, (int)(rs - ls) + 1 + (int)perr.pos, "%s%s", perr.msg,
+			    cut && perr.eof ? " (the input ends here: it looks truncated)" : "");
 			goto bad;
 		}
 		ca_ad_set(ad, nm, spell, e);
+		if (cut)
+			truncated(r, r->line, "the last line of the input has no newline");
 		next_line(r, next);
 	}
 	if (ad == NULL)
 		return 0;
+	/* at the end of the input: where the ads before this one ended with
+	 * HTCondor's "***" line (a history file), this one should too */
+	if (rc == 0 && r->stars)
+		truncated(r, r->ad_line, "the last ad has no \"***\" line after it as the others have");
 	*out = ad;
 	return 1;
 bad:

@@ -316,6 +316,16 @@ ca_reader_format(const ca_reader *r)
 	return r->fmt;
 }
 
+bool
+ca_reader_warning(ca_reader *r, ca_diag *w)
+{
+	if (!r->has_warning)
+		return false;
+	r->has_warning = false;
+	*w = r->warning;
+	return true;
+}
+
 int
 ca_reader_ad_line(const ca_reader *r)
 {
@@ -335,21 +345,26 @@ gz_start(ca_reader *r)
 	return 0;
 }
 
-/* What kind of text follows the first significant byte (at offset k)? */
+/* What kind of text follows the first significant byte (at offset k)? An
+ * empty pair of brackets is an empty ad on one line ("[ ]", as HTCondor
+ * reads a line that parses as an ad) and an empty JSON array across lines
+ * ("[" and "]" on lines of their own, as the JSON writer puts no ads). */
 static ca_format
 detect_after(ca_reader *r, size_t k, int c)
 {
 	int d;
+	bool nl = false;
 
 	if (c == '<')
 		return CA_FMT_XML;
 	if (c != '[' && c != '{')
 		return CA_FMT_LONG;
-	do
+	do {
 		d = peekk(r, ++k);
-	while (d >= 0 && is_ws(d) && k < DETECT_MAX);
+		nl = nl || d == '\n';
+	} while (d >= 0 && is_ws(d) && k < DETECT_MAX);
 	if (c == '[')
-		return d == '{' || d == ']' ? CA_FMT_JSON : CA_FMT_NEW;
+		return d == '{' || (d == ']' && nl) ? CA_FMT_JSON : CA_FMT_NEW;
 	return d == '"' ? CA_FMT_JSON : CA_FMT_NEW;
 }
 

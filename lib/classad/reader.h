@@ -41,6 +41,12 @@ ca_reader *ca_reader_open_mem(const char *name, const char *buf, size_t len,
  * error ends the stream. New: a syntax error ends the stream. I/O and gzip
  * errors end the stream. Memory holds one ad plus the read buffer. */
 int ca_reader_next(ca_reader *r, ca_ad **out, ca_diag *err);
+/* A warning about the input, given once: true (with *w filled) the first
+ * time it is asked after the reader found something to warn about. The
+ * long format warns when its last ad looks cut short: the last line has no
+ * newline, or the ads before it ended with HTCondor's "***" history lines
+ * and it does not. Programs ask when the input is done. */
+bool ca_reader_warning(ca_reader *r, ca_diag *w);
 /* The format in use (after detection, known once the first ad is read). */
 ca_format ca_reader_format(const ca_reader *r);
 /* 1-based line where the last ad returned starts. */

@@ -55,6 +55,9 @@ struct ca_reader {
 
 	int ad_line;
 	bool skip;		/* long: drop lines up to the next blank line */
+	bool stars;		/* long: an ad ended with a "***" line */
+	bool warned, has_warning;	/* a warning was made; one is waiting */
+	ca_diag warning;
 	int nest;		/* new: in a { } list; json: in a [ ] array; xml: in <classads> */
 	bool prolog, root;	/* xml: <?xml ...?> or <!...> seen; <classads> seen */
 	size_t nscan;		/* new: bytes after pos scanned for the closing ']' */

@@ -203,19 +203,3 @@ ca_strtod(const char *s, char **end)
 		return strtod(s, end);
 	return strtod_l(s, end, c_locale);
 }
-
-void
-ca_real_htcondor(strbuf *sb, double r)
-{
-	char buf[64];
-
-	if (isnan(r))
-		strbuf_adds(sb, "NaN");
-	else if (isinf(r))
-		strbuf_adds(sb, r > 0 ? "INF" : "-INF");
-	else {
-		snprintf(buf, sizeof buf, "%1.15E", r);
-		ca_radix_dot(buf);
-		strbuf_adds(sb, buf);
-	}
-}

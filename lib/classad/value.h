@@ -15,6 +15,7 @@
 #ifndef CA_VALUE_H
 #define CA_VALUE_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,13 +56,17 @@ typedef struct ca_value {
 	} u;
 } ca_value;
 
-/* An ad as a value: the ad and the scope it was found in, so that names
- * inside it can resolve in enclosing ads (see eval.h, ca_frame). */
+/* An ad as a value: the ad and where it was found (the scope around it
+ * and the two ads of the match), so that names inside it resolve as they
+ * do there (see eval.h, ca_frame). */
 struct ca_ad;
 struct ca_frame;
 typedef struct ca_adval {
 	const struct ca_ad *ad;
 	const struct ca_frame *scope;	/* enclosing scope, or NULL */
+	const struct ca_ad *my;		/* MY where it was found; NULL: a record
+					 * on its own, its own MY */
+	const struct ca_ad *target;	/* TARGET where it was found, or NULL */
 } ca_adval;
 
 extern const char *const ca_kind_name[];
@@ -189,8 +194,13 @@ bool ca_value_same(ca_value a, ca_value b);
  * LC_NUMERIC says. */
 double ca_strtod(const char *s, char **end);
 
-/* Text of a real as HTCondor's string() makes it: "%1.15E", or "real(\"INF\")"
- * style names for the specials are NOT used here: "INF", "-INF", "NaN". */
-void ca_real_htcondor(strbuf *sb, double r);
+/* The whole seconds of a relative time, as HTCondor converts one to a
+ * number or to text: truncated toward zero (NaN and infinities as they
+ * are). */
+static inline double
+ca_reltime_secs(double r)
+{
+	return trunc(r);
+}
 
 #endif

@@ -387,9 +387,12 @@ UNIT_SUITE(builtins_conversion_math)
 	EV("quantize(20, {})", "20");
 	EV("quantize(3, {\"a\", 4})", "error");
 	EV("quantize(undefined, 2)", "error");
-	EV("quantize(9223372036854775807, 2)", "error");
-	EV("quantize(1, -9223372036854775807 - 1)", "error");
-	EV("quantize(-9223372036854775807 - 1, -1)", "error");
+	/* integers wrap, as in HTCondor's integer arithmetic */
+	EV("quantize(9223372036854775807, 2)", "-9223372036854775808");
+	EV("quantize(1, -9223372036854775807 - 1)", "-9223372036854775808");
+	EV("quantize(-9223372036854775807 - 1, -1)", "9223372036854775806");
+	EV("quantize(3, 9223372036854775807)", "-9223372036854775807");
+	EV("quantize(-9223372036854775807 + 1, -1)", "-9223372036854775807");
 
 	EV("random(0)", "error");
 	EV("random(-1.5)", "error");
@@ -678,7 +681,9 @@ UNIT_SUITE(builtins_time)
 	EV("splitTime(relTime(-90)).Seconds", "30.0");
 	EV("splitTime(relTime(-5)).Seconds", "-5.0");
 	EV("splitTime(absTime(\"2020-02-29T23:59:58-05:00\")).Day", "29");
-	EV("splitTime([a = 1]).a", "1");
+	EV("splitTime([a = 1])", "error");
+	EV("formatTime([])", "\"Sun Jan  0 00:00:00 1900\"");
+	EV("formatTime([Year = 2004; Month = 2])", "\"Sat Feb  0 00:00:00 2004\"");
 	EV("splitTime(undefined)", "undefined");
 	EV("splitTime(relTime(1e300))", "error");
 	EV("getDays(relTime(-1e300))", "error");
@@ -858,4 +863,87 @@ UNIT_SUITE(builtins_error_reasons)
 	EREASON("listToArgs(1)");
 	EREASON("random(0)");
 	EREASON("bool({})");
+}
+
+/* Where HTCondor's library gives a value this library once did not: the
+ * one text of a real, relative times in whole seconds where they become
+ * numbers or text, signed bytes in version comparisons, evaluations that
+ * fail as a whole, unparse()'s layout. */
+UNIT_SUITE(builtins_as_htcondor)
+{
+	/* the ad of the unparse() cases */
+#define AD "[ m = [ a = 1; b = x + 1 ]; e = []; l = { 1, [ c = 2 ] }; r = 1.5;" \
+	    " z = -0.0; 'a b' = 3; u = {} ]"
+	static const struct {
+		const char *ad, *src, *want;
+	} cases[] = {
+		/* string(), strcat() and the other texts of a real: zeros and
+		 * the special values as they print */
+		{ NULL, "string(0.0)", "\"0.0\"" },
+		{ NULL, "string(-0.0)", "\"-0.0\"" },
+		{ NULL, "string(real(\"INF\"))", "\"real(\\\"INF\\\")\"" },
+		{ NULL, "string(real(\"-INF\"))", "\"real(\\\"-INF\\\")\"" },
+		{ NULL, "string(real(\"NaN\"))", "\"real(\\\"NaN\\\")\"" },
+		{ NULL, "strcat(\"x\", -0.0, 1.5)", "\"x-0.01.500000000000000E+00\"" },
+		{ NULL, "toUpper(real(\"-INF\"))", "\"REAL(\\\"-INF\\\")\"" },
+		{ NULL, "eval(string(real(\"INF\")))", "real(\"INF\")" },
+		{ NULL, "size(string(real(\"NaN\")))", "11" },
+		/* a relative time becomes a number or text in whole seconds; its
+		 * value, printed and compared, keeps the fraction */
+		{ NULL, "string(relTime(1.5))", "\"01\"" },
+		{ NULL, "string(relTime(-1.5))", "\"-01\"" },
+		{ NULL, "string(relTime(-0.5))", "\"00\"" },
+		{ NULL, "strcat(relTime(61.75), \"!\")", "\"01:01!\"" },
+		{ NULL, "real(relTime(1.5))", "1.0" },
+		{ NULL, "int(relTime(-1.5))", "-1" },
+		{ NULL, "round(relTime(1.5))", "1" },
+		{ NULL, "ceiling(relTime(1.5))", "1" },
+		{ NULL, "quantize(relTime(2.5), 2)", "2.0" },
+		{ NULL, "strcmp(relTime(1.5), \"01\")", "0" },
+		{ NULL, "relTime(1.5)", "relTime(\"1.5\")" },
+		{ NULL, "relTime(1.5) < relTime(1.75)", "true" },
+		/* a relative time scales by numbers, not by booleans */
+		{ NULL, "true * relTime(5)", "error" },
+		{ NULL, "relTime(5) * false", "error" },
+		{ NULL, "relTime(5) / true", "error" },
+		{ NULL, "2 * relTime(5)", "relTime(\"10\")" },
+		{ NULL, "relTime(5) * 2.5", "relTime(\"12.5\")" },
+		/* versioncmp(): bytes as signed chars, numbers by their lengths */
+		{ NULL, "versioncmp(\"a\\303\", \"a1\")", "-110" },
+		{ NULL, "versionLT(\"\\303\", \"a\")", "true" },
+		{ NULL, "versioncmp(\"\\377\", \"\")", "-1" },
+		{ NULL, "versioncmp(\"1000\", \"2\")", "3" },
+		{ NULL, "versioncmp(\"a2\", \"a1000\")", "-3" },
+		/* an integer time with an offset of -1 s fails the whole evaluation:
+		 * isError() and =?= do not catch it */
+		{ NULL, "absTime(0, -1)", "error" },
+		{ NULL, "isError(absTime(0, -1))", "error" },
+		{ NULL, "absTime(0, -1) =?= 2", "error" },
+		{ NULL, "absTime(1, relTime(-1.9))", "error" },
+		{ NULL, "false && absTime(0, -1)", "false" },
+		{ NULL, "absTime(0.0, -1)", "absTime(\"1969-12-31T23:59:59-00:00\")" },
+		{ NULL, "absTime(absTime(0), -1)", "absTime(\"1970-01-01T00:00:00-00:00\")" },
+		{ NULL, "absTime(undefined, 1e300)", "undefined" },
+		{ NULL, "absTime(0, 1e300)", "error" },
+		{ NULL, "absTime(0, \"x\")", "error" },
+		{ NULL, "isError(random(0))", "error" },
+		{ NULL, "isError(random(-1.5))", "error" },
+		{ NULL, "isError(random(\"x\"))", "true" },
+		/* an element of a list fails nothing unless used (HTCondor's lists
+		 * are evaluated when used) */
+		{ NULL, "size({absTime(0, -1), 1})", "2" },
+		/* unparse(): reals in HTCondor's form, records and lists laid out */
+		{ AD, "unparse(m)", "\"\\n    [\\n        a = 1; \\n        b = x + 1\\n    ]\"" },
+		{ AD, "unparse(e)", "\"\\n    [\\n    ]\"" },
+		{ AD, "unparse(l)", "\"\\n   {\\n      1,\\n      \\n          [\\n"
+		    "              c = 2\\n          ]\\n   }\"" },
+		{ AD, "unparse(u)", "\"\\n   {\\n   }\"" },
+		{ AD, "unparse(r)", "\"1.500000000000000E+00\"" },
+		{ AD, "unparse(z)", "\"-0.0\"" },
+		{ AD, "unparse('a b')", "\"\"" },
+	};
+#undef AD
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		CHECK(evals_to(cases[i].ad, cases[i].src, cases[i].want, false));
 }

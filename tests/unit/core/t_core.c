@@ -67,19 +67,29 @@ evalp(const char *mysrc, const char *tsrc, const char *src, bool strict)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* src evaluates to want (printed), under the new rules when strict. */
 static int
-evals_to(const char *my, const char *target, const char *src, const char *want)
+evals_as(const char *my, const char *target, const char *src, const char *want, bool strict)
 {
-	char *got = evalp(my, target, src, false);
+	char *got = evalp(my, target, src, strict);
 	int ok = strcmp(got, want) == 0;
 
 	if (!ok)
-		fprintf(stderr, "  eval(%s) = %s, want %s\n", src, got, want);
+		fprintf(stderr, "  eval(%s) = %s, want %s%s\n", src, got, want,
+		    strict ? " (new rules)" : "");
 	free(got);
 	return ok;
 }
 
+static int
+evals_to(const char *my, const char *target, const char *src, const char *want)
+{
+	return evals_as(my, target, src, want, false);
+}
+
 #define EV(src, want) CHECK(evals_to(NULL, NULL, src, want))
+
+#define STRICT(my, target, src, want) CHECK(evals_as(my, target, src, want, true))
 
 UNIT_SUITE(core_names_and_ads)
 {
@@ -258,12 +268,8 @@ UNIT_SUITE(core_eval_scoping)
 	CHECK(evals_to(job, NULL, "TARGET.Memory", "undefined"));
 	CHECK(evals_to(job, NULL, "CurrentTime", "1700000000"));
 	/* --strict: no fallback to TARGET, MY only in a match */
-	char *s = evalp(job, slot, "Cpus", true);
-	CHECK(strcmp(s, "undefined") == 0);
-	free(s);
-	s = evalp(job, NULL, "MY.x", true);
-	CHECK(strcmp(s, "undefined") == 0);
-	free(s);
+	STRICT(job, slot, "Cpus", "undefined");
+	STRICT(job, NULL, "MY.x", "undefined");
 	/* nested ads see their enclosing ads */
 	const char *nest = "[ a = 1; n = [ x = 10; y = x + a; z = [ w = \"deep\" ] ] ]";
 	CHECK(evals_to(nest, NULL, "n.y", "11"));
@@ -274,6 +280,61 @@ UNIT_SUITE(core_eval_scoping)
 	CHECK(evals_to(NULL, NULL, "[x = 1; n = [y = x]].n.y", "1"));
 	CHECK(evals_to(NULL, NULL, "{1,2,3}[3]", "error"));
 	CHECK(evals_to(NULL, NULL, "[a=1]=?=[a=1]", "error"));
+}
+
+/* How names resolve in a match, as in HTCondor, which puts MY and TARGET
+ * each in a record of its own inside a record of the match: the fallback
+ * to TARGET is for MY and TARGET themselves, the outermost record holds
+ * none of their attributes, MY (daemon rules) is the current record. */
+UNIT_SUITE(core_eval_match_scope)
+{
+	const char *job = "[ x = 1; n = [ a = y; b = x; c = MY.x; x = 2; d = .x; e = toplevel.x ] ]";
+	const char *slot = "[ y = 5; w = [ v = x; u = parent.y ]; q = x ]";
+	/* each case: with the slot as TARGET (match) or without, new rules or not */
+	static const struct {
+		bool match, strict;
+		const char *src, *want;
+	} cases[] = {
+		/* the fallback: from MY itself, not from a record in it */
+		{ true, false, "y", "5" },
+		{ true, false, "n.a", "undefined" },
+		{ true, false, "[a = 1; b = y].b", "undefined" },
+		{ true, false, "TARGET.w.v", "undefined" },
+		{ true, false, "TARGET.w.u", "5" },
+		{ true, false, "TARGET.q", "1" },
+		{ true, false, "(TARGET).q", "1" },
+		/* a selection never falls back */
+		{ true, false, "self.y", "undefined" },
+		/* the outermost record: the match's, empty; alone, the ad */
+		{ true, false, ".x", "undefined" },
+		{ false, false, ".x", "1" },
+		{ true, false, "n.d", "undefined" },
+		{ false, false, "n.d", "1" },
+		{ true, false, "toplevel.x", "undefined" },
+		{ true, false, "isClassAd(toplevel)", "true" },
+		{ true, false, "parent.x", "undefined" },
+		{ true, false, "isClassAd(parent)", "true" },
+		{ false, false, "parent", "undefined" },
+		{ false, false, "toplevel.x", "1" },
+		/* MY is the current record; TARGET the other side, seen from there */
+		{ true, false, "n.c", "2" },
+		{ false, false, "n.c", "2" },
+		{ true, false, "n.b", "2" },
+		{ true, false, "TARGET.TARGET.x", "1" },
+		{ true, false, "TARGET.my.y", "5" },
+		{ true, false, "MY.TARGET.y", "5" },
+		/* special names mean themselves before the records around */
+		{ false, false, "[CurrentTime = 5; n = [a = CurrentTime]].n.a", "1700000000" },
+		{ false, false, "isClassAd([parent = 5; n = [a = parent]].n.a)", "true" },
+		{ false, false, "[target = 5; n = [a = target]].n.a", "5" },
+		/* under the new rules MY is the top of its side, in a match only */
+		{ true, true, "n.c", "1" },
+		{ false, true, "n.c", "undefined" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		CHECK(evals_as(job, cases[i].match ? slot : NULL, cases[i].src, cases[i].want,
+		    cases[i].strict));
 }
 
 UNIT_SUITE(core_eval_bounds)
@@ -328,5 +389,27 @@ UNIT_SUITE(core_print)
 	strbuf_reset(&sb);
 	ca_print_abstime(&sb, 0, 3600);
 	CHECK(strcmp(sb.buf, "1970-01-01T01:00:00+01:00") == 0);
+	/* a relative time of any size is written whole */
+	strbuf_reset(&sb);
+	ca_print_reltime(&sb, 1e100);
+	CHECK(sb.len > 100 && strcmp(sb.buf + sb.len - 9, "+00:00:00") == 0);
+	/* the one text of a real: zeros and special values the same in
+	 * every form; others shortest, or "%1.15E" as HTCondor's string() */
+	double z[] = { 0.0, -0.0, INFINITY, -INFINITY, NAN, 1.5 };
+	const char *plain[] = { "0.0", "-0.0", "real(\"INF\")", "real(\"-INF\")",
+	    "real(\"NaN\")", "1.5" };
+	const char *ht[] = { "0.0", "-0.0", "real(\"INF\")", "real(\"-INF\")", "real(\"NaN\")",
+	    "1.500000000000000E+00" };
+	for (size_t i = 0; i < sizeof z / sizeof z[0]; i++) {
+		strbuf_reset(&sb);
+		ca_print_real(&sb, z[i]);
+		CHECK(strcmp(sb.buf, plain[i]) == 0);
+		strbuf_reset(&sb);
+		ca_print_value(&sb, ca_real(z[i]), CA_PR_HTREAL);
+		CHECK(strcmp(sb.buf, ht[i]) == 0);
+		strbuf_reset(&sb);
+		ca_value_to_string(&sb, ca_real(z[i]));
+		CHECK(strcmp(sb.buf, ht[i]) == 0);
+	}
 	strbuf_release(&sb);
 }

@@ -161,6 +161,14 @@ resolves(ca_ctx *cx, int scope, const char *name, const ca_frame *f, int flags,
 	return kind == CA_WHERE_NONE || (w.frame->ad == in && w.at != NULL);
 }
 
+/* v is the record ad. */
+static void
+v_is_ad(ca_ctx *cx, ca_value v, const ca_ad *ad)
+{
+	CHECK(v.kind == CA_AD && v.u.ad->ad == ad);
+	ca_arena_reset(&cx->scratch);
+}
+
 UNIT_SUITE(resolve_scopes)
 {
 	ca_ctx cx;
@@ -199,8 +207,35 @@ UNIT_SUITE(resolve_scopes)
 	CHECK(resolves(&cx, CA_SC_NONE, "Path", &fe, 0, CA_WHERE_ATTR, CA_SIDE_NESTED, env));
 	CHECK(resolves(&cx, CA_SC_NONE, "Path", &fd, 0, CA_WHERE_ATTR, CA_SIDE_ENCLOSING, env));
 	CHECK(resolves(&cx, CA_SC_NONE, "Owner", &fd, 0, CA_WHERE_ATTR, CA_SIDE_ENCLOSING, job));
-	CHECK(resolves(&cx, CA_SC_ROOT, "Owner", &fd, 0, CA_WHERE_ATTR, CA_SIDE_ROOT, job));
-	CHECK(resolves(&cx, CA_SC_ROOT, "Path", &fd, 0, CA_WHERE_NONE, CA_SIDE_ROOT, NULL));
+	/* in a match the outermost record is the one around the two ads,
+	 * which holds none of their attributes; alone, it is the ad */
+	CHECK(resolves(&cx, CA_SC_ROOT, "Owner", &fd, 0, CA_WHERE_NONE, CA_SIDE_ROOT, NULL));
+	ca_frame ae = { env, &alone, job, NULL }, ad = { deep, &ae, job, NULL };
+	CHECK(resolves(&cx, CA_SC_ROOT, "Owner", &ad, 0, CA_WHERE_ATTR, CA_SIDE_ROOT, job));
+	CHECK(resolves(&cx, CA_SC_ROOT, "Path", &ad, 0, CA_WHERE_NONE, CA_SIDE_ROOT, NULL));
+	/* the daemons' fallback to TARGET is for MY and TARGET themselves,
+	 * not for the records in them */
+	CHECK(resolves(&cx, CA_SC_NONE, "Memory", &fd, 0, CA_WHERE_NONE, CA_SIDE_NESTED, NULL));
+	CHECK(resolves(&cx, CA_SC_NONE, "Memory", &fe, 0, CA_WHERE_NONE, CA_SIDE_NESTED, NULL));
+	/* MY (the daemons' rules) is the current record, as self: MY.Path
+	 * inside Env is Env's, MY.Owner is found around it */
+	CHECK(resolves(&cx, CA_SC_MY, "Path", &fe, 0, CA_WHERE_ATTR, CA_SIDE_NESTED, env));
+	CHECK(resolves(&cx, CA_SC_MY, "Owner", &fd, 0, CA_WHERE_ATTR, CA_SIDE_ENCLOSING, job));
+	/* special names mean themselves where the search starts, before the
+	 * ads around; target and other are the match's, found after them */
+	ca_ad *shadow = ad_of("[ parent = 5; target = 6; In = [ X = 1 ] ]");
+	ca_frame fs = { shadow, NULL, shadow, slot };
+	ca_frame fi = { ca_ad_lookup(shadow, "In")->u.ad, &fs, shadow, slot };
+	CHECK(resolves(&cx, CA_SC_NONE, "parent", &fi, 0, CA_WHERE_SPECIAL, CA_SP_PARENT, NULL));
+	CHECK(resolves(&cx, CA_SC_NONE, "target", &fi, 0, CA_WHERE_ATTR, CA_SIDE_ENCLOSING,
+	    shadow));
+	CHECK(resolves(&cx, CA_SC_NONE, "target", &fe, 0, CA_WHERE_SPECIAL, CA_SP_TARGET, NULL));
+	/* TARGET.x looks in TARGET as the top of its side: there my is
+	 * TARGET and target is MY */
+	CHECK(resolves(&cx, CA_SC_TARGET, "my", &f, 0, CA_WHERE_SPECIAL, CA_SP_MY, NULL));
+	ca_resolve(&cx, CA_SC_TARGET, ca_intern("target", 6), &f, 0, &w);
+	CHECK(w.kind == CA_WHERE_SPECIAL && w.frame->ad == slot && w.frame->target == job);
+	v_is_ad(&cx, ca_special_value(&cx, CA_SP_TARGET, w.frame), job);
 	/* the new rules: no fallback to TARGET, MY means nothing outside a
 	 * match, nor do my and CurrentTime as names */
 	cx.strict = true;
@@ -216,11 +251,15 @@ UNIT_SUITE(resolve_scopes)
 	cx.now = 1700000000;
 	CHECK(ca_special_value(&cx, CA_SP_CURRENTTIME, &f).u.i == 1700000000);
 	CHECK(ca_special_value(&cx, CA_SP_TARGET, &alone).kind == CA_UNDEFINED);
-	CHECK(ca_special_value(&cx, CA_SP_PARENT, &f).kind == CA_UNDEFINED);
-	ca_value v = ca_special_value(&cx, CA_SP_ROOT, &fd);
-	CHECK(v.kind == CA_AD && v.u.ad->ad == job);
-	v = ca_special_value(&cx, CA_SP_PARENT, &fd);
-	CHECK(v.kind == CA_AD && v.u.ad->ad == env);
+	CHECK(ca_special_value(&cx, CA_SP_PARENT, &alone).kind == CA_UNDEFINED);
+	v_is_ad(&cx, ca_special_value(&cx, CA_SP_PARENT, &f), cx.empty);
+	v_is_ad(&cx, ca_special_value(&cx, CA_SP_ROOT, &fd), cx.empty);
+	v_is_ad(&cx, ca_special_value(&cx, CA_SP_ROOT, &ad), job);
+	v_is_ad(&cx, ca_special_value(&cx, CA_SP_PARENT, &fd), env);
+	v_is_ad(&cx, ca_special_value(&cx, CA_SP_MY, &fd), deep);
+	cx.strict = true;
+	v_is_ad(&cx, ca_special_value(&cx, CA_SP_MY, &fd), job);
+	ca_ad_free(shadow);
 	ca_ctx_free(&cx);
 	ca_ad_free(job);
 	ca_ad_free(slot);

@@ -24,7 +24,8 @@ static const char *const leaves[] = {
 	"\"X86_64\"", "\"x86_64\"", "\"LINUX\"", "\"\"", "true", "false",
 	"undefined", "error", "a", "b", "c", "d", "Memory", "Arch", "Missing",
 	"MY.a", "MY.Memory", "TARGET.a", "TARGET.Memory", "TARGET.Arch",
-	"OTHER.b", ".c", "CurrentTime", "TARGET", "MY", "self.a"
+	"OTHER.b", ".c", "CurrentTime", "TARGET", "MY", "self.a", "toplevel.a", "parent",
+	"[q = Memory].q", "TARGET.TARGET.a", "absTime(0, -1)", "relTime(1.5)"
 };
 static const char *const binops[] = {
 	"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "=?=", "=!=",

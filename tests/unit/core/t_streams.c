@@ -482,7 +482,13 @@ UNIT_SUITE(streams_detect)
 		{ "{ }", CA_FMT_NEW, 0 },
 		{ "// c\n/* c */ [a=1]", CA_FMT_NEW, 1 },
 		{ "[\n{ \"a\": 1 },\n{ \"b\": 2 }\n]\n", CA_FMT_JSON, 2 },
-		{ "[ ]", CA_FMT_JSON, 0 },
+		/* "[ ]" on one line is an empty ad (HTCondor reads a line that
+		 * parses as an ad so); "[" and "]" on lines of their own, as the
+		 * JSON writer puts no ads, an empty array */
+		{ "[ ]", CA_FMT_NEW, 1 },
+		{ "[]\n", CA_FMT_NEW, 1 },
+		{ "[\n]\n", CA_FMT_JSON, 0 },
+		{ "[ \n \n ]", CA_FMT_JSON, 0 },
 		{ "{\"a\": 1}\n{\"a\": 2}\n", CA_FMT_JSON, 2 },
 		{ "  {\n  \"a\": 1\n}", CA_FMT_JSON, 1 },
 		{ "<?xml version=\"1.0\"?><classads><c><a n=\"x\"><i>1</i></a></c></classads>",
@@ -991,4 +997,125 @@ UNIT_SUITE(streams_long_lines)
 	CHECK(res.nerr == 1 && res.nads == 1 && res.lines[0] == 4);
 	result_free(&res);
 	free(text);
+}
+
+/* The warning a whole read of text gives (its message, "" for none), with
+ * the ads and errors in *res; via a file (block by block) when file. */
+static void
+read_warning(const char *text, bool file, result *res, char *msg, size_t cap, int *line)
+{
+	ca_diag err, w;
+	ca_reader *r;
+	char path[] = "/tmp/t_streams_XXXXXX";
+
+	if (file) {
+		int fd = mkstemp(path);
+		CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+		close(fd);
+		r = ca_reader_open(path, CA_FMT_AUTO, &err);
+	} else
+		r = ca_reader_open_mem("t", text, strlen(text), CA_FMT_AUTO, &err);
+	drain(r, res);
+	msg[0] = '\0';
+	*line = 0;
+	if (ca_reader_warning(r, &w)) {
+		snprintf(msg, cap, "%s", w.msg);
+		*line = w.line;
+	}
+	CHECK(!ca_reader_warning(r, &w));	/* once */
+	ca_reader_close(r);
+	if (file)
+		unlink(path);
+}
+
+/* What HTCondor's tools write: history files ("***" after each ad, no
+ * blank lines), condor_q -global -long ("-- Schedd:" banners), and the
+ * long format's details as HTCondor reads them. */
+UNIT_SUITE(streams_long_htcondor)
+{
+	result res;
+	char msg[256];
+	int line;
+
+	/* a condor_history file, the newer and the older banners */
+	const char *hist =
+	    "ClusterId = 1\nProcId = 0\nOwner = \"u\"\n"
+	    "*** Offset = 0 ClusterId = 1 ProcId = 0 Owner = \"u\" CompletionDate = 5 "
+	    "CurrentTime = 6\n"
+	    "ClusterId = 1\nProcId = 1\n"
+	    "*** ProcId = 1 ClusterId = 1 Owner = \"u\" CompletionDate = 7\n"
+	    "ClusterId = 2\nProcId = 0\n"
+	    "*** Offset = 88 ClusterId = 2 ProcId = 0 Owner = \"u\" CompletionDate = 9 "
+	    "CurrentTime = 9\n";
+	for (int file = 0; file < 2; file++) {
+		read_warning(hist, file, &res, msg, sizeof msg, &line);
+		CHECK(res.nerr == 0 && res.nads == 3 && res.fmt == CA_FMT_LONG);
+		CHECK(strcmp(res.ads.buf, "[ ClusterId = 1; ProcId = 0; Owner = \"u\" ]\n"
+		    "[ ClusterId = 1; ProcId = 1 ]\n[ ClusterId = 2; ProcId = 0 ]\n") == 0);
+		CHECK(res.lines[1] == 5 && res.lines[2] == 8);
+		CHECK(msg[0] == '\0');
+		result_free(&res);
+	}
+	/* a bad line in one ad costs that ad only, up to its banner */
+	read_str("A = 1\nB = (\nC = 2\n*** Offset = 0\nA = 3\n*** Offset = 20\n", CA_FMT_AUTO,
+	    &res);
+	CHECK(res.nerr == 1 && res.nads == 1 && strcmp(res.ads.buf, "[ A = 3 ]\n") == 0);
+	result_free(&res);
+
+	/* condor_q -global -long: banners before each schedd's ads */
+	read_str("\n\n-- Schedd: submit1.example.org : <10.0.0.1:9618?addrs=10.0.0.1-9618>\n"
+	    "ClusterId = 1\n\nClusterId = 2\n\n\n"
+	    "-- Schedd: submit2.example.org : <10.0.0.2:9618>\nClusterId = 7\n"
+	    "-- Submitter: alice@example.org : <10.0.0.3:9618> : submit3.example.org\n"
+	    "ClusterId = 9\n...\nClusterId = 10\n", CA_FMT_AUTO, &res);
+	CHECK(res.nerr == 0 && res.nads == 5 && res.fmt == CA_FMT_LONG);
+	CHECK(strcmp(res.ads.buf, "[ ClusterId = 1 ]\n[ ClusterId = 2 ]\n[ ClusterId = 7 ]\n"
+	    "[ ClusterId = 9 ]\n[ ClusterId = 10 ]\n") == 0);
+	result_free(&res);
+	/* only at the first column */
+	read_str("A = 1\n *** x\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 0);
+	result_free(&res);
+
+	/* a tab before '=' is part of the name; the spaces before it are not */
+	read_str("a\t = 1\nb  = 2\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 0 && strcmp(res.ads.buf, "[ 'a\\t' = 1; b = 2 ]\n") == 0);
+	result_free(&res);
+	/* "C:\" ends in a backslash only at the end of the line */
+	read_str("y = \"C:\\\"\r\nz = 1\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 0 && strcmp(res.ads.buf, "[ y = \"C:\\\\\"; z = 1 ]\n") == 0);
+	result_free(&res);
+	read_str("y = \"C:\\\"  \nz = 1\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 1 && res.nads == 0 && strstr(res.first.msg, "unterminated") != NULL);
+	result_free(&res);
+	read_str("y = \"a\\\" b\"  \n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 0 && strcmp(res.ads.buf, "[ y = \"a\\\" b\" ]\n") == 0);
+	result_free(&res);
+
+	/* the last ad looks cut short: no newline at the end */
+	for (int file = 0; file < 2; file++) {
+		read_warning("A = 1\n\nB = 2\nC = 3", file, &res, msg, sizeof msg, &line);
+		CHECK(res.nerr == 0 && res.nads == 2);
+		CHECK(strstr(msg, "no newline") != NULL && strstr(msg, "truncated") != NULL);
+		CHECK(line == 4);
+		result_free(&res);
+	}
+	/* ... or no "***" after it where the others have one */
+	read_warning("A = 1\n*** Offset = 0\nA = 2\nB = 3\n", false, &res, msg, sizeof msg, &line);
+	CHECK(res.nads == 2 && strstr(msg, "***") != NULL && line == 3);
+	result_free(&res);
+	/* ... or an expression that the end of the input cuts: an error */
+	read_warning("A = 1\nB = (2 +", false, &res, msg, sizeof msg, &line);
+	CHECK(res.nerr == 1 && res.nads == 0 && strstr(res.first.msg, "truncated") != NULL);
+	result_free(&res);
+	/* a last ad without its blank line, written whole, is fine */
+	read_warning("A = 1\n\nB = 2\n", false, &res, msg, sizeof msg, &line);
+	CHECK(res.nads == 2 && msg[0] == '\0');
+	result_free(&res);
+	read_warning("A = 1\n*** x\n", false, &res, msg, sizeof msg, &line);
+	CHECK(res.nads == 1 && msg[0] == '\0');
+	result_free(&res);
+	read_warning("[ a = 1 ]", false, &res, msg, sizeof msg, &line);
+	CHECK(res.nads == 1 && msg[0] == '\0');
+	result_free(&res);
 }
