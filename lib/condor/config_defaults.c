@@ -66,8 +66,9 @@ static const struct {
 	{ "IsVanilla", "(TARGET.JobUniverse =?= 5)" },	/* HTCondor: == $(VANILLA) */
 	{ "IsVM", "(TARGET.JobUniverse =?= 13)" },	/* HTCondor: == $(VM) */
 	{ "JOB_DEFAULT_REQUESTCPUS", "1" },
-	{ "JOB_DEFAULT_REQUESTDISK", "1024" },	/* HTCondor: MAX({1024, (TransferInputSizeMB+1) * 1.25}) * 1024 */
-	{ "JOB_DEFAULT_REQUESTMEMORY", "128" },
+	{ "JOB_DEFAULT_REQUESTDISK", "DiskUsage" },	/* the manual's; HTCondor: MAX({1024, (TransferInputSizeMB+1) * 1.25}) * 1024 */
+	{ "JOB_DEFAULT_REQUESTMEMORY", "ifThenElse(MemoryUsage =!= UNDEFINED, MemoryUsage, 1)" },
+	    /* the manual's; HTCondor: 128 */
 	{ "KILL", "False" },
 	{ "KILLING_TIMEOUT", "30" },
 	{ "LIB", "$(RELEASE_DIR)/lib" },
@@ -149,7 +150,7 @@ static const struct {
 	{ "VANILLA", "5" },
 	{ "VM", "13" },
 	{ "WANT_SUSPEND", "False" },
-	{ "WANT_VACATE", "True" },
+	{ "WANT_VACATE", "False" },	/* HTCondor: True; the manual's default policy: False */
 };
 
 #define NDEFAULTS (sizeof defaults / sizeof defaults[0])
@@ -215,12 +216,9 @@ static const struct cfg_unsim unsim[] = {
 	{ "NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD", "NEGOTIATOR", "0", "slots about to shut down" },
 	{ "FLOCK_NEGOTIATOR_HOSTS", "NEGOTIATOR", NULL, "flocking" },
 	/* the startd */
-	{ "STARTD_CRON_JOBLIST", "STARTD", NULL, "startd cron jobs publish attributes" },
 	{ "HIBERNATE", "STARTD", "False", "hibernation" },
 	{ "HIBERNATE_CHECK_INTERVAL", "STARTD", "0", "hibernation" },
-	{ "STARTD_LATCH_EXPRS", "STARTD", NULL, "latched expressions (their Value and Time)" },
 	{ "MACHINE_RESOURCE_*", "STARTD", NULL, "custom machine resources" },
-	{ "WANT_HOLD", "STARTD", "False", "putting jobs on hold" },
 	{ "STARTD_JOB_HOOK_KEYWORD", "STARTD", NULL, "fetch-work hooks" },
 	{ "*_HOOK_FETCH_WORK", "STARTD", NULL, "fetch-work hooks" },
 	{ "RESERVED_MEMORY", "STARTD", "0", "memory kept from the slots" },
@@ -231,9 +229,6 @@ static const struct cfg_unsim unsim[] = {
 	{ "MUST_MODIFY_REQUEST_EXPRS", "STARTD", "False", "MODIFY_REQUEST_EXPR_ for every request" },
 	/* the schedd */
 	{ "SCHEDD_CRON_JOBLIST", "SCHEDD", NULL, "schedd cron jobs publish attributes" },
-	{ "SYSTEM_PERIODIC_HOLD*", "SCHEDD", NULL, "periodic holds" },
-	{ "SYSTEM_PERIODIC_RELEASE*", "SCHEDD", NULL, "periodic releases" },
-	{ "SYSTEM_PERIODIC_REMOVE*", "SCHEDD", NULL, "periodic removes" },
 	{ "SYSTEM_ON_VACATE_COOL_DOWN", "SCHEDD", NULL, "job cool-downs" },
 	{ "MAX_JOBS_RUNNING", "SCHEDD", NULL, "the limit of running jobs" },
 	{ "MAX_JOBS_PER_OWNER", "SCHEDD", "100000", "the limit of jobs per owner" },
@@ -243,9 +238,6 @@ static const struct cfg_unsim unsim[] = {
 	{ "START_LOCAL_UNIVERSE", "SCHEDD", NULL, "local universe jobs" },
 	{ "START_SCHEDULER_UNIVERSE", "SCHEDD", NULL, "scheduler universe jobs" },
 	{ "FLOCK_TO", "SCHEDD", NULL, "flocking" },
-	{ "JOB_DEFAULT_REQUESTCPUS", "SCHEDD", "1", "the cpus a job asks for by default" },
-	{ "JOB_DEFAULT_REQUESTMEMORY", "SCHEDD", "128", "the memory a job asks for by default" },
-	{ "JOB_DEFAULT_REQUESTDISK", "SCHEDD", "1024", "the disk a job asks for by default" },
 };
 
 static bool
