@@ -13,8 +13,10 @@
  * when they oversubscribe their parent; nice users are negotiated after
  * everyone else; ranks compare as doubles; Submitter* attributes are
  * defined while the negotiator's own expressions are evaluated, not while
- * Requirements are. Not done: concurrency limits, floors and ceilings,
- * GROUP_AUTOREGROUP, NEGOTIATOR_DEPTH_FIRST, USE_GLOBAL_JOB_PRIOS.
+ * Requirements are; equal job priorities go by QDate, and cluster skipping
+ * is by ClusterId, as the manual has them; a floor round gives up to the
+ * floor. Not done: USE_GLOBAL_JOB_PRIOS, NEGOTIATOR_SUBMITTER_CONSTRAINT,
+ * the time limits of a cycle.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -242,6 +244,8 @@ main(int argc, char **argv)
 			cli_raise(EX_SYSTEM);
 			goto done;
 		}
+		/* leases of ceilings, floors and factors that ended by now */
+		ca_acct_expire_leases(&acct, cli_common.now);
 	}
 	/* a partial pool would give wrong shares: any bad ad stops the cycle */
 	int bad_slots = read_ads(neg, opt.slots, true);

@@ -5,11 +5,14 @@
  * (lib/condor/schedd.h) and, with --exits, the jobs themselves. The default
  * mode takes the queue, the slots as startd-step left them, the cycle's
  * match records (negotiate) and the cycle's exit events (--exits), writes
- * the queue brought up to date and appends every change to a job event log
- * of ads named after HTCondor's user-log events. --exits reads the slots at
- * the start of a cycle and writes the JobExit events of the jobs that
- * finish their JobDuration by --now, and StarterExit events for the jobs
- * being vacated (a vacated job leaves at once). */
+ * the queue brought up to date (holds, releases and removals by the
+ * periodic policies of the jobs and of the -c configuration included) and
+ * appends every change to a job event log of ads named after HTCondor's
+ * user-log events. --exits reads the slots at the start of a cycle and
+ * writes the JobExit events of the jobs that finish their JobDuration by
+ * --now, and StarterExit events for the jobs being vacated (a vacated job
+ * leaves at once), that missed their deferral window, or that the --jobs
+ * queue holds or removed. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +27,12 @@ enum {
 };
 
 static const cli_opt options[] = {
+	{ CLI_K_CONFIG, 'c', "config", CLI_ARG, "FILE",
+	    "HTCondor configuration: submit defaults, periodic\n"
+	    "policies (repeatable; later files override)" },
 	{ OPT_JOBS, 0, "jobs", CLI_ARG, "QUEUE",
-	    "the job queue (job ads); the new queue goes to stdout" },
+	    "the job queue (job ads); the new queue goes to stdout;\n"
+	    "with --exits, the queue its holds and removals come from" },
 	{ OPT_STATE, 0, "state", CLI_ARG, "QUEUE",
 	    "the same, rewritten in place (atomically, under\n"
 	    "QUEUE.lock)" },
@@ -45,7 +52,9 @@ static const cli_opt options[] = {
 	{ OPT_EXITS, 0, "exits", CLI_NOARG, NULL,
 	    "instead: write the JobExit events of the jobs that\n"
 	    "finish their JobDuration by --now, and StarterExit\n"
-	    "events for the jobs being vacated, from the SLOTS" },
+	    "events for the jobs being vacated (or that missed\n"
+	    "their deferral window, or are held or removed in\n"
+	    "the --jobs queue), from the SLOTS" },
 	{ CLI_K_NOW, 0, "now", CLI_ARG, "EPOCH", "the time of the step (default: the clock)" },
 	CLI_OPT_IN('i'),
 	CLI_OPT_OUT,
@@ -55,10 +64,12 @@ static const cli_opt options[] = {
 };
 
 static const cli_spec spec = {
-	"usage: schedd-step [--now EPOCH] [-m MATCHES]... [-e EXITS]... [--submit JOBS]...\n"
-	"                   [--first-cluster N] [-l LOG] [--history FILE] [-i FORMAT]\n"
-	"                   [-o FORMAT] [-z] (--state QUEUE | --jobs QUEUE) [SLOTS...]\n"
-	"       schedd-step --exits [--now EPOCH] [-i FORMAT] [-o FORMAT] [SLOTS...]\n",
+	"usage: schedd-step [-c CONFIG]... [--now EPOCH] [-m MATCHES]... [-e EXITS]...\n"
+	"                   [--submit JOBS]... [--first-cluster N] [-l LOG] [--history FILE]\n"
+	"                   [-i FORMAT] [-o FORMAT] [-z] (--state QUEUE | --jobs QUEUE)\n"
+	"                   [SLOTS...]\n"
+	"       schedd-step --exits [--now EPOCH] [--jobs QUEUE] [-i FORMAT] [-o FORMAT]\n"
+	"                   [SLOTS...]\n",
 	"Bring a job queue up to date from what happened in the pool: the match\n"
 	"records of negotiate, the slots as startd-step left them and the job exits.\n",
 	options,
@@ -96,9 +107,9 @@ static void
 check_usage(void)
 {
 	if (opt.exits_mode) {
-		if (opt.jobs || opt.state || opt.matches.n || opt.exits.n || opt.submits.n ||
-		    opt.log || opt.history)
-			cli_usage_error("--exits reads only slots: no --jobs, --state, -m, -e, "
+		if (opt.state || opt.matches.n || opt.exits.n || opt.submits.n || opt.log ||
+		    opt.history)
+			cli_usage_error("--exits reads slots and a queue: no --state, -m, -e, "
 			    "--submit, -l or --history with it");
 		return;
 	}
@@ -236,6 +247,8 @@ exits_mode(void)
 {
 	ca_writer *w = open_writer(stdout, cli_common.gzip);
 
+	if (opt.jobs != NULL)
+		read_all(opt.jobs, CA_Q_JOB);	/* whom the schedd holds or removed */
 	/* one slot at a time: memory does not grow with the pool */
 	for (int i = 0; i < (opt.nslots > 0 ? opt.nslots : 1); i++) {
 		const char *path = opt.nslots > 0 ? opt.slots[i] : "-";
@@ -357,6 +370,28 @@ queue_mode(void)
 	ca_statefile_unlock(lockfd);
 }
 
+/* The schedd's configuration: HTCondor's defaults, then every -c file. */
+static void
+configure(void)
+{
+	ca_config *cfg = ca_config_new();
+	ca_diag err;
+
+	ca_config_set_subsys(cfg, "SCHEDD");
+	ca_config_set_now(cfg, cli_common.now);
+	if (cli_load_configs(cfg) < 0) {
+		ca_config_free(cfg);
+		exit(cli_finish());
+	}
+	cli_config_warnings(cfg, "SCHEDD");
+	if (ca_schedd_configure(queue, cfg, &err) < 0) {
+		cli_diag(&err);
+		ca_config_free(cfg);
+		exit(cli_finish());
+	}
+	ca_config_free(cfg);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -367,6 +402,7 @@ main(int argc, char **argv)
 	check_usage();
 	ca_ctx_init(&cx);
 	queue = ca_schedd_new(cli_common.now);
+	configure();
 	ca_schedd_set_log(queue, log_cb, NULL);
 	ca_schedd_set_diag(queue, diag_cb, NULL);
 	ca_schedd_set_first_cluster(queue, opt.first_cluster);

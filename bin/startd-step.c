@@ -6,14 +6,18 @@
  * dynamic slots and the example policies (lib/condor/startd.h).
  * Where it differs from HTCondor (each in the man page): the transitions are
  * numbered as the manual's prose numbers them where its diagram differs;
+ * START locally FALSE ends a match or an idle claim, as the manual says;
  * the vacate time running out moves Vacating to Killing, as the manual says;
- * benchmarks take a set time and are off by default; no Cleaning activity;
- * the policy is evaluated at events, timers and steps instead of every
- * POLLING_INTERVAL; the starter's death after a hard kill is modelled by
- * KILLING_TIMEOUT; LoadAvg moves with CondorLoadAvg; bookkeeping attributes
- * (Job, PreemptingJob, Eviction, ...) carry the state from one run to the next.
+ * benchmarks take a set time, are off by default and are averaged; no
+ * Cleaning activity; the policy is evaluated at events, timers, hooks and
+ * at the very seconds the clocks change what it decides, instead of every
+ * POLLING_INTERVAL, so one step far ahead makes the history of many small
+ * ones; startd cron hooks take no simulated time; the starter's death after
+ * a hard kill is modelled by KILLING_TIMEOUT; LoadAvg moves with
+ * CondorLoadAvg; bookkeeping attributes (Job, PreemptingJob, Eviction,
+ * StartdCronRuns, ...) carry the state from one run to the next.
  * Not simulated: custom machine resources in slot types, COD claims,
- * WANT_HOLD, consumption policies, hibernation.
+ * consumption policies, hibernation, resource monitors.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -193,10 +197,15 @@ flush_lines(void)
 	lines.n = 0;
 }
 
+/* A problem of the configuration; status 0: a warning (a hook that failed
+ * or printed something wrong), which leaves the exit status alone. */
 static void
 diag_cb(void *arg, const ca_diag *err)
 {
-	cli_diag(err);
+	if (err->status == 0)
+		cli_errat(err->file, err->line, err->col, "warning: %s", err->msg);
+	else
+		cli_diag(err);
 }
 
 /* ---- events ---- */

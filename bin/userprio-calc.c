@@ -9,15 +9,16 @@
  * the real priority; BeginUsageTime is the start of the first interval
  * with usage; UID_DOMAIN stands in for ACCOUNTANT_LOCAL_DOMAIN; a clock
  * that went backwards is an error, not a silent reset; -long selects rows
- * like the table does. Not done: condor_userprio's ceilings, floors and
- * leases (-setceiling, -setfloor, -duration) and the group quota columns
- * (negotiate owns quotas).
+ * like the table does; groups are listed flat. The state may also be what
+ * condor_userprio -long printed (numbered or per record). Not done: the
+ * group quota columns (negotiate owns quotas).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "cli.h"
@@ -28,7 +29,8 @@ enum {
 	OPT_STATE = CLI_LONG + 's', OPT_UPDATE = CLI_LONG + 'u', OPT_ALL = CLI_LONG + 'a',
 	OPT_USAGE = CLI_LONG + 'U', OPT_PRIORITY = CLI_LONG + 'p', OPT_LONG = CLI_LONG + 'l',
 	OPT_ALLUSERS = CLI_LONG + 'A', OPT_SHARES = CLI_LONG + 'S',
-	OPT_STATE_FORMAT = CLI_LONG + 'f', OPT_STATE_GZIP = CLI_LONG + 'g'
+	OPT_STATE_FORMAT = CLI_LONG + 'f', OPT_STATE_GZIP = CLI_LONG + 'g',
+	OPT_DURATION = CLI_LONG + 'd', OPT_LEGACY = CLI_LONG + 'L', OPT_MODULAR = CLI_LONG + 'M'
 };
 
 /* The names are condor_userprio's (with one dash or two): their set
@@ -47,6 +49,14 @@ static const cli_opt options[] = {
 	    "  -resetusage NAME|-all   zero the accumulated usage of NAME (or of everyone)\n"
 	    "  -resetall               the same as -resetusage -all\n"
 	    "  -delete NAME            remove the record of NAME\n"
+	    "  -setceiling NAME N      the most NAME may use (slot weights; -1: no limit)\n"
+	    "  -setfloor NAME N        what NAME gets before the others (0: none)\n"
+	    "  -cancelceilinglease NAME, -cancelfloorlease NAME, -cancelfactorlease NAME\n"
+	    "                          end a lease: the value before it comes back"),
+	{ OPT_DURATION, 0, "duration", CLI_ARG, "SECONDS",
+	    "-setceiling, -setfloor and -setfactor set a lease\n"
+	    "for SECONDS; the value before it comes back after" },
+	CLI_HEADING(
 	    "Report (the default when there is no update or action): the records\n"
 	    "used in the last day, or NAME...; effective priority, factor, usage and\n"
 	    "the time since the last use, unless:"),
@@ -55,6 +65,16 @@ static const cli_opt options[] = {
 	{ OPT_USAGE, 0, "usage", CLI_NOARG, NULL, "usage columns only, sorted by usage" },
 	{ OPT_PRIORITY, 0, "priority", CLI_NOARG, NULL, "priority columns only" },
 	{ OPT_LONG, 0, "long", CLI_NOARG, NULL, "the records as ads (-o FORMAT, -z)" },
+	{ OPT_MODULAR, 0, "modular", CLI_NOARG, NULL,
+	    "with -long: as condor_userprio -long -modular shows\n"
+	    "them (Priority the effective priority)",
+	    "modular", 3 },
+	{ OPT_LEGACY, 0, "single-ad", CLI_NOARG, NULL,
+	    "-legacy with -long: one ad of numbered attributes\n"
+	    "(Name1, Priority1, ...) and the concurrency limits\n"
+	    "in use (ConcurrencyLimit_NAME), as condor_userprio\n"
+	    "-long -legacy shows them",
+	    "legacy", 3 },
 	{ OPT_ALLUSERS, 0, "allusers", CLI_NOARG, NULL,
 	    "every record, not only those used in the last day" },
 	{ OPT_SHARES, 0, "shares", CLI_ARG, "N", "each user's fair share of a pool of N slots" },
@@ -83,8 +103,9 @@ static const cli_opt options[] = {
 static const cli_spec spec = {
 	.synopsis =
 	"usage: userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-i FORMAT] --update [SLOTS...]\n"
-	"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] ACTION...\n"
-	"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-all | -usage | -priority | -long]\n"
+	"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH] [-duration SECONDS] ACTION...\n"
+	"       userprio-calc --state FILE [-c CONFIG] [--now EPOCH]\n"
+	"                     [-all | -usage | -priority | -long [-modular | -legacy]]\n"
 	"                     [-allusers] [--shares N] [-o FORMAT] [-z] [NAME...]\n",
 	.opts = options,
 	.footer = "Single-dash long options (-all, -setfactor) are accepted as condor_userprio's.\n"
@@ -97,21 +118,28 @@ static const cli_spec spec = {
 
 enum act_kind {
 	ACT_SETPRIO, ACT_SETFACTOR, ACT_SETACCUM, ACT_SETBEGIN, ACT_SETLAST,
-	ACT_RESETUSAGE, ACT_RESETALL, ACT_DELETE
+	ACT_RESETUSAGE, ACT_RESETALL, ACT_DELETE, ACT_SETCEILING, ACT_SETFLOOR,
+	ACT_CANCELCEILING, ACT_CANCELFLOOR, ACT_CANCELFACTOR
 };
 
 static const struct {
 	const char *name;
 	int nargs;
+	const char *what;	/* of a lease */
 } act_spec[] = {
-	[ACT_SETPRIO] = { "setprio", 2 },
-	[ACT_SETFACTOR] = { "setfactor", 2 },
-	[ACT_SETACCUM] = { "setaccum", 2 },
-	[ACT_SETBEGIN] = { "setbegin", 2 },
-	[ACT_SETLAST] = { "setlast", 2 },
-	[ACT_RESETUSAGE] = { "resetusage", 1 },
-	[ACT_RESETALL] = { "resetall", 0 },
-	[ACT_DELETE] = { "delete", 1 },
+	[ACT_SETPRIO] = { "setprio", 2, NULL },
+	[ACT_SETFACTOR] = { "setfactor", 2, "priority-factor" },
+	[ACT_SETACCUM] = { "setaccum", 2, NULL },
+	[ACT_SETBEGIN] = { "setbegin", 2, NULL },
+	[ACT_SETLAST] = { "setlast", 2, NULL },
+	[ACT_RESETUSAGE] = { "resetusage", 1, NULL },
+	[ACT_RESETALL] = { "resetall", 0, NULL },
+	[ACT_DELETE] = { "delete", 1, NULL },
+	[ACT_SETCEILING] = { "setceiling", 2, "ceiling" },
+	[ACT_SETFLOOR] = { "setfloor", 2, "floor" },
+	[ACT_CANCELCEILING] = { "cancelceilinglease", 1, "ceiling" },
+	[ACT_CANCELFLOOR] = { "cancelfloorlease", 1, "floor" },
+	[ACT_CANCELFACTOR] = { "cancelfactorlease", 1, "priority-factor" },
 };
 
 struct action {
@@ -159,6 +187,16 @@ full_name(const char *name)
 	return strchr(name, '@') != NULL && name[0] != '@';
 }
 
+/* "-setceiling" ... for messages. */
+static const char *
+opt_name(enum act_kind k)
+{
+	static char buf[32];
+
+	snprintf(buf, sizeof buf, "-%s", act_spec[k].name);
+	return buf;
+}
+
 /* Check one action's values; usage errors exit 2 with condor_userprio's
  * wording where it has one. */
 static void
@@ -199,6 +237,16 @@ check_action(struct action *a, char **v)
 		if (a->num < 0)
 			cli_usage_error("-setaccum: usage cannot be negative (%s)", v[1]);
 		break;
+	case ACT_SETCEILING:
+	case ACT_SETFLOOR: {
+		/* a whole number: -1 (no ceiling) or 0 (no floor) at least */
+		int64_t min = a->kind == ACT_SETCEILING ? -1 : 0;
+		a->t = cli_int(opt_name(a->kind), v[1], INT64_MIN / 2, (int64_t)1 << 40);
+		if (a->t < min)
+			cli_usage_error("%s: %s must be greater than or equal to %lld (%s).",
+			    opt_name(a->kind), act_spec[a->kind].what, (long long)min, v[1]);
+		break;
+	}
 	default:	/* setbegin, setlast */
 		a->t = cli_int(a->kind == ACT_SETBEGIN ? "-setbegin" : "-setlast", v[1], 0,
 		    (int64_t)1 << 40);
@@ -247,6 +295,7 @@ take_actions(int *argcp, char **argv, struct action *acts)
 /* ---- options ---- */
 
 enum detail { D_DEFAULT, D_ALL, D_USAGE, D_PRIORITY };
+enum layout { L_STATE, L_MODULAR, L_LEGACY };
 
 static struct {
 	const char *state;
@@ -254,6 +303,8 @@ static struct {
 	enum detail detail;
 	bool detail_set;
 	bool longfmt, allusers, state_gzip;
+	enum layout layout;
+	int64_t duration;	/* -duration: leases; 0 none */
 	double shares;		/* pool size; < 0: no --shares */
 	ca_format state_fmt;
 	bool state_fmt_set;
@@ -296,6 +347,11 @@ option(void *arg, int key, char *val)
 		opt.state_fmt_set = true;
 		break;
 	case OPT_STATE_GZIP: opt.state_gzip = true; break;
+	case OPT_DURATION:
+		opt.duration = cli_int("-duration", val, 1, INT32_MAX - 1);
+		break;
+	case OPT_MODULAR: opt.layout = L_MODULAR; break;
+	case OPT_LEGACY: opt.layout = L_LEGACY; break;
 	default: break;
 	}
 }
@@ -345,17 +401,29 @@ read_slots(void)
 
 /* ---- actions ---- */
 
+/* A lease of that kind is in effect until `until`: refused (exit 1). */
+static void
+lease_in_effect(const struct action *a, const ca_acct_rec *r, int64_t until)
+{
+	cli_err("%s: a %s lease for %s is already in effect (expires at %lld)",
+	    opt_name(a->kind), act_spec[a->kind].what, r->name, (long long)until);
+	cli_raise(EX_NO);
+}
+
 static void
 apply(const struct action *a)
 {
 	ca_acct_rec *r = NULL;
+	int64_t until = opt.duration > 0 ? cli_common.now + opt.duration : 0;
 
 	if (a->name != NULL) {
 		size_t len = strlen(a->name);
 		r = ca_acct_find(&acct, a->name, len);
 		if (r != NULL && r->deleted)
 			r = NULL;
-		if (r == NULL && a->kind != ACT_RESETUSAGE && a->kind != ACT_DELETE) {
+		bool cancel = a->kind == ACT_CANCELCEILING || a->kind == ACT_CANCELFLOOR ||
+		    a->kind == ACT_CANCELFACTOR;
+		if (r == NULL && a->kind != ACT_RESETUSAGE && a->kind != ACT_DELETE && !cancel) {
 			if (!full_name(a->name)) {
 				cli_err("-%s: '%s' is not a full user@domain name",
 				    act_spec[a->kind].name, a->name);
@@ -377,9 +445,44 @@ apply(const struct action *a)
 		strbuf_addf(&done_msgs, "The priority of %s was set to %f\n", r->name, r->prio);
 		break;
 	case ACT_SETFACTOR:
+		if (opt.duration > 0) {
+			if (!ca_acct_lease_factor(r, a->num, until, cli_common.now))
+				lease_in_effect(a, r, r->factor_lease);
+			else
+				strbuf_addf(&done_msgs, "Set priority-factor lease on %s to %f for "
+				    "%lld seconds\n", r->name, r->factor, (long long)opt.duration);
+			break;
+		}
 		ca_acct_set_factor(r, a->num);
 		strbuf_addf(&done_msgs, "The priority factor of %s was set to %f\n", r->name,
 		    r->factor);
+		break;
+	case ACT_SETCEILING:
+	case ACT_SETFLOOR: {
+		bool ceil = a->kind == ACT_SETCEILING;
+		if (!(ceil ? ca_acct_set_ceiling(r, a->t, until, cli_common.now) :
+		    ca_acct_set_floor(r, a->t, until, cli_common.now)))
+			lease_in_effect(a, r, ceil ? r->ceiling_lease : r->floor_lease);
+		else if (until > 0)
+			strbuf_addf(&done_msgs, "Set %s lease on %s to %lld for %lld seconds\n",
+			    act_spec[a->kind].what, r->name, (long long)a->t,
+			    (long long)opt.duration);
+		else
+			strbuf_addf(&done_msgs, "The %s of %s was set to %lld\n",
+			    act_spec[a->kind].what, r->name, (long long)a->t);
+		break;
+	}
+	case ACT_CANCELCEILING:
+	case ACT_CANCELFLOOR:
+	case ACT_CANCELFACTOR:
+		if (!ca_acct_cancel_lease(r, a->kind == ACT_CANCELCEILING ? CA_LEASE_CEILING :
+		    a->kind == ACT_CANCELFLOOR ? CA_LEASE_FLOOR : CA_LEASE_FACTOR)) {
+			cli_err("%s: no %s lease in effect for %s", opt_name(a->kind),
+			    act_spec[a->kind].what, r->name);
+			cli_raise(EX_NO);
+		} else
+			strbuf_addf(&done_msgs, "Cancelled %s lease for %s\n",
+			    act_spec[a->kind].what, r->name);
 		break;
 	case ACT_SETACCUM:
 		r->waccum = a->num;
@@ -418,8 +521,11 @@ apply(const struct action *a)
 
 /* ---- the report ---- */
 
-enum col { C_EUP, C_RUP, C_FACTOR, C_INUSE, C_TOTAL, C_START, C_LAST, C_SINCE, C_SHARE, C_SLOTS };
-#define NCOLS	10
+enum col {
+	C_EUP, C_RUP, C_FACTOR, C_INUSE, C_TOTAL, C_START, C_LAST, C_SINCE, C_FLOOR, C_CEILING,
+	C_SHARE, C_SLOTS
+};
+#define NCOLS	12
 
 static const struct {
 	const char *h1, *h2;
@@ -433,6 +539,8 @@ static const struct {
 	[C_START] = { "Usage", "Start Time", 16, 0 },
 	[C_LAST] = { "Last", "Usage Time", 16, 0 },
 	[C_SINCE] = { "Time Since", "Last Usage", 10, 0 },
+	[C_FLOOR] = { "Submitter", "Floor", 9, 2 },
+	[C_CEILING] = { "Submitter", "Ceiling", 9, 2 },
 	[C_SHARE] = { "Share", "(%)", 7, 2 },
 	[C_SLOTS] = { "Fair", "Slots", 9, 2 },
 };
@@ -475,8 +583,9 @@ put_time(strbuf *sb, int64_t t, int w)
 	struct tm tm;
 	time_t tt = (time_t)t;
 
+	/* condor_userprio's month/day/year hours:minutes */
 	if (t > 0 && localtime_r(&tt, &tm) != NULL)
-		snprintf(buf, sizeof buf, "%02d/%02d/%04d %02d:%02d", tm.tm_mon + 1, tm.tm_mday,
+		snprintf(buf, sizeof buf, "%2d/%02d/%-4d %02d:%02d", tm.tm_mon + 1, tm.tm_mday,
 		    tm.tm_year + 1900, tm.tm_hour, tm.tm_min);
 	put_text(sb, buf, w);
 }
@@ -579,8 +688,9 @@ static int
 columns(enum col *cols)
 {
 	static const signed char by_detail[][NCOLS] = {
-		[D_DEFAULT] = { C_EUP, C_FACTOR, C_INUSE, C_TOTAL, C_SINCE, -1 },
-		[D_ALL] = { C_EUP, C_RUP, C_FACTOR, C_INUSE, C_TOTAL, C_START, C_LAST, C_SINCE, -1 },
+		[D_DEFAULT] = { C_EUP, C_FACTOR, C_INUSE, C_TOTAL, C_SINCE, C_FLOOR, C_CEILING, -1 },
+		[D_ALL] = { C_EUP, C_RUP, C_FACTOR, C_INUSE, C_TOTAL, C_START, C_LAST, C_SINCE,
+		    C_FLOOR, C_CEILING, -1 },
 		[D_USAGE] = { C_INUSE, C_TOTAL, C_START, C_LAST, -1 },
 		[D_PRIORITY] = { C_EUP, C_RUP, C_FACTOR, -1 },
 	};
@@ -624,16 +734,22 @@ report_table(ca_acct_rec **rows, size_t n)
 			inuse += rows[i]->wres;
 			total += rows[i]->waccum;
 		}
+	/* condor_userprio's name column: the longest name shown (at least 10,
+	 * at most 99 wide), and room for "Number of users: N" with N the
+	 * number of records it was given */
 	char footer[64];
-	snprintf(footer, sizeof footer, "Number of users: %zu", users);
-	size_t namew = strlen(footer);
-	if (namew < 10)
-		namew = 10;
+	size_t namew = 10, nrec = 0;
+	for (size_t i = 0; i < acct.recs.n; i++)
+		nrec += !acct.recs.at[i]->deleted;
+	snprintf(footer, sizeof footer, "Number of users: %zu", nrec);
 	for (size_t i = 0; i < n; i++)
 		if (strlen(rows[i]->name) > namew)
 			namew = strlen(rows[i]->name);
 	if (namew > 99)
 		namew = 99;
+	if (namew < strlen(footer))
+		namew = strlen(footer);
+	snprintf(footer, sizeof footer, "Number of users: %zu", users);
 
 	if (acct.last_update > 0) {
 		struct tm tm;
@@ -700,6 +816,18 @@ report_table(ca_acct_rec **rows, size_t n)
 				else
 					put_text(&sb, "", w);
 				break;
+			case C_FLOOR:
+				if (r->floor > 0)
+					put_num(&sb, (double)r->floor, w, dp);
+				else
+					put_text(&sb, "", w);
+				break;
+			case C_CEILING:
+				if (r->ceiling > -1)
+					put_num(&sb, (double)r->ceiling, w, dp);
+				else
+					put_text(&sb, "", w);
+				break;
 			case C_SHARE:
 				put_num(&sb, opt.shares > 0 ? 100.0 * share[i] / opt.shares : 0,
 				    w, dp);
@@ -713,6 +841,9 @@ report_table(ca_acct_rec **rows, size_t n)
 	}
 	printf("%s\n", rule.buf);
 
+	/* condor_userprio's MinLastUsageTime: none for -allusers or names */
+	bool named = opt.nargs > 0 && !opt.update;
+	int64_t min_last = !opt.allusers && !named ? cli_common.now - 86400 : -1;
 	strbuf_adds(&sb, footer);
 	pad(&sb, (int)namew - (int)strlen(footer));
 	for (int c = 0; c < ncols; c++) {
@@ -725,8 +856,15 @@ report_table(ca_acct_rec **rows, size_t n)
 			put_num(&sb, total / 3600.0, w, dp);
 			break;
 		case C_SINCE:
-			if (!opt.allusers && opt.nargs == 0 && acct.last_update > 0)
-				put_since(&sb, acct.last_update - (cli_common.now - 86400), w);
+			if (min_last > 0 && acct.last_update > 0)
+				put_since(&sb, acct.last_update - min_last, w);
+			else
+				put_text(&sb, "", w);
+			break;
+		case C_LAST:
+			/* the earliest last usage a row shown by default may have */
+			if (min_last > 0)
+				put_time(&sb, min_last, w);
 			else
 				put_text(&sb, "", w);
 			break;
@@ -746,6 +884,126 @@ report_table(ca_acct_rec **rows, size_t n)
 	free(share);
 }
 
+/* The group a record belongs to as condor_userprio shows it (its
+ * AccountingGroup): a member's GROUP_NAMES group (the deepest one the part
+ * of its name before the last '.' begins with), a group's parent group,
+ * else "<none>". */
+static const char *
+group_shown(const ca_acct_rec *r)
+{
+	const char *name = r->name, *g = "<none>";
+	size_t len = strcspn(name, "@"), best = 0;
+
+	while (len > 0 && name[len - 1] != '.')
+		len--;
+	if (len == 0)
+		return g;
+	len--;		/* the part before the last '.' */
+	for (size_t i = 0; i < acct.pol.ngroups; i++) {
+		size_t gl = strlen(acct.pol.groups[i]);
+		if (gl > best && gl <= len && strncasecmp(name, acct.pol.groups[i], gl) == 0 &&
+		    (gl == len || name[gl] == '.')) {
+			g = acct.pol.groups[i];
+			best = gl;
+		}
+	}
+	return g;
+}
+
+/* A record as condor_userprio -long shows it, in the order of HTCondor's
+ * accountant: its name, whether it is a group and its group, Priority the
+ * effective priority, the ceiling and floor, the factor and usage, then
+ * what else the record holds, and the time of the last update (a new ad
+ * the caller frees). */
+static ca_ad *
+view_ad(ca_acct_rec *r)
+{
+	static const char *const usage[] = {
+		"PriorityFactor", "ResourcesUsed", "WeightedResourcesUsed", "AccumulatedUsage",
+		"WeightedAccumulatedUsage", "BeginUsageTime", "LastUsageTime", NULL
+	};
+	const ca_ad *rec = ca_acct_rec_ad(&acct, r);
+	ca_ad *ad = ca_ad_new();
+
+	ca_set_str(ad, "Name", r->name);
+	ca_set_bool(ad, "IsAccountingGroup", r->group);
+	ca_set_str(ad, "AccountingGroup", group_shown(r));
+	ca_set_real(ad, "Priority", ca_acct_eup(r));
+	ca_set_int(ad, "Ceiling", r->ceiling);
+	ca_set_int(ad, "Floor", r->floor);
+	for (const char *const *u = usage; *u; u++)
+		if (ca_ad_lookup(rec, *u) != NULL)
+			ca_ad_set_copy(ad, *u, strlen(*u), ca_ad_lookup(rec, *u));
+	for (uint32_t i = 0; i < rec->n; i++)
+		if (ca_ad_find(ad, rec->attrs[i].name) == NULL &&
+		    strcasecmp(rec->attrs[i].name->key, "lastupdate") != 0)
+			ca_ad_set_copy(ad, rec->attrs[i].spell, strlen(rec->attrs[i].spell),
+			    rec->attrs[i].expr);
+	ca_set_int(ad, "LastUpdate", acct.last_update);
+	return ad;
+}
+
+/* condor_userprio -long -legacy: one ad, record i's attributes numbered i,
+ * then NumSubmittors, and the concurrency limits in use as
+ * ConcurrencyLimit_NAME (a '.' of the name as '_'). */
+static ca_ad *
+legacy_ad(ca_acct_rec **rows, size_t n, const double *share)
+{
+	ca_ad *ad = ca_ad_new();
+	strbuf nm = STRBUF_INIT;
+
+	ca_set_int(ad, "LastUpdate", acct.last_update);
+	for (size_t i = 0; i < n; i++) {
+		ca_ad *v = view_ad(rows[i]);
+		if (share != NULL) {
+			ca_set_real(v, "SubmitterShare", opt.shares > 0 ? share[i] / opt.shares : 0);
+			ca_set_real(v, "SubmitterLimit", share[i]);
+		}
+		for (uint32_t k = 0; k < v->n; k++) {
+			const ca_attr *at = &v->attrs[k];
+			if (strcasecmp(at->name->key, "lastupdate") == 0)
+				continue;
+			strbuf_reset(&nm);
+			strbuf_addf(&nm, "%s%zu", at->spell, i + 1);
+			const ca_name *in = ca_intern(nm.buf, nm.len);
+			ca_ad_set(ad, in, ca_name_spelling(ad->arena, in, nm.buf, nm.len),
+			    ca_expr_copy(ad->arena, at->expr));
+		}
+		ca_ad_free(v);
+	}
+	ca_set_int(ad, "NumSubmittors", (int64_t)n);
+	for (size_t i = 0; i < acct.limits.v.n; i++) {
+		const ca_climit *l = &acct.limits.v.at[i];
+		strbuf_reset(&nm);
+		strbuf_addf(&nm, "ConcurrencyLimit_%s", l->name);
+		for (size_t k = 0; k < nm.len; k++)
+			if (nm.buf[k] == '.')
+				nm.buf[k] = '_';
+		ca_set_real(ad, nm.buf, l->count);
+	}
+	strbuf_release(&nm);
+	return ad;
+}
+
+/* Write ad; false when the output failed (the rest is not written). */
+static bool
+put_long(ca_writer *w, ca_ad *ad, const char *name)
+{
+	if (ca_writer_put(w, ad) == 0)
+		return true;
+	if (errno == EILSEQ) {
+		strbuf q = STRBUF_INIT;
+		ca_print_string(&q, name, strlen(name), 0);
+		cli_err("%s: %s", q.buf, ca_writer_refusal(w));
+		strbuf_release(&q);
+		cli_raise(EX_INPUT);
+		return true;
+	}
+	cli_err("writing output failed");
+	cli_raise(EX_SYSTEM);
+	return false;
+}
+
 static void
 report_long(ca_acct_rec **rows, size_t n)
 {
@@ -758,29 +1016,25 @@ report_long(ca_acct_rec **rows, size_t n)
 		share = ca_xcalloc(n + 1, sizeof *share);
 		ca_acct_shares(rows, n, opt.shares, share);
 	}
-	for (size_t i = 0; i < n; i++) {
-		ca_ad *ad = ca_acct_rec_ad(&acct, rows[i]);
+	if (opt.layout == L_LEGACY) {
+		ca_ad *ad = legacy_ad(rows, n, share);
+		put_long(w, ad, "the accountant's ad");
+		ca_ad_free(ad);
+	}
+	for (size_t i = 0; i < n && opt.layout != L_LEGACY; i++) {
+		ca_ad *ad = opt.layout == L_MODULAR ? view_ad(rows[i]) :
+		    ca_acct_rec_ad(&acct, rows[i]);
 		if (share != NULL) {
 			/* HTCondor's names for a submitter's share of the pool */
 			double frac = opt.shares > 0 ? share[i] / opt.shares : 0;
-			ca_ad_set(ad, ca_intern("SubmitterShare", 14), "SubmitterShare",
-			    ca_expr_lit(ad->arena, ca_real(frac)));
-			ca_ad_set(ad, ca_intern("SubmitterLimit", 14), "SubmitterLimit",
-			    ca_expr_lit(ad->arena, ca_real(share[i])));
+			ca_set_real(ad, "SubmitterShare", frac);
+			ca_set_real(ad, "SubmitterLimit", share[i]);
 		}
-		if (ca_writer_put(w, ad) < 0) {
-			if (errno == EILSEQ) {
-				strbuf q = STRBUF_INIT;
-				ca_print_string(&q, rows[i]->name, strlen(rows[i]->name), 0);
-				cli_err("%s: %s", q.buf, ca_writer_refusal(w));
-				strbuf_release(&q);
-				cli_raise(EX_INPUT);
-				continue;
-			}
-			cli_err("writing output failed");
-			cli_raise(EX_SYSTEM);
+		bool ok = put_long(w, ad, rows[i]->name);
+		if (opt.layout == L_MODULAR)
+			ca_ad_free(ad);
+		if (!ok)
 			break;
-		}
 	}
 	if (ca_writer_close(w) < 0) {
 		cli_err("writing output failed");

@@ -25,6 +25,15 @@ count_by_submitter() {
 	classad-eval -p Submitter "$TMP/records" | sort | uniq -c | awk '{ print $2, $1 }'
 }
 
+# shares ARGS...: a cycle (its records in $TMP/records), then count_by_submitter
+shares() {
+	neg "$@" >"$TMP/records" || return $?
+	count_by_submitter
+}
+
+# knob_shares [ARGS...]: shares with $TMP/config, $TMP/slots and $TMP/jobs
+knob_shares() { shares -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" "$@"; }
+
 # gen_slots PREFIX N [LINE...]: N idle one-core slots slot1@PREFIX001...
 gen_slots() {
 	local p=$1 n=$2 i
@@ -293,11 +302,11 @@ accounting() {
 	[ "$output" = $'alice@example.org 1\nbob@example.org 1' ]
 }
 
-@test "autoclusters: after one job gets nothing, the rest of its autocluster is skipped" {
+@test "cluster skipping: after one job gets nothing, the rest of its cluster is skipped" {
 	gen_slots n 1 >"$TMP/slots"
 	gen_jobs alice 1 3 'RequestMemory = 999999' >"$TMP/jobs"
 	run -1 --separate-stderr neg --slots "$TMP/slots" --jobs "$TMP/jobs" --explain 1.2 --summary
-	[[ $stderr == *"skipped: job 1.0 of the same autocluster got nothing (no slot matches)"* ]]
+	[[ $stderr == *"skipped: job 1.0 of the same cluster (ClusterId) got nothing (no slot matches)"* ]]
 	[[ $stderr == *"3 no slot matches"* ]]
 	[[ $stderr == *"autocluster: 3 idle jobs alike; 0 slots match both Requirements"* ]]
 }
@@ -541,7 +550,7 @@ quota_jobs() {
 	run -0 --separate-stderr neg -c "$D/quota-econ.config" --slots "$TMP/slots" \
 	    --jobs "$TMP/jobs" --explain 2.50
 	[[ $stderr == *"group group_econ.project2: quota 9, allocation 9, 0 in use"* ]]
-	[[ $stderr == *"job 2.50 skipped: job 2.9 of the same autocluster got nothing (quota reached)"* ]]
+	[[ $stderr == *"job 2.50 skipped: job 2.9 of the same cluster (ClusterId) got nothing (quota reached)"* ]]
 }
 
 @test "seed 002 3.4.8 dynamic: stat .5 with .4/.3/.4 gives 18, 13, 18 and one to the parent" {
@@ -706,4 +715,371 @@ quota_jobs() {
 	# the pool is 8; each is owed 4; alice already has 4
 	[ "$output" = "bob@example.org 4" ]
 	grep -q '^alice@example.org .* 4 .* 0 .* 10 pie slice used up$' "$TMP/summary"
+}
+
+# ---- concurrency limits ----
+
+@test "concurrency limits: XSW_LIMIT = 3 lets three of six XSW jobs run, as the manual's example" {
+	gen_slots n 10 >"$TMP/slots"
+	{ gen_jobs alice 1 6 'ConcurrencyLimits = "XSW"'; gen_jobs bob 2 2; } >"$TMP/jobs"
+	run -0 --separate-stderr matches --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "${#lines[@]}" -eq 8 ]
+	printf 'XSW_LIMIT = 3\n' >"$TMP/config"
+	run shares -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" --summary="$TMP/summary"
+	[ "$output" = $'alice@example.org 3\nbob@example.org 2' ]
+	grep -q '^alice@example.org .* 3 *3  3 concurrency limit reached$' "$TMP/summary"
+	run tail -2 "$TMP/summary"
+	[ "$output" = $'Concurrency limit      InUse  Matched     Max  Refused\nConcurrencyLimit_xsw       0        3       3        3' ]
+	# the match records say what each match holds
+	run classad-eval -p MatchedConcurrencyLimits "$TMP/records"
+	[ "$output" = $'xsw\nxsw\nxsw\nundefined\nundefined' ]
+	# --explain names the limit that stopped a job (a decision of the cycle)
+	run -0 --separate-stderr neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" \
+	    --explain 1.3
+	[[ $stderr == *"  concurrency limits: xsw"* ]]
+	[[ $stderr == *"  -> nothing this spin: concurrency limit xsw reached (ConcurrencyLimit_xsw 3 of 3; it asks 1)"* ]]
+	[[ $stderr == *"result: job 1.3 left idle: concurrency limit reached"* ]]
+}
+
+@test "concurrency limits: names ignore case, NAME:N takes N units, several per job" {
+	gen_slots n 10 >"$TMP/slots"
+	{ gen_jobs alice 1 3 'ConcurrencyLimits = "Db:2, license"'
+	  gen_jobs bob 2 3 'ConcurrencyLimits = "LICENSE"'; } >"$TMP/jobs"
+	printf 'DB_LIMIT = 5\nlicense_LIMIT = 4\n' >"$TMP/config"
+	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" --summary="$TMP/summary" \
+	    >"$TMP/records"
+	# alice: db 2 + 2 (a third would make 6 > 5); the licences: 2 hers, 2 bob's
+	run count_by_submitter
+	[ "$output" = $'alice@example.org 2\nbob@example.org 2' ]
+	grep -q '^ConcurrencyLimit_db  *0  *4  *5  *1$' "$TMP/summary"
+	grep -q '^ConcurrencyLimit_license  *0  *4  *4  *1$' "$TMP/summary"
+}
+
+@test "concurrency limits: dotted names, CONCURRENCY_LIMIT_DEFAULT and CONCURRENCY_LIMIT_DEFAULT_<SCOPE>" {
+	gen_slots n 20 >"$TMP/slots"
+	{ gen_jobs a 1 5 'ConcurrencyLimits = "large.swlicense"'
+	  gen_jobs b 2 5 'ConcurrencyLimits = "large.dbsession"'
+	  gen_jobs c 3 5 'ConcurrencyLimits = "other.license"'
+	  gen_jobs d 4 5 'ConcurrencyLimits = "small.x"'; } >"$TMP/jobs"
+	printf 'CONCURRENCY_LIMIT_DEFAULT = 1\nCONCURRENCY_LIMIT_DEFAULT_LARGE = 3\nSMALL.X_LIMIT = 2\n' \
+	    >"$TMP/config"
+	run knob_shares
+	[ "$output" = $'a@example.org 3\nb@example.org 3\nc@example.org 1\nd@example.org 2' ]
+	# the default default is HTCondor's 2308032
+	neg --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
+	[ "$(grep -c '^Event' "$TMP/records")" = 20 ]
+}
+
+@test "concurrency limits: the use is counted from the claimed slots' jobs" {
+	gen_slots busy 2 'State = "Claimed"' 'Activity = "Busy"' 'RemoteUser = "carol@example.org"' \
+	    'Job = [ ClusterId = 9; ProcId = 0; ConcurrencyLimits = "xsw" ]' >"$TMP/slots"
+	gen_slots owner 1 'State = "Claimed"' 'Activity = "Busy"' 'RemoteUser = "dave@example.org"' \
+	    'ConcurrencyLimits = "XSW"' >>"$TMP/slots"
+	gen_slots idle 1 'State = "Unclaimed"' 'Job = [ ConcurrencyLimits = "xsw" ]' >>"$TMP/slots"
+	gen_slots n 5 >>"$TMP/slots"
+	gen_jobs alice 1 4 'ConcurrencyLimits = "xsw"' >"$TMP/jobs"
+	printf 'XSW_LIMIT = 4\n' >"$TMP/config"
+	# three in use (the slots' own ConcurrencyLimits, else their running
+	# job's; a stale Job on an unclaimed slot holds nothing): one more
+	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" --summary="$TMP/summary" \
+	    >"$TMP/records"
+	[ "$(grep -c '^Event' "$TMP/records")" = 1 ]
+	grep -q '^ConcurrencyLimit_xsw  *3  *1  *4  *3$' "$TMP/summary"
+}
+
+@test "concurrency limits: an expression is evaluated against each slot (concurrency_limits_expr)" {
+	gen_slots a 3 'NETWORK = "NETWORK_A"' >"$TMP/slots"
+	gen_slots b 3 'NETWORK = "NETWORK_B"' >>"$TMP/slots"
+	gen_jobs alice 1 6 'ConcurrencyLimits = TARGET.NETWORK' >"$TMP/jobs"
+	printf 'NETWORK_A_LIMIT = 2\nNETWORK_B_LIMIT = 1\n' >"$TMP/config"
+	neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
+	run classad-eval -p MatchedConcurrencyLimits "$TMP/records"
+	[ "$output" = $'network_a\nnetwork_a\nnetwork_b' ]
+	run -0 --separate-stderr neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" \
+	    --explain 1.3
+	[[ $stderr == *"concurrency limits: ConcurrencyLimits, evaluated with each slot"* ]]
+	[[ $stderr == *"slot1@b002.example.org: concurrency limit network_b reached (ConcurrencyLimit_network_b 1 of 1; it asks 1)"* ]]
+}
+
+# ---- ceilings and floors (condor_userprio -setceiling, -setfloor) ----
+
+@test "ceiling: a submitter gets no more than its ceiling, whatever its share" {
+	gen_slots n 10 >"$TMP/slots"
+	{ gen_jobs alice 1 10; gen_jobs bob 2 10; } >"$TMP/jobs"
+	userprio-calc --state "$TMP/acct" --now $T0 -setceiling alice@example.org 2 >/dev/null
+	neg --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs" \
+	    --summary="$TMP/summary" >"$TMP/records"
+	run count_by_submitter
+	[ "$output" = $'alice@example.org 2\nbob@example.org 8' ]
+	grep -q '^alice@example.org .* 8 ceiling reached$' "$TMP/summary"
+	# the ceiling counts what the submitter already runs
+	gen_slots busy 1 'State = "Claimed"' 'Activity = "Busy"' 'RemoteUser = "alice@example.org"' \
+	    >>"$TMP/slots"
+	run -0 --separate-stderr neg --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs" \
+	    --explain 1.1
+	[[ $stderr == *"alice@example.org's ceiling 2 (1 in use)"* ]]
+	[[ $stderr == *"its ceiling leaves 1"* ]]
+	[[ $stderr == *"job 1.1 not reached: the submitter's ceiling is reached"* ]]
+	# an accounting group is a submitter too
+	gen_jobs g 3 10 'AccountingGroup = "group_cms"' >"$TMP/gjobs"
+	userprio-calc --state "$TMP/acct" --now $T0 -setceiling group_cms@example.org 3 >/dev/null
+	run -0 matches --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/gjobs"
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "floor: a submitter below its floor gets up to it first" {
+	gen_slots n 10 >"$TMP/slots"
+	{ gen_jobs alice 1 10; gen_jobs bob 2 10; } >"$TMP/jobs"
+	accounting alice@example.org=0.5 bob@example.org=5 >"$TMP/acct"
+	run -0 matches --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	run shares --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$output" = $'alice@example.org 9\nbob@example.org 1' ]
+	userprio-calc --state "$TMP/acct" --now $T0 -setfloor bob@example.org 6 >/dev/null
+	run shares --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$output" = $'alice@example.org 4\nbob@example.org 6' ]
+	run -0 --separate-stderr neg --accounting "$TMP/acct" --slots "$TMP/slots" \
+	    --jobs "$TMP/jobs" --explain 2.0
+	[[ $stderr == *"floor round: submitters below their floor get up to it first (bob@example.org's floor is 6):"* ]]
+}
+
+@test "ceiling and floor leases (-duration) end at their time" {
+	gen_slots n 10 >"$TMP/slots"
+	{ gen_jobs alice 1 10; gen_jobs bob 2 10; } >"$TMP/jobs"
+	userprio-calc --state "$TMP/acct" --now $T0 -duration 3600 \
+	    -setceiling alice@example.org 1 >/dev/null
+	run shares --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$output" = $'alice@example.org 1\nbob@example.org 9' ]
+	negotiate --now $((T0 + 3600)) --accounting "$TMP/acct" --slots "$TMP/slots" \
+	    --jobs "$TMP/jobs" >"$TMP/records"
+	run count_by_submitter
+	[ "$output" = $'alice@example.org 5\nbob@example.org 5' ]
+}
+
+# ---- knobs of the loop ----
+
+@test "job order: equal priorities go by QDate, the older submission first" {
+	gen_slots n 1 >"$TMP/slots"
+	{ gen_jobs alice 1 1 'QDate = 1700000500'; gen_jobs alice 2 1 'QDate = 1700000100'; } >"$TMP/jobs"
+	run -0 matches --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$output" = $'2.0\tslot1@n001.example.org\tNoPreemption\talice@example.org' ]
+	# JobPrio still comes first
+	{ gen_jobs alice 1 1 'QDate = 1700000500' 'JobPrio = 1'; gen_jobs alice 2 1 'QDate = 1700000100'; } >"$TMP/jobs"
+	run -0 matches --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$output" = $'1.0\tslot1@n001.example.org\tNoPreemption\talice@example.org' ]
+}
+
+@test "cluster skipping is by ClusterId; NEGOTIATE_ALL_JOBS_IN_CLUSTER and SIGNIFICANT_ATTRIBUTES" {
+	gen_slots n 4 >"$TMP/slots"
+	# 1.0 asks for too much: 1.1 is skipped with it; cluster 2, alike, is tried
+	{ gen_jobs alice 1 1 'RequestMemory = 999999'; gen_jobs alice 1 1 'ProcId = 1'
+	  gen_jobs alice 2 1; } >"$TMP/jobs"
+	run -0 --separate-stderr matches --slots "$TMP/slots" --jobs "$TMP/jobs" --explain 1.1
+	[ "$output" = $'2.0\tslot1@n001.example.org\tNoPreemption\talice@example.org' ]
+	[[ $stderr == *"job 1.1 skipped: job 1.0 of the same cluster (ClusterId) got nothing (no slot matches)"* ]]
+	printf 'NEGOTIATE_ALL_JOBS_IN_CLUSTER = True\n' >"$TMP/all"
+	run -0 matches -c "$TMP/all" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "${#lines[@]}" -eq 2 ]
+	# with SIGNIFICANT_ATTRIBUTES the jobs of equal values skip together
+	printf 'SIGNIFICANT_ATTRIBUTES = Owner\n' >"$TMP/sig"
+	run -1 --separate-stderr matches -c "$TMP/sig" --slots "$TMP/slots" --jobs "$TMP/jobs" \
+	    --explain 2.0
+	[[ $stderr == *"job 2.0 skipped: job 1.0 of the same cluster (its SIGNIFICANT_ATTRIBUTES are alike) got nothing"* ]]
+}
+
+@test "NEGOTIATOR_DEPTH_FIRST: the jobs a partitionable slot holds are left to the schedd" {
+	printf '%s\n' 'Name = "slot1@big.example.org"' 'Machine = "big.example.org"' 'SlotID = 1' \
+	    'State = "Unclaimed"' 'Activity = "Idle"' 'PartitionableSlot = true' 'Cpus = 4' \
+	    'Memory = 16384' 'Disk = 1000000' 'Rank = 1.0' 'CurrentRank = 0.0' \
+	    'Requirements = START' 'START = True' '' >"$TMP/slots"
+	gen_slots n 2 >>"$TMP/slots"
+	{ gen_jobs alice 1 3; gen_jobs bob 2 2; } >"$TMP/jobs"
+	printf 'NEGOTIATOR_USE_SLOT_WEIGHTS = False\n' >"$TMP/config"
+	run knob_shares
+	[ "$output" = $'alice@example.org 2\nbob@example.org 1' ]
+	printf 'NEGOTIATOR_DEPTH_FIRST = True\n' >>"$TMP/config"
+	run shares -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" --summary="$TMP/summary"
+	[ "$output" = $'alice@example.org 1\nbob@example.org 2' ]
+	grep -q '^alice@example.org .* 2 left to the schedd (depth first)$' "$TMP/summary"
+	run -0 --separate-stderr neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" \
+	    --explain 1.2
+	[[ $stderr == *"result: job 1.2 left to the schedd, to start in slot1@big.example.org with job 1.0"* ]]
+}
+
+@test "NEGOTIATOR_IGNORE_USER_PRIORITIES: no slices, the best priority takes all it can" {
+	gen_slots n 10 >"$TMP/slots"
+	{ gen_jobs alice 1 10; gen_jobs bob 2 10; } >"$TMP/jobs"
+	accounting alice@example.org=5 bob@example.org=0.5 >"$TMP/acct"
+	run shares --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$output" = $'alice@example.org 1\nbob@example.org 9' ]
+	printf 'NEGOTIATOR_IGNORE_USER_PRIORITIES = True\n' >"$TMP/config"
+	run shares -c "$TMP/config" --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$output" = "bob@example.org 10" ]
+}
+
+@test "NEGOTIATOR_SLOT_CONSTRAINT, NEGOTIATOR_JOB_CONSTRAINT and NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT" {
+	gen_slots n 6 >"$TMP/slots"
+	gen_slots gpu 4 'HasGPU = true' >>"$TMP/slots"
+	{ gen_jobs alice 1 10; gen_jobs bob 2 10 'Secret = true'; } >"$TMP/jobs"
+	printf 'NEGOTIATOR_SLOT_CONSTRAINT = HasGPU =!= true\n' >"$TMP/c1"
+	run -0 --separate-stderr neg -c "$TMP/c1" --slots "$TMP/slots" --jobs "$TMP/jobs" --summary
+	[[ $stderr == *"6 slots (pool weight 6)"* ]]
+	printf 'NEGOTIATOR_JOB_CONSTRAINT = Secret =!= true\n' >"$TMP/c2"
+	run shares -c "$TMP/c2" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$output" = "alice@example.org 10" ]
+	run -0 --separate-stderr neg -c "$TMP/c2" --slots "$TMP/slots" --jobs "$TMP/jobs" --explain 2.0
+	[[ $stderr == "job 2.0: NEGOTIATOR_JOB_CONSTRAINT is false for it: the schedd does not offer it to the negotiator" ]]
+	# the pie is made of the GPU slots only: 2 each, and no more spins
+	printf 'NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT = HasGPU =?= true\n' >"$TMP/c3"
+	run shares -c "$TMP/c3" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$output" = $'alice@example.org 2\nbob@example.org 2' ]
+}
+
+@test "PREEMPTION_REQUIREMENTS_STABLE = False: the usage a match adds counts for the next one" {
+	gen_slots busy 4 'State = "Claimed"' 'Activity = "Busy"' 'RemoteUser = "bob@example.org"' \
+	    >"$TMP/slots"
+	gen_jobs alice 1 4 >"$TMP/jobs"
+	accounting alice@example.org=0.5 bob@example.org=10 >"$TMP/acct"
+	printf 'PREEMPTION_REQUIREMENTS = SubmitterUserResourcesInUse < 2\n' >"$TMP/config"
+	# evaluated once, when the candidates are gathered: alice takes her
+	# slice (3.8 of the 4 slots)
+	run -0 matches -c "$TMP/config" --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "${#lines[@]}" -eq 3 ]
+	printf 'PREEMPTION_REQUIREMENTS_STABLE = False\n' >>"$TMP/config"
+	run -0 matches -c "$TMP/config" --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "PREEMPTION_RANK_STABLE = False: candidates ranked by usage are ranked again" {
+	gen_slots c 2 'State = "Claimed"' 'Activity = "Busy"' 'RemoteUser = "carol@example.org"' \
+	    >"$TMP/slots"
+	gen_slots b 3 'State = "Claimed"' 'Activity = "Busy"' 'RemoteUser = "bob@example.org"' \
+	    >>"$TMP/slots"
+	gen_jobs alice 1 2 >"$TMP/jobs"
+	accounting alice@example.org=0.5 bob@example.org=10 carol@example.org=10 >"$TMP/acct"
+	printf 'PREEMPTION_REQUIREMENTS = True\nPREEMPTION_RANK = RemoteUserResourcesInUse\n' \
+	    >"$TMP/config"
+	# bob, who uses three slots, loses two
+	neg -c "$TMP/config" --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs" \
+	    >"$TMP/records"
+	run classad-eval -p PreemptedUser "$TMP/records"
+	[ "$output" = $'bob@example.org\nbob@example.org' ]
+	# ranked again after the first: bob then uses two, as carol does
+	printf 'PREEMPTION_RANK_STABLE = False\n' >>"$TMP/config"
+	neg -c "$TMP/config" --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs" \
+	    >"$TMP/records"
+	run classad-eval -p PreemptedUser "$TMP/records"
+	[ "$output" = $'bob@example.org\ncarol@example.org' ]
+}
+
+@test "Slot<N>_RemoteUserPrio: a slot sees the users of its machine's other slots" {
+	for i in 1 2; do
+		u=$([[ $i == 1 ]] && echo bob || echo carol)
+		printf 'Name = "slot%d@m.example.org"\nMachine = "m.example.org"\nSlotID = %d\n' $i $i
+		printf 'TotalSlots = 2\nState = "Claimed"\nActivity = "Busy"\nRemoteUser = "%s@example.org"\n' $u
+		printf 'Cpus = 1\nMemory = 4096\nRank = 0.0\nCurrentRank = 0.0\nRequirements = START\nSTART = True\n\n'
+	done >"$TMP/slots"
+	gen_jobs alice 1 1 >"$TMP/jobs"
+	accounting alice@example.org=0.5 bob@example.org=20 carol@example.org=4 >"$TMP/acct"
+	# preempt only on machines whose first slot runs a user worse than 10
+	printf 'PREEMPTION_REQUIREMENTS = Slot1_RemoteUserPrio > 10\n' >"$TMP/config"
+	run -0 matches -c "$TMP/config" --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "${#lines[@]}" -eq 1 ]
+	printf 'PREEMPTION_REQUIREMENTS = Slot1_RemoteUserPrio > 30\n' >"$TMP/config"
+	run -1 matches -c "$TMP/config" --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	# HTCondor's knob turns them off
+	printf 'PREEMPTION_REQUIREMENTS = Slot1_RemoteUserPrio > 10\nNEGOTIATOR_CROSS_SLOT_PRIOS = False\n' \
+	    >"$TMP/config"
+	run -1 matches -c "$TMP/config" --accounting "$TMP/acct" --slots "$TMP/slots" --jobs "$TMP/jobs"
+}
+
+# ---- group knobs ----
+
+@test "GROUP_AUTOREGROUP: a group past its quota negotiates again for what is left" {
+	gen_slots n 10 >"$TMP/slots"
+	{ gen_jobs a 1 10 'AccountingGroup = "g1.a"'; gen_jobs u 2 3; } >"$TMP/jobs"
+	printf 'GROUP_NAMES = g1\nGROUP_QUOTA_g1 = 2\n' >"$TMP/config"
+	run knob_shares
+	[ "$output" = $'g1.a@example.org 2\nu@example.org 3' ]
+	for knob in GROUP_AUTOREGROUP GROUP_AUTOREGROUP_g1; do
+		printf 'GROUP_NAMES = g1\nGROUP_QUOTA_g1 = 2\n%s = True\n' $knob >"$TMP/config"
+		neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" --summary="$TMP/summary" \
+		    >"$TMP/records"
+		run count_by_submitter
+		[ "$output" = $'g1.a@example.org 7\nu@example.org 3' ]
+		grep -q '^g1  *2  *2  *10  *2  *7  regroup$' "$TMP/summary"
+	done
+	run -0 --separate-stderr neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs" \
+	    --explain 1.4
+	[[ $stderr == *"group <none> with GROUP_AUTOREGROUP: the autoregroup groups' submitters negotiate again, for what the groups leave"* ]]
+}
+
+@test "GROUP_SORT_EXPR: the order groups are negotiated in" {
+	gen_slots n 2 >"$TMP/slots"
+	{ gen_jobs a 1 2 'AccountingGroup = "g1.a"'; gen_jobs b 2 2 'AccountingGroup = "g2.b"'; } >"$TMP/jobs"
+	printf 'GROUP_NAMES = g1, g2\nGROUP_QUOTA_g1 = 2\nGROUP_QUOTA_g2 = 2\n' >"$TMP/config"
+	run knob_shares
+	[ "$output" = "g1.a@example.org 2" ]
+	printf 'GROUP_SORT_EXPR = ifThenElse(AccountingGroup == "g2", 0, 1)\n' >>"$TMP/config"
+	run knob_shares
+	[ "$output" = "g2.b@example.org 2" ]
+}
+
+@test "GROUP_QUOTA_ROUND_ROBIN_RATE: groups that want the same slots take turns" {
+	gen_slots n 4 >"$TMP/slots"
+	{ gen_jobs a 1 4 'AccountingGroup = "g1.a"'; gen_jobs b 2 4 'AccountingGroup = "g2.b"'; } >"$TMP/jobs"
+	printf 'GROUP_NAMES = g1, g2\nGROUP_QUOTA_g1 = 4\nGROUP_QUOTA_g2 = 4\n' >"$TMP/config"
+	run knob_shares
+	[ "$output" = "g1.a@example.org 4" ]
+	printf 'GROUP_QUOTA_ROUND_ROBIN_RATE = 1\n' >>"$TMP/config"
+	run knob_shares
+	[ "$output" = $'g1.a@example.org 2\ng2.b@example.org 2' ]
+	printf 'GROUP_QUOTA_ROUND_ROBIN_RATE = 0.5\n' >"$TMP/bad"
+	run -3 --separate-stderr neg -c "$TMP/bad" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[[ $stderr == *"GROUP_QUOTA_ROUND_ROBIN_RATE must be a number of at least 1"* ]]
+}
+
+@test "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION: static subgroups keep their quotas" {
+	untraced gen_slots n 120 >"$TMP/slots"
+	untraced gen_jobs l2 1 100 'AccountingGroup = "group_chemistry.lab2.l2"' >"$TMP/jobs"
+	printf 'GROUP_QUOTA_group_chemistry = 100\nGROUP_QUOTA_group_chemistry.lab1 = 40\nGROUP_QUOTA_group_chemistry.lab2 = 80\n' \
+	    >"$TMP/config"
+	run knob_shares
+	[ "$output" = "group_chemistry.lab2.l2@example.org 66" ]
+	printf 'NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION = True\n' >>"$TMP/config"
+	run knob_shares
+	[ "$output" = "group_chemistry.lab2.l2@example.org 80" ]
+}
+
+@test "NEGOTIATOR_USE_WEIGHTED_DEMAND: a group's demand in slot weights or in jobs" {
+	gen_slots n 4 'Cpus = 2' >"$TMP/slots"
+	{ gen_jobs a 1 2 'AccountingGroup = "a.u"' 'RequestCpus = 2'
+	  gen_jobs b 2 8 'AccountingGroup = "b.u"'; } >"$TMP/jobs"
+	printf '%s\n' 'GROUP_NAMES = a, b' 'GROUP_QUOTA_DYNAMIC_a = .5' 'GROUP_QUOTA_DYNAMIC_b = .5' \
+	    'GROUP_ACCEPT_SURPLUS = True' >"$TMP/config"
+	run knob_shares
+	[ "$output" = $'a.u@example.org 2\nb.u@example.org 2' ]
+	printf 'NEGOTIATOR_USE_WEIGHTED_DEMAND = False\n' >>"$TMP/config"
+	run knob_shares
+	[ "$output" = $'a.u@example.org 1\nb.u@example.org 3' ]
+}
+
+@test "GROUP_PRIO_FACTOR_<group>: a group's submitters start with its factor" {
+	gen_slots n 11 >"$TMP/slots"
+	{ gen_jobs a 1 11 'AccountingGroup = "g1.a"'; gen_jobs b 2 11; } >"$TMP/jobs"
+	printf 'GROUP_NAMES = g1\nGROUP_QUOTA_g1 = 0\nGROUP_AUTOREGROUP_g1 = True\n' >"$TMP/config"
+	run knob_shares
+	[ "$output" = $'b@example.org 6\ng1.a@example.org 5' ]
+	printf 'GROUP_PRIO_FACTOR_g1 = 10\n' >>"$TMP/config"
+	run knob_shares
+	[ "$output" = $'b@example.org 10\ng1.a@example.org 1' ]
+}
+
+@test "the knobs simulated now are not reported as not simulated" {
+	gen_slots n 1 >"$TMP/slots"
+	gen_jobs alice 1 1 >"$TMP/jobs"
+	printf '%s\n' 'XSW_LIMIT = 3' 'CONCURRENCY_LIMIT_DEFAULT = 5' 'GROUP_AUTOREGROUP = True' \
+	    'GROUP_SORT_EXPR = 1' 'NEGOTIATOR_DEPTH_FIRST = True' 'PREEMPTION_RANK_STABLE = False' \
+	    'USE_GLOBAL_JOB_PRIOS = True' >"$TMP/config"
+	run -0 --separate-stderr neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$stderr" = "negotiate: warning: $TMP/config:7: USE_GLOBAL_JOB_PRIOS is not simulated (NEGOTIATOR: job priorities across submitters)" ]
 }

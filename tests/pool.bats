@@ -156,7 +156,8 @@ count_at() {
 	[[ ${ev[2]} == $'JobSuspendedEvent\t1800\t' ]]		# the first keystroke
 	[[ ${ev[3]} == $'JobEvictedEvent\t2700\tPREEMPT' ]]	# vacated in the next cycle
 	# PREEMPT fired once the job had been suspended MaxSuspendTime (600 s)
-	grep -q '00:41:00 slot1@desk1.example.org Claimed/Suspended -> Claimed/Retiring \[16\] PREEMPT' \
+	# (at the second it does, between two cycles)
+	grep -q '00:40:01 slot1@desk1.example.org Claimed/Suspended -> Claimed/Retiring \[16\] PREEMPT' \
 	    "$TMP/st/log/startd.log"
 	# no job starts while the owner is there, nor until the keyboard has
 	# been idle StartIdleTime (15 minutes): the job runs again at 4200

@@ -60,7 +60,7 @@ attr() {
 	[[ $output == *"--jobs QUEUE or --state QUEUE"* ]]
 	run schedd-step --jobs a --state b
 	((status == 2))
-	run schedd-step --exits --jobs a
+	run schedd-step --exits --state a
 	((status == 2))
 	run schedd-step --state -
 	((status == 2))
@@ -101,7 +101,10 @@ attr() {
 	run classad-eval -p 'strcat(ClusterId, ".", ProcId)' -p Owner -p JobStatus -p QDate -p RequestCpus -p 'isUndefined(Queue)' "$TMP/out.ads"
 	[[ $output == $'7.0\talice\t1\tundefined\tundefined\ttrue\n8.0\tbob\t1\t1700000000\t1\ttrue\n8.1\tbob\t1\t1700000000\t1\ttrue\n8.2\tbob\t1\t1700000000\t1\ttrue\n9.0\tcarol\t1\t1700000000\t4\ttrue' ]]
 	run attr "$TMP/out.ads" 8.1 'strcat(unparse(Requirements), " ", RequestMemory, " ", RequestDisk, " ", JobUniverse)'
-	[[ $output == 'TARGET.Cpus >= RequestCpus && TARGET.Memory >= RequestMemory && TARGET.Disk >= RequestDisk 128 1024 5' ]]
+	[[ $output == 'TARGET.Cpus >= RequestCpus && TARGET.Memory >= RequestMemory && TARGET.Disk >= RequestDisk 1 1 5' ]]
+	# the manual's defaults: JOB_DEFAULT_REQUESTMEMORY and _REQUESTDISK
+	run attr "$TMP/out.ads" 8.1 'strcat(unparse(RequestMemory), " ", unparse(RequestDisk), " ", DiskUsage, " ", JobLeaseDuration)'
+	[[ $output == 'ifThenElse(MemoryUsage =!= undefined,MemoryUsage,1) DiskUsage 1 2400' ]]
 	run classad-eval -p MyType -p JobId "$TMP/log.ads"
 	((${#lines[@]} == 4))
 	[[ ${lines[0]} == $'SubmitEvent\t8.0' ]]
@@ -300,4 +303,168 @@ attr() {
 	[[ $output == *'Owner = "x"'* ]]
 	run schedd-step --now $T0 --jobs "$TMP/nonexistent.ads"
 	((status == 4))
+}
+
+# ---- submit defaults, deferral, holds, releases and removals ----
+
+# cfg LINE...: $TMP/c.config holds these lines
+cfg() { printf '%s\n' "$@" >"$TMP/c.config"; }
+
+@test "--submit: JOB_DEFAULT_REQUEST* from -c (with units, or expressions); a nice user's MaxJobRetirementTime is 0" {
+	cfg 'JOB_DEFAULT_REQUESTCPUS = 2' 'JOB_DEFAULT_REQUESTMEMORY = 2G' \
+	    'JOB_DEFAULT_REQUESTDISK = 4096' 'JOB_DEFAULT_LEASE_DURATION = 600'
+	printf 'Owner = "bob"\n\nOwner = "frank"\nNiceUser = true\n\nOwner = "erin"\nNiceUser = true\nMaxJobRetirementTime = 100\n' >"$TMP/sub.ads"
+	run -0 schedd-step -c "$TMP/c.config" --now $T0 --jobs /dev/null --submit "$TMP/sub.ads"
+	printf '%s\n' "$output" >"$TMP/out.ads"
+	run classad-eval -p Owner -p RequestCpus -p RequestMemory -p RequestDisk -p JobLeaseDuration \
+	    -p MaxJobRetirementTime "$TMP/out.ads"
+	[[ $output == $'bob\t2\t2048\t4096\t600\tundefined\nfrank\t2\t2048\t4096\t600\t0\nerin\t2\t2048\t4096\t600\t100' ]]
+	# the manual's defaults follow MemoryUsage and DiskUsage when a job has them
+	printf 'Owner = "bob"\nMemoryUsage = 300\nDiskUsage = 5000\n\nOwner = "carol"\nExecutableSize = 77\n' >"$TMP/sub.ads"
+	run -0 schedd-step --now $T0 --jobs /dev/null --submit "$TMP/sub.ads"
+	printf '%s\n' "$output" >"$TMP/out.ads"
+	run classad-eval -p Owner -p RequestMemory -p RequestDisk -p DiskUsage "$TMP/out.ads"
+	[[ $output == $'bob\t300\t5000\t5000\ncarol\t1\t77\t77' ]]
+	cfg 'JOB_DEFAULT_REQUESTMEMORY = 2 *'
+	run -3 --separate-stderr schedd-step -c "$TMP/c.config" --now $T0 --jobs /dev/null
+	[[ $stderr == *"c.config:1:"* ]]
+}
+
+@test "deferral: a job is not matched before DeferralTime - DeferralPrepTime, nor after its window (the seed's examples)" {
+	local dt=1262368800		# deferral_time = 1262368800, deferral_prep_time = 60
+	printf 'Owner = "alice"\nDeferralTime = %s\nDeferralPrepTime = 60\n' $dt >"$TMP/sub.ads"
+	cfg 'SCHEDD_INTERVAL = 60'
+	run -0 schedd-step -c "$TMP/c.config" --now $((dt - 86400)) --jobs /dev/null --submit "$TMP/sub.ads"
+	printf '%s\n' "$output" >"$TMP/job.ad"
+	run classad-eval -p DeferralWindow -p DeferralPrepTime -p ScheddInterval "$TMP/job.ad"
+	[[ $output == $'0\t60\t60' ]]
+	printf 'Cpus = 1\nMemory = 1024\nDisk = 100000\n' >"$TMP/slot.ad"
+	local t want
+	for t in $((dt - 86400)):false $((dt - 121)):false $((dt - 120)):true $((dt - 1)):true \
+	    $dt:false; do
+		run -0 classad-eval --now ${t%:*} -f "$TMP/job.ad" -t "$TMP/slot.ad" Requirements
+		want=${t#*:}
+		[[ $output == "$want" ]] || { echo "at ${t%:*}: $output"; return 1; }
+	done
+	# a cron job's DeferralTime comes from cron-next, which sees to its window
+	printf 'Owner = "ops"\nCronMinute = "0"\n' >"$TMP/sub.ads"
+	run -0 schedd-step --now $T0 --jobs /dev/null --submit "$TMP/sub.ads"
+	[[ $output != *DeferralPrepTime* ]]
+}
+
+@test "deferral: a job that starts after DeferralTime + DeferralWindow is held (20); the window's last second is in it" {
+	# the seed: 45 s late with a window of 120 s, the job runs
+	local late status
+	for late in 45:2 120:2 121:5; do
+		rm -f "$TMP/q.ads" "$TMP/slots.ads"
+		job 1.0 1 "DeferralTime = $T0" 'DeferralWindow = 120'
+		running slot1@a 1.0 $((T0 + ${late%:*}))
+		schedd-step --now $((T0 + 600)) --jobs "$TMP/q.ads" -l "$TMP/log.ads" \
+		    "$TMP/slots.ads" >"$TMP/q1.ads"
+		status=$(attr "$TMP/q1.ads" 1.0 JobStatus)
+		[[ $status == "${late#*:}" ]] || { echo "${late%:*} s late: JobStatus $status"; return 1; }
+	done
+	run attr "$TMP/q1.ads" 1.0 'strcat(HoldReasonCode, " ", HoldReasonSubCode, " ", HoldReason, " ", LastRemoteHost, " ", NumHolds)'
+	[[ $output == '20 0 Job missed deferred execution time slot1@a 1' ]]
+	run classad-eval -w 'Cluster == 1' -p MyType -p 'EventTime - JobStart' -p HoldReasonCode \
+	    -p 'ifThenElse(isUndefined(DeferralTime), "", "deferred")' "$TMP/log.ads"
+	[[ $output == *$'ExecuteEvent\tundefined\tundefined\tdeferred'* ]]
+	[[ ${lines[-1]} == $'JobHeldEvent\tundefined\t20\t' ]]
+	# its starter does not run it: --exits stops it on the slot
+	run -0 schedd-step --exits --now $((T0 + 600)) --jobs "$TMP/q1.ads" "$TMP/slots.ads"
+	[[ $output == *'Event = "StarterExit"'* ]]
+}
+
+@test "holds: PeriodicHold and SYSTEM_PERIODIC_HOLD (with _NAMES, _REASON, _SUBCODE), HTCondor's reasons and codes" {
+	job 1.0 1 "QDate = $T0" 'PeriodicHold = (time() - QDate) > 600'
+	job 2.0 1 "QDate = $T0" 'PeriodicHold = (time() - QDate) > 600' 'PeriodicHoldReason = "too old"' \
+	    'PeriodicHoldSubCode = 7'
+	job 3.0 1 'NumJobStarts = 3'
+	job 4.0 1 'RequestMemory = 8192'
+	job 5.0 2 'RemoteHost = "slot1@a"' "JobCurrentStartDate = $((T0 + 100))" 'NumJobStarts = 3'
+	running slot1@a 5.0 $((T0 + 100))
+	cfg 'SYSTEM_PERIODIC_HOLD = NumJobStarts > 2' \
+	    'SYSTEM_PERIODIC_HOLD_REASON = strcat("started ", NumJobStarts, " times")' \
+	    'SYSTEM_PERIODIC_HOLD_SUBCODE = 42' \
+	    'SYSTEM_PERIODIC_HOLD_NAMES = big' 'SYSTEM_PERIODIC_HOLD_big = RequestMemory > 4096'
+	run -0 schedd-step -c "$TMP/c.config" --now $((T0 + 300)) --jobs "$TMP/q.ads" \
+	    -l "$TMP/log.ads" "$TMP/slots.ads"
+	printf '%s\n' "$output" >"$TMP/q1.ads"
+	run classad-eval -p 'strcat(ClusterId, ".", ProcId)' -p JobStatus -p HoldReasonCode \
+	    -p HoldReasonSubCode -p HoldReason "$TMP/q1.ads"
+	[[ ${lines[0]} == $'1.0\t1\tundefined\tundefined\tundefined' ]]
+	[[ ${lines[2]} == $'3.0\t5\t26\t42\tstarted 3 times' ]]
+	[[ ${lines[3]} == $'4.0\t5\t26\t0\tThe system macro SYSTEM_PERIODIC_HOLD expression \'RequestMemory > 4096\' evaluated to TRUE' ]]
+	[[ ${lines[4]} == $'5.0\t5\t26\t42\tstarted 3 times' ]]
+	run -0 schedd-step -c "$TMP/c.config" --now $((T0 + 601)) --jobs "$TMP/q1.ads" \
+	    -l "$TMP/log.ads" "$TMP/slots.ads"
+	printf '%s\n' "$output" >"$TMP/q2.ads"
+	run classad-eval -p JobStatus -p HoldReasonCode -p HoldReasonSubCode -p HoldReason \
+	    -p EnteredCurrentStatus "$TMP/q2.ads"
+	[[ ${lines[0]} == $'5\t3\t0\tThe job attribute PeriodicHold expression \'(time() - QDate) > 600\' evaluated to TRUE\t1700000601' ]]
+	[[ ${lines[1]} == $'5\t3\t7\ttoo old\t1700000601' ]]
+	# the running job left its slot, which the schedd stops (--exits --jobs)
+	run attr "$TMP/q2.ads" 5.0 'strcat(LastRemoteHost, " ", isUndefined(RemoteHost), " ", RemoteWallClockTime)'
+	[[ $output == 'slot1@a true 200' ]]
+	run -0 schedd-step --exits --now $((T0 + 600)) --jobs "$TMP/q2.ads" "$TMP/slots.ads"
+	[[ $output == *'Name = "slot1@a"'* && $output == *'Event = "StarterExit"'* ]]
+	run -0 schedd-step --exits --now $((T0 + 600)) "$TMP/slots.ads"
+	[[ $output != *StarterExit* ]]
+	run classad-eval -w 'MyType == "JobHeldEvent"' -p JobId -p EventTypeNumber -p HoldReasonCode \
+	    -p EventTime "$TMP/log.ads"
+	[[ $output == $'3.0\t12\t26\t1700000300\n4.0\t12\t26\t1700000300\n5.0\t12\t26\t1700000300\n1.0\t12\t3\t1700000601\n2.0\t12\t3\t1700000601' ]]
+}
+
+@test "releases and removals: SYSTEM_PERIODIC_RELEASE, SYSTEM_MAX_RELEASES, PeriodicRemove; user holds stay" {
+	job 1.0 5 'HoldReasonCode = 26' 'HoldReason = "started 3 times"' 'HoldReasonSubCode = 42' \
+	    "EnteredCurrentStatus = $T0" 'NumHolds = 1'
+	job 2.0 5 'HoldReasonCode = 1' 'HoldReason = "via condor_hold (by user alice)"' \
+	    "EnteredCurrentStatus = $T0" 'NumHolds = 1'
+	job 3.0 5 'HoldReasonCode = 26' "EnteredCurrentStatus = $T0" 'NumHolds = 2'
+	job 4.0 5 'HoldReasonCode = 3' "EnteredCurrentStatus = $T0" 'NumHolds = 1' \
+	    'PeriodicRemove = JobStatus == 5 && (time() - EnteredCurrentStatus) > 3600'
+	cfg 'SYSTEM_PERIODIC_RELEASE = HoldReasonCode =!= 3 && (time() - EnteredCurrentStatus) > 300' \
+	    'SYSTEM_MAX_RELEASES = 2'
+	run -0 schedd-step -c "$TMP/c.config" --now $((T0 + 301)) --jobs "$TMP/q.ads" \
+	    -l "$TMP/log.ads" --history "$TMP/hist.ads"
+	printf '%s\n' "$output" >"$TMP/q1.ads"
+	run classad-eval -p 'strcat(ClusterId, ".", ProcId)' -p JobStatus -p LastHoldReasonCode \
+	    -p LastHoldReason -p 'isUndefined(HoldReason)' "$TMP/q1.ads"
+	[[ ${lines[0]} == $'1.0\t1\t26\tstarted 3 times\ttrue' ]]
+	[[ ${lines[1]} == $'2.0\t5\tundefined\tundefined\tfalse' ]]	# held by its user
+	[[ ${lines[2]} == $'3.0\t5\tundefined\tundefined\ttrue' ]]	# held twice already
+	run attr "$TMP/q1.ads" 1.0 ReleaseReason
+	[[ $output == "The system macro SYSTEM_PERIODIC_RELEASE expression 'HoldReasonCode =!= 3 && (time() - EnteredCurrentStatus) > 300' evaluated to TRUE" ]]
+	run -0 schedd-step -c "$TMP/c.config" --now $((T0 + 3601)) --jobs "$TMP/q1.ads" \
+	    -l "$TMP/log.ads" --history "$TMP/hist.ads"
+	[[ $output != *"ClusterId = 4"* ]]
+	run classad-eval -p JobStatus -p RemoveReason "$TMP/hist.ads"
+	[[ $output == $'3\tThe job attribute PeriodicRemove expression \'JobStatus == 5 && (time() - EnteredCurrentStatus) > 3600\' evaluated to TRUE' ]]
+	run classad-eval -p MyType -p EventTypeNumber -p JobId -p Reason "$TMP/log.ads"
+	[[ ${lines[0]} == $'JobReleasedEvent\t13\t1.0\tThe system macro SYSTEM_PERIODIC_RELEASE expression \'HoldReasonCode =!= 3 && (time() - EnteredCurrentStatus) > 300\' evaluated to TRUE' ]]
+	[[ ${lines[1]} == JobAbortedEvent$'\t9\t4.0\t'* ]]
+}
+
+@test "WANT_HOLD: use POLICY : Hold_If_Memory_Exceeded holds the job (21, 102), the startd telling the schedd" {
+	cfg 'NUM_SLOTS = 1' 'use POLICY : Hold_If_Memory_Exceeded'
+	printf 'Name = "desk.example.org"\nCpus = 1\nMemory = 1024\nDisk = 100000\n' >"$TMP/desk.ad"
+	startd-step --init --now $T0 -c "$TMP/c.config" "$TMP/desk.ad" >"$TMP/s0.ads"
+	job 1.0 1 'RequestMemory = 512' 'MemoryUsage = 200' 'JobUniverse = 5' 'RequestCpus = 1' \
+	    'RequestDisk = 10'
+	printf 'Name = "slot1@desk.example.org"\nEvent = "Claim"\nTime = %s\nJob = [ ClusterId = 1; ProcId = 0; Owner = "alice"; JobUniverse = 5; RequestCpus = 1; RequestMemory = 512; RequestDisk = 10; MemoryUsage = 200 ]\n' \
+	    $((T0 + 10)) >"$TMP/ev1.ads"
+	# the machine's memory shrinks below what the job uses
+	printf 'Name = "desk.example.org"\nEvent = "MachineUpdate"\nTime = %s\nMemory = 100\n' \
+	    $((T0 + 100)) >"$TMP/ev2.ads"
+	startd-step -a -c "$TMP/c.config" --now $((T0 + 60)) -e "$TMP/ev1.ads" "$TMP/s0.ads" >"$TMP/s1.ads"
+	schedd-step --now $((T0 + 60)) --jobs "$TMP/q.ads" "$TMP/s1.ads" >"$TMP/q1.ads"
+	startd-step -a -v -c "$TMP/c.config" --now $((T0 + 300)) -e "$TMP/ev2.ads" "$TMP/s1.ads" \
+	    >"$TMP/s2.ads" 2>"$TMP/log"
+	grep -q 'WANT_HOLD = true: the job is put on hold (memory usage exceeded request_memory)' "$TMP/log"
+	run -0 schedd-step --now $((T0 + 300)) --jobs "$TMP/q1.ads" -l "$TMP/jlog.ads" "$TMP/s2.ads"
+	printf '%s\n' "$output" >"$TMP/q2.ads"
+	run attr "$TMP/q2.ads" 1.0 'strcat(JobStatus, " ", HoldReasonCode, " ", HoldReasonSubCode, " ", HoldReason)'
+	[[ $output == '5 21 102 memory usage exceeded request_memory' ]]
+	run classad-eval -p MyType -p HoldReasonCode -p HoldReasonSubCode "$TMP/jlog.ads"
+	[[ $output == $'JobHeldEvent\t21\t102' ]]
 }

@@ -227,21 +227,34 @@ claimed() {
 }
 
 @test "transitions 3 and 4: benchmarks when RunBenchmarks is true, done by event or in time" {
-	cfg 'RunBenchmarks = LastBenchmark == 0'
+	# RunBenchmarks = False (the default): no benchmarks at all
+	slots "$D/node.ad"
+	[[ $(val LastBenchmark) == 0 ]]
+	# defined and not FALSE: one set as the startd starts (the seed's note),
+	# then whenever it holds in Unclaimed/Idle: four hours later, exactly
+	cfg 'RunBenchmarks = (time() - LastBenchmark) >= (4 * $(HOUR))'
 	slots "$D/node.ad" -c "$TMP/c.config"
-	step $T0 -c "$TMP/c.config"
-	logged "Unclaimed/Idle -> Unclaimed/Benchmarking [3] RunBenchmarks = true"
+	[[ $(val LastBenchmark) == $T0 ]]
+	step $((T0 + 4 * 3600)) -c "$TMP/c.config"
+	logged "02:13:20 slot1@node1.example.org Unclaimed/Idle -> Unclaimed/Benchmarking [3] RunBenchmarks = true"
 	[[ $(val CondorLoadAvg) == 1.0 ]]
 	cp "$TMP/slots.ads" "$TMP/bench.ads"
-	ev slot1@node1.example.org BenchmarkDone $((T0 + 4)) 'Mips = 21000' 'KFlops = 1500000'
-	step $((T0 + 5)) -c "$TMP/c.config"
-	logged "22:13:24 slot1@node1.example.org Unclaimed/Benchmarking -> Unclaimed/Idle [4] event BenchmarkDone"
-	[[ $(val LastBenchmark) == $((T0 + 4)) && $(val Mips) == 21000 && $(val KFlops) == 1500000 ]]
+	ev slot1@node1.example.org BenchmarkDone $((T0 + 4 * 3600 + 4)) 'Mips = 21000' 'KFlops = 1500000'
+	step $((T0 + 4 * 3600 + 6)) -c "$TMP/c.config"
+	logged "02:13:24 slot1@node1.example.org Unclaimed/Benchmarking -> Unclaimed/Idle [4] event BenchmarkDone"
+	[[ $(val LastBenchmark) == $((T0 + 4 * 3600 + 4)) && $(val Mips) == 21000 && $(val KFlops) == 1500000 ]]
 	is slot1@node1.example.org Unclaimed/Idle
+	# the next result goes into a weighted average: (3 old + new) / 4
+	step $((T0 + 8 * 3600 + 10)) -c "$TMP/c.config"
+	logged "06:13:24 slot1@node1.example.org Unclaimed/Idle -> Unclaimed/Benchmarking [3]"
+	ev slot1@node1.example.org BenchmarkDone $((T0 + 8 * 3600 + 8)) 'Mips = 25000' 'KFlops = 1000000'
+	step $((T0 + 8 * 3600 + 10)) -c "$TMP/c.config"
+	[[ $(val Mips) == 22000 && $(val KFlops) == 1375000 ]]
+	# without the event, they take STARTD_STEP_BENCHMARK_TIME (10 s)
 	cp "$TMP/bench.ads" "$TMP/slots.ads"
-	step $((T0 + 60)) -c "$TMP/c.config"
-	logged "22:13:30 slot1@node1.example.org Unclaimed/Benchmarking -> Unclaimed/Idle [4] benchmarks finished"
-	[[ $(val LastBenchmark) == $((T0 + 10)) ]]
+	step $((T0 + 4 * 3600 + 60)) -c "$TMP/c.config"
+	logged "02:13:30 slot1@node1.example.org Unclaimed/Benchmarking -> Unclaimed/Idle [4] benchmarks finished"
+	[[ $(val LastBenchmark) == $((T0 + 4 * 3600 + 10)) ]]
 }
 
 @test "transition 5: Unclaimed -> Claimed/Idle when the schedd claims before the match" {
@@ -332,11 +345,21 @@ claimed() {
 	step $((T0 + 30)) -c "$TMP/c.config"
 	logged "$DESK Claimed/Idle -> Preempting/Vacating [10] IS_OWNER = true"
 	is $DESK Owner/Idle
-	# IS_OWNER decides, not START: a START about the job keeps the claim
+	# START locally FALSE (the seed's rule, IS_OWNER False): the owner is back
 	cfg 'NUM_SLOTS = 1' 'START = KeyboardIdle > 60 && TARGET.Owner =?= "alice"'
 	desk -c "$TMP/c.config"
 	ev $DESK Claim $((T0 + 10)) "$(job 1.0 alice)"
 	ev $DESK MachineUpdate $((T0 + 20)) 'KeyboardIdle = 0'
+	step $((T0 + 30)) -c "$TMP/c.config"
+	logged "22:13:40 $DESK Claimed/Idle -> Preempting/Vacating [10] START = false locally (without a job)" \
+	    "$DESK Preempting/Vacating -> Owner/Idle [22] no job to evict"
+	is $DESK Unclaimed/Idle
+	[[ $(val Eviction) == '' ]]
+	# a START false without a job but true for the claim's job (a meta-
+	# operator, seed 000's VM1_START) keeps the claim
+	cfg 'NUM_SLOTS = 1' 'START = TARGET.Owner =?= "alice"'
+	desk -c "$TMP/c.config"
+	ev $DESK Claim $((T0 + 10)) "$(job 1.0 alice)"
 	step $((T0 + 30)) -c "$TMP/c.config"
 	is $DESK Claimed/Idle
 }
@@ -377,7 +400,7 @@ claimed() {
 
 @test "transitions 13 and 18: PREEMPT starts retirement, retirement ends in Preempting" {
 	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'MAXJOBRETIREMENTTIME = 300' \
-	    'MachineMaxVacateTime = 60'
+	    'MachineMaxVacateTime = 60' 'WANT_VACATE = True'
 	desk -c "$TMP/c.config"
 	claimed $DESK $((T0 + 10)) 1.0 alice
 	ev $DESK MachineUpdate $((T0 + 100)) 'KeyboardIdle = 0'
@@ -388,13 +411,14 @@ claimed() {
 	step $((T0 + 200)) -c "$TMP/c.config"
 	is $DESK Claimed/Retiring			# 110 s left: more than the vacate time
 	step $((T0 + 260)) -c "$TMP/c.config"
-	logged "$DESK Claimed/Retiring -> Preempting/Vacating [18] retirement (PREEMPT) is over: 50 s of MaxJobRetirementTime left"
+	# exactly when no more is left than the vacate time, between the steps
+	logged "22:17:30 $DESK Claimed/Retiring -> Preempting/Vacating [18] retirement (PREEMPT) is over: 60 s of MaxJobRetirementTime left"
 	[[ $(val Requirements) == false ]]
 }
 
 @test "retirement: the job's own MaxJobRetirementTime only shortens it; JobMaxVacateTime" {
 	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'MAXJOBRETIREMENTTIME = 3600' \
-	    'MachineMaxVacateTime = 10'
+	    'MachineMaxVacateTime = 10' 'WANT_VACATE = True'
 	for mine in 100 99999; do
 		desk -c "$TMP/c.config"
 		claimed $DESK $((T0 + 10)) 1.0 alice "MaxJobRetirementTime = $mine; JobMaxVacateTime = 5"
@@ -403,9 +427,9 @@ claimed() {
 		is $DESK Claimed/Retiring
 		step $((T0 + 120)) -c "$TMP/c.config"
 		if ((mine == 100)); then
-			logged "22:15:20 $DESK Claimed/Retiring -> Preempting/Vacating [18] retirement (PREEMPT) is over: 0 s of MaxJobRetirementTime left"
-			step $((T0 + 130)) -c "$TMP/c.config"
-			logged "22:15:25 $DESK Preempting/Vacating -> Preempting/Killing [21] the vacate time (5 s) is over"
+			# 100 s from the start, less the 5 s the job gets to vacate
+			logged "22:15:05 $DESK Claimed/Retiring -> Preempting/Vacating [18] retirement (PREEMPT) is over: 5 s of MaxJobRetirementTime left" \
+			    "22:15:10 $DESK Preempting/Vacating -> Preempting/Killing [21] the vacate time (5 s) is over"
 		else
 			is $DESK Claimed/Retiring
 			[[ $(val RetirementTimeRemaining) == 3490 ]]
@@ -435,9 +459,10 @@ claimed() {
 	logged "22:15:00 $DESK Claimed/Busy -> Claimed/Suspended [14] SUSPEND = true"
 	[[ $(val LoadAvg) == 0.0 && $(val TotalJobSuspendTime) == 100 ]]
 	step $((T0 + 500)) -c "$TMP/c.config"
-	logged "$DESK Claimed/Suspended -> Claimed/Busy [15] CONTINUE = true"
+	# the second KeyboardIdle passes 300, not at the step
+	logged "22:20:01 $DESK Claimed/Suspended -> Claimed/Busy [15] CONTINUE = true"
 	is $DESK Claimed/Busy
-	[[ $(val TotalJobSuspendTime) == 400 && $(val TotalJobRunTime) == 90 ]]
+	[[ $(val TotalJobSuspendTime) == 301 && $(val TotalJobRunTime) == 189 ]]
 }
 
 @test "transition 16: PREEMPT while suspended moves to Retiring" {
@@ -512,7 +537,8 @@ claimed() {
 }
 
 @test "transition 21: Vacating -> Killing when KILL is true, or when the vacate time is over" {
-	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'KILL = $(ActivityTimer) > 30'
+	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'KILL = $(ActivityTimer) > 30' \
+	    'WANT_VACATE = True'
 	desk -c "$TMP/c.config"
 	claimed $DESK $((T0 + 10)) 1.0 alice
 	ev $DESK MachineUpdate $((T0 + 100)) 'KeyboardIdle = 0'
@@ -521,8 +547,9 @@ claimed() {
 	step $((T0 + 125)) -c "$TMP/c.config"
 	is $DESK Preempting/Vacating
 	step $((T0 + 150)) -c "$TMP/c.config"
-	logged "22:15:50 $DESK Preempting/Vacating -> Preempting/Killing [21] KILL = true"
-	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'MachineMaxVacateTime = 45'
+	logged "22:15:31 $DESK Preempting/Vacating -> Preempting/Killing [21] KILL = true"
+	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'MachineMaxVacateTime = 45' \
+	    'WANT_VACATE = True'
 	desk -c "$TMP/c.config"
 	claimed $DESK $((T0 + 10)) 1.0 alice
 	ev $DESK MachineUpdate $((T0 + 100)) 'KeyboardIdle = 0'
@@ -532,7 +559,7 @@ claimed() {
 }
 
 @test "transitions 22 and 25: the evicted job is gone, back to Owner" {
-	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60'
+	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'WANT_VACATE = True'
 	desk -c "$TMP/c.config"
 	claimed $DESK $((T0 + 10)) 1.0 alice
 	ev $DESK MachineUpdate $((T0 + 100)) 'KeyboardIdle = 0'
@@ -541,7 +568,8 @@ claimed() {
 	logged "22:15:05 $DESK Preempting/Vacating -> Owner/Idle [22] event StarterExit"
 	is $DESK Unclaimed/Idle
 	[[ -z $(val Job) && -z $(val Eviction) && -z $(val JobStart) && $(val CurrentRank) == 0.0 ]]
-	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60' 'WANT_VACATE = False'
+	# WANT_VACATE is False by default (the manual's default policy): Killing
+	cfg 'NUM_SLOTS = 1' 'PREEMPT = KeyboardIdle < 60'
 	desk -c "$TMP/c.config"
 	claimed $DESK $((T0 + 10)) 1.0 alice
 	ev $DESK MachineUpdate $((T0 + 100)) 'KeyboardIdle = 0'
@@ -567,9 +595,9 @@ claimed() {
 	ev $BASS Match $((T0 + 100)) "$(job 2.0 jones)" 'MatchReason = "Rank"'
 	ev $BASS Claim $((T0 + 101))
 	step $((T0 + 115)) -c "$TMP/c.config"
-	logged "[21] KILL = true"
+	logged "22:15:12 $BASS Preempting/Vacating -> Preempting/Killing [21] KILL = true"
 	step $((T0 + 200)) -c "$TMP/c.config"
-	logged "22:15:45 $BASS Preempting/Killing -> Claimed/Idle [24] KILLING_TIMEOUT (30 s) expired"
+	logged "22:15:42 $BASS Preempting/Killing -> Claimed/Idle [24] KILLING_TIMEOUT (30 s) expired"
 }
 
 @test "transitions 26 to 30: the backfill client starts, exits, is evicted and killed" {
@@ -667,6 +695,208 @@ claimed() {
 	    "slot1@node1.example.org Claimed/Retiring -> Claimed/Busy [19]"
 	is slot1@node1.example.org Claimed/Busy
 	is slot2@node1.example.org Unclaimed/Idle
+}
+
+@test "draining with resume on completion, two slots: every slot comes back, the one done first too" {
+	cfg 'NUM_SLOTS = 2' 'MAXJOBRETIREMENTTIME = 3600'
+	slots "$D/node.ad" -c "$TMP/c.config"
+	claimed slot1@node1.example.org $((T0 + 10)) 1.0 alice
+	ev node1.example.org Drain $((T0 + 100)) 'ResumeOnCompletion = true'
+	ev slot1@node1.example.org JobExit $((T0 + 500))
+	step $((T0 + 1000)) -c "$TMP/c.config"
+	logged "22:15:00 slot2@node1.example.org Unclaimed/Idle -> Drained/Retiring [37] draining" \
+	    "22:21:40 slot1@node1.example.org Claimed/Retiring -> Preempting/Vacating [18] event JobExit" \
+	    "22:21:40 slot1@node1.example.org Owner/Idle -> Drained/Retiring [36] draining" \
+	    "22:21:40 slot2@node1.example.org Drained/Retiring -> Drained/Idle [33]" \
+	    "22:21:40 slot2@node1.example.org Drained/Idle -> Owner/Idle [34] draining finished (resume on completion)" \
+	    "22:21:40 slot1@node1.example.org Drained/Idle -> Owner/Idle [34] draining finished (resume on completion)"
+	is slot1@node1.example.org Unclaimed/Idle
+	is slot2@node1.example.org Unclaimed/Idle
+	[[ -z $(val Draining slot1@node1.example.org) && -z $(val Draining slot2@node1.example.org) ]]
+}
+
+@test "claim leases: the schedd gone, the claim ends when its lease runs out (JobLeaseDuration, ALIVE_INTERVAL)" {
+	# no JobLeaseDuration: MAX_CLAIM_ALIVES_MISSED (6) x ALIVE_INTERVAL (300);
+	# keep-alives every third of it from the claim's start
+	desk
+	claimed $DESK $((T0 + 10)) 1.0 alice
+	ev desk.example.org ScheddGone $((T0 + 1000))
+	step $((T0 + 5000))
+	logged "22:30:00 $DESK Claimed/Busy: event ScheddGone: no more keep-alives; the claim lease (1800 s) runs out at 2023-11-14 22:53:30" \
+	    "22:53:30 $DESK Claimed/Busy -> Preempting/Killing [10] the claim lease (1800 s) ran out" \
+	    "22:54:00 $DESK Preempting/Killing -> Owner/Idle [25] KILLING_TIMEOUT"
+	# the job's JobLeaseDuration (40 minutes, condor_submit's default); an
+	# idle claim; a schedd that comes back in time keeps its claim
+	cfg 'NUM_SLOTS = 1' 'ALIVE_INTERVAL = 60'
+	desk -c "$TMP/c.config"
+	ev $DESK Claim $((T0 + 10)) "$(job 1.0 alice 'JobLeaseDuration = 2400')"
+	ev desk.example.org ScheddGone $((T0 + 1000))
+	step $((T0 + 3200)) -c "$TMP/c.config"
+	is $DESK Claimed/Idle
+	step $((T0 + 4000)) -c "$TMP/c.config"
+	# keep-alives every 800 s: the last at 22:26:50, the lease ends 2400 s on
+	logged "23:06:50 $DESK Claimed/Idle -> Preempting/Vacating [10] the claim lease (2400 s) ran out"
+	is $DESK Unclaimed/Idle
+	desk
+	ev $DESK Claim $((T0 + 10)) "$(job 1.0 alice)"
+	ev desk.example.org ScheddGone $((T0 + 1000))
+	ev desk.example.org KeepAlive $((T0 + 2000))
+	step $((T0 + 9000))
+	logged "event KeepAlive: the schedd of the claim is back"
+	is $DESK Claimed/Idle
+}
+
+@test "STARTD_LATCH_EXPRS: the value of each name and the time it last changed" {
+	cfg 'NUM_SLOTS = 1' 'STARTD_LATCH_EXPRS = CpuBusy Hot' 'Hot = LoadAvg > 2.0' \
+	    'STARTD_ATTRS = Hot'
+	desk -c "$TMP/c.config"
+	[[ $(val CpuBusyValue) == 0 && $(val CpuBusyTime) == $T0 && $(val HotValue) == 0 ]]
+	ev desk.example.org MachineUpdate $((T0 + 100)) 'LoadAvg = 1.0'
+	ev desk.example.org MachineUpdate $((T0 + 200)) 'LoadAvg = 3.0'
+	step $((T0 + 300)) -c "$TMP/c.config"
+	[[ $(val CpuBusyValue) == 1 && $(val CpuBusyTime) == $((T0 + 100)) ]]
+	[[ $(val HotValue) == 1 && $(val HotTime) == $((T0 + 200)) ]]
+	# HTCondor's Desktop policy latches CpuBusy: its CpuBusyTimer suspends a
+	# job whose CPU has been busy 2 minutes (and that has run 90 s)
+	cfg 'use POLICY : Desktop' 'NUM_SLOTS = 1'
+	desk -c "$TMP/c.config"
+	claimed $DESK $((T0 + 10)) 1.0 alice
+	ev desk.example.org MachineUpdate $((T0 + 200)) 'LoadAvg = 2.0'
+	step $((T0 + 1000)) -c "$TMP/c.config"
+	logged "22:18:41 $DESK Claimed/Busy -> Claimed/Suspended [14] SUSPEND = true"
+	[[ $(val CpuBusyTime) == $((T0 + 200)) ]]
+}
+
+@test "startd cron hooks: run at their PERIOD in simulated time, ads merged by SlotId, the seed's example" {
+	write_file hook >/dev/null <<-'EOF'
+	#!/bin/sh
+	echo "Value=1"
+	echo "SlotId=1"
+	echo "-s1"
+	echo "Value=2"
+	echo "SlotId=2"
+	echo "-s2"
+	echo "Value=10"
+	echo "Runs = \"$STARTD_STEP_TIME $*\""
+	echo "Env = \"$GREETING $WHO\""
+	echo "- update:true"
+	EOF
+	chmod +x "$TMP/hook"
+	cfg 'NUM_SLOTS = 3' 'STARTD_CRON_JOBLIST = test' "STARTD_CRON_TEST_EXECUTABLE = $TMP/hook" \
+	    'STARTD_CRON_TEST_PERIOD = 10m' 'STARTD_CRON_TEST_ARGS = abc 123' \
+	    'STARTD_CRON_TEST_ENV = GREETING=hello;WHO=world'
+	slots "$D/node.ad" -c "$TMP/c.config"
+	# no shell: the arguments as written, the environment of _ENV
+	[[ $(val Env slot3@node1.example.org) == '"hello world"' ]]
+	# the seed: Value=10 in every slot but slot1 and slot2
+	[[ $(val Value slot1@node1.example.org) == 1 && $(val Value slot2@node1.example.org) == 2 ]]
+	[[ $(val Value slot3@node1.example.org) == 10 ]]
+	[[ $(val Runs slot3@node1.example.org) == "\"$T0 abc 123\"" ]]
+	step $((T0 + 1500)) -c "$TMP/c.config"
+	[[ $(val Runs slot3@node1.example.org) == "\"$((T0 + 1200)) abc 123\"" ]]
+	[[ $(val StartdCronRuns slot1@node1.example.org) == "[ test = $((T0 + 1200)) ]" ]]
+	# PREFIX (LastUpdate too), SLOTS, OneShot
+	cfg 'NUM_SLOTS = 3' 'STARTD_CRON_JOBLIST = test' "STARTD_CRON_TEST_EXECUTABLE = $TMP/hook" \
+	    'STARTD_CRON_TEST_MODE = OneShot' 'STARTD_CRON_TEST_PREFIX = t_' 'STARTD_CRON_TEST_SLOTS = 2, 3'
+	slots "$D/node.ad" -c "$TMP/c.config"
+	# the prefix goes on every line, SlotId too (t_SlotId selects nothing):
+	# every ad goes to slots 2 and 3, the tagged ones last
+	[[ -z $(val t_Value slot1@node1.example.org) && $(val t_Value slot2@node1.example.org) == 2 ]]
+	[[ $(val t_SlotId slot3@node1.example.org) == 2 ]]
+	[[ $(val t_LastUpdate slot3@node1.example.org) == $T0 ]]
+	step $((T0 + 7200)) -c "$TMP/c.config"
+	[[ $(val t_LastUpdate slot3@node1.example.org) == $T0 ]]	# once
+}
+
+@test "startd cron hooks: bad output, a failure and a timeout are reported, never a crash; Reconfig reruns" {
+	write_file bad >/dev/null <<-'EOF'
+	#!/bin/sh
+	echo "Good = 1"
+	echo "Bad = = 2"
+	echo "also bad"
+	printf 'Tail = "no newline"'
+	EOF
+	write_file fail >/dev/null <<-'EOF'
+	#!/bin/sh
+	echo "it broke" >&2
+	exit 3
+	EOF
+	write_file slow >/dev/null <<-'EOF'
+	#!/bin/sh
+	exec sleep 5
+	EOF
+	chmod +x "$TMP/bad" "$TMP/fail" "$TMP/slow"
+	cfg 'NUM_SLOTS = 1' 'STARTD_CRON_JOBLIST = bad fail slow nosuch' \
+	    "STARTD_CRON_BAD_EXECUTABLE = $TMP/bad" 'STARTD_CRON_BAD_MODE = OneShot' \
+	    'STARTD_CRON_BAD_RECONFIG_RERUN = true' \
+	    "STARTD_CRON_FAIL_EXECUTABLE = $TMP/fail" 'STARTD_CRON_FAIL_PERIOD = 1h' \
+	    "STARTD_CRON_SLOW_EXECUTABLE = $TMP/slow" 'STARTD_CRON_SLOW_PERIOD = 1h' \
+	    "STARTD_CRON_NOSUCH_EXECUTABLE = $TMP/nosuch" 'STARTD_CRON_NOSUCH_PERIOD = 1h' \
+	    'STARTD_STEP_HOOK_TIMEOUT = 1'
+	run -0 --separate-stderr startd-step --init --now $T0 -c "$TMP/c.config" "$TL/desk.ad"
+	printf '%s\n' "$output" >"$TMP/slots.ads"
+	[[ $stderr == *"$TMP/bad:2:1: warning: "*"(the line is left out)"* ]]
+	[[ $stderr == *"$TMP/bad:3:1: warning: "* ]]
+	[[ $stderr == *"$TMP/fail: warning: exited with status 3: it broke"* ]]
+	[[ $stderr == *"$TMP/slow: warning: did not finish in 1 s (STARTD_STEP_HOOK_TIMEOUT): killed"* ]]
+	[[ $stderr == *"$TMP/nosuch: warning: exited with status 127: cannot run $TMP/nosuch"* ]]
+	[[ $(val Good) == 1 && $(val Tail) == '"no newline"' && -z $(val Bad) ]]
+	# a Reconfig event: OneShot hooks with RECONFIG_RERUN run again
+	ev desk.example.org Reconfig $((T0 + 60))
+	step $((T0 + 120)) -c "$TMP/c.config"
+	logged "22:14:20 $DESK Unclaimed/Idle: event Reconfig"
+	[[ $(val StartdCronRuns) == *"bad = $((T0 + 60))"* ]]
+	# configuration mistakes are errors
+	cfg 'STARTD_CRON_JOBLIST = x' 'STARTD_CRON_X_EXECUTABLE = /bin/true' 'STARTD_CRON_X_MODE = Often'
+	run -3 --separate-stderr startd-step --init --now $T0 -c "$TMP/c.config" "$TL/desk.ad"
+	[[ $stderr == *"c.config:3:"*"unknown mode 'Often'"* ]]
+	cfg 'STARTD_CRON_JOBLIST = x' 'STARTD_CRON_X_EXECUTABLE = /bin/true'
+	run -3 --separate-stderr startd-step --init --now $T0 -c "$TMP/c.config" "$TL/desk.ad"
+	[[ $stderr == *"a Periodic hook needs a PERIOD"* ]]
+}
+
+@test "share/hooks/maintenance: the example hook keeps jobs off a machine in its window" {
+	local H=$BATS_TEST_DIRNAME/../share/hooks/maintenance
+	cfg 'NUM_SLOTS = 1' 'STARTD_CRON_JOBLIST = maint' "STARTD_CRON_MAINT_EXECUTABLE = $H" \
+	    'STARTD_CRON_MAINT_ARGS = 0 02:00 04:00' 'STARTD_CRON_MAINT_PERIOD = 5m' \
+	    'START = InMaintenance =!= True'
+	local sun=1700352000		# Sunday 2023-11-19 00:00 UTC
+	cp "$TL/desk.ad" "$TMP/desk.ad"
+	startd-step --init --now $sun -c "$TMP/c.config" "$TMP/desk.ad" >"$TMP/slots.ads"
+	[[ $(val InMaintenance) == false ]]
+	ev $DESK Claim $((sun + 3600)) "$(job 1.0 alice)"
+	step $((sun + 6 * 3600)) -c "$TMP/c.config"
+	# at 02:00 the hook says so and the idle claim goes (10); at 04:00 not
+	logged "02:00:00 $DESK Claimed/Idle -> Preempting/Vacating [10] START = false locally"
+	[[ $(val InMaintenance) == false && $(val StartdCronRuns) == "[ maint = $((sun + 6 * 3600)) ]" ]]
+	run -2 sh "$H" 8 02:00 04:00
+	run -0 env STARTD_STEP_TIME=$((sun + 7200)) sh "$H" '*' 02:00 04:00
+	[[ $output == $'InMaintenance = true\nMaintenanceEnd = '$((sun + 4 * 3600)) ]]
+	# one step or many: the same history, the hook running every 5 minutes
+	startd-step --init --now $sun -c "$TMP/c.config" "$TMP/desk.ad" >"$TMP/slots.ads"
+	printf 'Name = "slot1@desk.example.org"\nEvent = "Claim"\nTime = %s\n%s\n' $((sun + 3600)) \
+	    "$(job 1.0 alice)" >"$TMP/m.ads"
+	untraced same_history $sun $((sun + 5 * 3600)) "$TMP/m.ads" "$TMP/c.config" random
+}
+
+@test "benchmarks: BENCHMARKS_JOBLIST programs give Mips and KFlops, averaged, at startup and in Benchmarking" {
+	write_file mips >/dev/null <<-'EOF'
+	#!/bin/sh
+	echo "Mips = $((STARTD_STEP_TIME % 1000 + 1000))"
+	echo "KFlops = 2000"
+	EOF
+	chmod +x "$TMP/mips"
+	cfg 'NUM_SLOTS = 2' 'BENCHMARKS_JOBLIST = mips' "BENCHMARKS_MIPS_EXECUTABLE = $TMP/mips" \
+	    'RunBenchmarks = (time() - LastBenchmark) >= $(HOUR)'
+	slots "$D/node.ad" -c "$TMP/c.config"
+	# 1700000000 % 1000 = 0: Mips 1000 in both slots, once
+	[[ $(val Mips slot1@node1.example.org) == 1000 && $(val Mips slot2@node1.example.org) == 1000 ]]
+	[[ $(val LastBenchmark slot2@node1.example.org) == $T0 ]]
+	step $((T0 + 3700)) -c "$TMP/c.config"
+	logged "23:13:20 slot1@node1.example.org Unclaimed/Idle -> Unclaimed/Benchmarking [3]" \
+	    "23:13:30 slot1@node1.example.org Unclaimed/Benchmarking -> Unclaimed/Idle [4] benchmarks finished (STARTD_STEP_BENCHMARK_TIME 10 s, BENCHMARKS_JOBLIST)"
+	# run at T0 + 3610: 1610, averaged with 1000: (3 x 1000 + 1610) / 4
+	[[ $(val Mips slot1@node1.example.org) == 1152 && $(val KFlops slot2@node1.example.org) == 2000 ]]
 }
 
 @test "the _VANILLA forms of the policy apply to vanilla jobs only" {
@@ -896,7 +1126,20 @@ tl() {
 @test "policy time-of-day.config (seed 001): no new job in work hours" {
 	tl time-of-day "$D/workday.ads" "$TL/desk.ad" 1700034000 2400 300 "$P/default.config" \
 	    "$P/time-of-day.config" "$D/static.config"
-	[[ $output == *"Matched/Idle -> Owner/Idle [8] event Claim: the claim fails (START = false for this job)"* ]]
+	# the seed: an idle claim goes (10), a match goes back to Owner (8),
+	# when START locally evaluates to FALSE
+	[[ $output == *"08:05:00 slot1@desk.example.org Claimed/Idle -> Preempting/Vacating [10] START = false locally (without a job)"* ]]
+	[[ $output == *"08:10:00 slot1@desk.example.org Matched/Idle -> Owner/Idle [8] START = false locally (without a job)"* ]]
+}
+
+@test "transition 10 at 08:00 sharp: an idle claim in work hours, one step from 07:50 to noon" {
+	desk -c "$P/default.config" -c "$P/time-of-day.config"
+	ev $DESK Claim 1700034600 "$(job 1.0 alice)"	# Wednesday 07:50
+	step 1700049600 -c "$P/default.config" -c "$P/time-of-day.config"	# 12:00
+	logged "07:50:00 $DESK Unclaimed/Idle -> Claimed/Idle [5]" \
+	    "08:00:00 $DESK Claimed/Idle -> Preempting/Vacating [10] START = false locally (without a job)" \
+	    "08:00:00 $DESK Preempting/Vacating -> Owner/Idle [22] no job to evict"
+	is $DESK Unclaimed/Idle
 }
 
 @test "policy time-of-day-v6.config (seed 000): the same on top of the old default" {
@@ -1182,4 +1425,155 @@ tl() {
 		[[ $output == "$c" ]]
 	done
 	[[ $c == *"LoadAvg = 1.0"* ]]
+}
+
+# ---- deadline-exact stepping: one step far ahead makes the history of many ----
+
+# history START END EVENTS CONFIG... -- CUT...: the transition log of the
+# slots of $TMP/slots.ads (at START) stepped to END in steps ending at each
+# CUT and then END, each step given the events of its interval
+history() {
+	local start=$1 end=$2 ev=$3 prev=$1 t c=()
+	shift 3
+	while [[ $1 != -- ]]; do c+=(-c "$1"); shift; done
+	shift
+	cp "$TMP/slots.ads" "$TMP/h.ads"
+	: >"$TMP/h.log"
+	for t in "$@" "$end"; do
+		classad-eval -w "Time > $prev && Time <= $t" "$ev" >"$TMP/h.ev" || return 1
+		startd-step "${c[@]}" --now "$t" -e "$TMP/h.ev" -l "$TMP/h.log" "$TMP/h.ads" \
+		    >"$TMP/h.new" || return 1
+		mv "$TMP/h.new" "$TMP/h.ads"
+		prev=$t
+	done
+	cat "$TMP/h.log"
+}
+
+# cuts SEED START END N: N distinct random times in (START, END), sorted
+cuts() {
+	awk -v seed="$1" -v a="$2" -v b="$3" -v n="$4" 'BEGIN {
+		srand(seed)
+		while (k < n) { t = a + 1 + int(rand() * (b - a - 1)); if (!(t in s)) { s[t]; k++ } }
+		for (t in s) print t
+	}' | sort -n
+}
+
+# same_history START END EVENTS CONFIG... [random]: one step from START to
+# END, and steps cut at random times (and, unless the last word is random,
+# at every minute), give the same log
+same_history() {
+	local start=$1 end=$2 ev=$3 one many seed minutes=1
+	shift 3
+	if [[ ${!#} == random ]]; then minutes=0; set -- "${@:1:$#-1}"; fi
+	one=$(history "$start" "$end" "$ev" "$@" --) || return 1
+	[[ -n $one ]] || { echo "no history at all"; return 1; }
+	for seed in 1 2 3; do
+		# shellcheck disable=SC2046
+		many=$(history "$start" "$end" "$ev" "$@" -- $(cuts $seed "$start" "$end" 12)) || return 1
+		if [[ $many != "$one" ]]; then
+			diff <(printf '%s\n' "$one") <(printf '%s\n' "$many")
+			return 1
+		fi
+	done
+	((minutes)) || return 0
+	# shellcheck disable=SC2046
+	many=$(history "$start" "$end" "$ev" "$@" -- $(seq $((start + 60)) 60 $((end - 1)))) ||
+	    return 1
+	[[ $many == "$one" ]] || { diff <(printf '%s\n' "$one") <(printf '%s\n' "$many"); return 1; }
+}
+
+@test "one step = many steps: the seed's desktop policy, the owner typing two and twelve minutes" {
+	local C=("$P/desktop.config" "$P/desktop-local.config" "$TL/desk.config")
+	for ev in "$TL/typing.ads" "$TL/typing-long.ads"; do
+		slots "$TL/desk.ad" -c "${C[0]}" -c "${C[1]}" -c "${C[2]}"
+		untraced same_history $T0 $((T0 + 2400)) "$ev" "${C[@]}"
+	done
+}
+
+@test "one step = many steps: default-v6, max-retirement, disable-preemption, job-suspension" {
+	local p ev
+	for p in default-v6 max-retirement disable-preemption; do
+		for ev in "$TL/typing.ads" "$TL/typing-long.ads"; do
+			desk -c "$P/$p.config"
+			untraced same_history $T0 $((T0 + 2400)) "$ev" "$P/$p.config" \
+			    "$D/static.config"
+		done
+	done
+	local C=("$P/default-v6.config" "$P/job-suspension-v6.config" \
+	    "$P/job-suspension-v6-local.config" "$P/static-slots.config")
+	slots "$TL/desk.ad" -c "${C[0]}" -c "${C[1]}" -c "${C[2]}" -c "${C[3]}"
+	untraced same_history $T0 $((T0 + 1200)) "$D/suspension.ads" "${C[@]}"
+}
+
+@test "one step = many steps: time of day (08:00 on a Wednesday) and backfill" {
+	cp "$TL/desk.ad" "$TMP/desk.ad"
+	startd-step --init --now 1700034000 -c "$P/default.config" -c "$P/time-of-day.config" \
+	    -c "$D/static.config" "$TMP/desk.ad" >"$TMP/slots.ads"
+	untraced same_history 1700034000 1700036400 "$D/workday.ads" "$P/default.config" \
+	    "$P/time-of-day.config" "$D/static.config"
+	desk -c "$P/backfill.config"
+	untraced same_history $T0 $((T0 + 2400)) "$D/idle-typing.ads" "$P/backfill.config" \
+	    "$D/static.config"
+}
+
+@test "one step = many steps: HTCondor's use POLICY : Desktop, its CpuBusy latched" {
+	cfg 'use POLICY : Desktop' 'NUM_SLOTS = 1'
+	desk -c "$TMP/c.config"
+	# a CPU busy from other work for a while: CpuBusyTime latches, SUSPEND
+	# follows CpuBusyTimer
+	{
+		cat "$TL/typing.ads"
+		printf '\nName = "desk.example.org"\nEvent = "MachineUpdate"\nTime = %s\nLoadAvg = 2.5\n' \
+		    $((T0 + 900))
+		printf '\nName = "desk.example.org"\nEvent = "MachineUpdate"\nTime = %s\nLoadAvg = 1.0\n' \
+		    $((T0 + 1300))
+	} >"$TMP/busy.ads"
+	untraced same_history $T0 $((T0 + 2400)) "$TMP/busy.ads" "$TMP/c.config"
+	run untraced history $T0 $((T0 + 2400)) "$TMP/busy.ads" "$TMP/c.config" --
+	[[ $output == *"[14] SUSPEND = true"* ]]
+}
+
+# random_events SEED START END: a random life of the desk: jobs matched,
+# claimed, started, exiting and released; its owner typing for a while; the
+# CPU loaded by other work
+random_events() {
+	awk -v seed="$1" -v a="$2" -v b="$3" 'function ev(t, what) {
+		printf "Name = \"slot1@desk.example.org\"\nEvent = \"%s\nTime = %d\n\n", what, t
+	}
+	BEGIN {
+		srand(seed)
+		for (t = a + 10; t < b; t += 300 + int(rand() * 3000)) {
+			r = rand()
+			if (r < 0.4) {
+				n++
+				ev(t, "Match\"\nJob = [ ClusterId = " n "; ProcId = 0; Owner = \"u" n "\"; JobUniverse = " (rand() < 0.7 ? 5 : 1) "; ImageSize = 1000; RequestCpus = 1; RequestMemory = 100; RequestDisk = 100 ]")
+				ev(t + 1, "Claim\"")
+				ev(t + 2, "Activate\"")
+				d = 600 + int(rand() * 4000)
+				ev(t + d, "JobExit\"")
+				ev(t + d + 1, "Release\"")
+			} else if (r < 0.8) {
+				d = int(rand() * 900)
+				for (k = 0; k <= d; k += 30)
+					ev(t + k, "MachineUpdate\"\nKeyboardIdle = 0\nConsoleIdle = 0")
+			} else
+				ev(t, "MachineUpdate\"\nLoadAvg = " (rand() < 0.5 ? "0.0" : "1.5"))
+		}
+	}'	# (startd-step puts the events in time order)
+}
+
+@test "one step = many steps: random lives of a desktop under the seed's policies" {
+	local seed p t0=1700031600	# Wednesday 07:00: work hours begin at 08:00
+	for seed in 11 12 13; do
+		random_events $seed $t0 $((t0 + 14400)) >"$TMP/rand.ads"
+		for p in desktop default-v6 time-of-day; do
+			cp "$TL/desk.ad" "$TMP/desk.ad"
+			startd-step --init --now $t0 -c "$P/default.config" -c "$P/$p.config" \
+			    -c "$P/desktop-local.config" -c "$D/static.config" "$TMP/desk.ad" \
+			    >"$TMP/slots.ads"
+			untraced same_history $t0 $((t0 + 14400)) "$TMP/rand.ads" "$P/default.config" \
+			    "$P/$p.config" "$P/desktop-local.config" "$D/static.config" random ||
+			    { echo "seed $seed, policy $p"; return 1; }
+		done
+	done
 }

@@ -499,5 +499,139 @@ row() { printf '%s\n' "$output" | awk -v n="$1" '$1 == n { $1 = $1; print }'; }
 		fi
 	done <blocks
 	flush
-	[[ $n == 6 ]]
+	[[ $n == 8 ]]
+}
+
+# ---- ceilings and floors (condor_userprio -setceiling, -setfloor) ----
+
+@test "userprio-calc: -setceiling and -setfloor, in the state and the report" {
+	run -0 up --now $T0 -setceiling alice@example.com 8 -setfloor bob@example.com 2 \
+	    -setceiling bob@example.com -1
+	[ "$output" = $'The ceiling of alice@example.com was set to 8\nThe floor of bob@example.com was set to 2\nThe ceiling of bob@example.com was set to -1' ]
+	run -0 up --now $T0 -allusers
+	[[ ${lines[1]} == *"Time Since Submitter Submitter" ]]
+	[[ ${lines[2]} == *"Last Usage   Floor    Ceiling" ]]
+	[ "$(row alice@example.com)" = "alice@example.com 0.50 1.00 0 0.00 8.00" ]
+	[ "$(row bob@example.com)" = "bob@example.com 0.50 1.00 0 0.00 2.00" ]
+	run -0 up -long alice@example.com
+	[[ $output == *$'\nCeiling = 8'* && $output != *Floor* ]]
+	# -usage and -priority have no such columns
+	run -0 up --now $T0 -allusers -priority
+	[[ $output != *Ceiling* ]]
+	# condor_userprio's bounds: a ceiling of -1 (none) or more, a floor of 0 or more
+	run -2 --separate-stderr up --now $T0 -setceiling alice@example.com -2
+	[[ $stderr == *"-setceiling: ceiling must be greater than or equal to -1 (-2)."* ]]
+	run -2 --separate-stderr up --now $T0 -setfloor alice@example.com -1
+	[[ $stderr == *"-setfloor: floor must be greater than or equal to 0 (-1)."* ]]
+	run -2 --separate-stderr up --now $T0 -setfloor alice 3
+	[[ $stderr == *"'alice' is not a full user@domain name"* ]]
+	run -2 --separate-stderr up --now $T0 -setceiling alice@example.com 2.5
+}
+
+@test "userprio-calc: ceiling, floor and factor leases (-duration) end at their time" {
+	up --now $T0 -setceiling alice@example.com 4 >/dev/null
+	run -0 up --now $T0 -duration 3600 -setceiling alice@example.com 1 \
+	    -setfactor alice@example.com 3 -setfloor alice@example.com 2
+	[ "$output" = $'Set ceiling lease on alice@example.com to 1 for 3600 seconds\nSet priority-factor lease on alice@example.com to 3.000000 for 3600 seconds\nSet floor lease on alice@example.com to 2 for 3600 seconds' ]
+	run -0 up -long alice@example.com
+	[[ $output == *$'Ceiling = 1\n'* && $output == *"CeilingLeaseExpiration = $((T0 + 3600))"* ]]
+	[[ $output == *"CeilingPreLeaseValue = 4"* && $output == *"PriorityFactorPreLeaseValue = 1.0"* ]]
+	# one lease of a kind at a time
+	run -1 --separate-stderr up --now $((T0 + 60)) -duration 60 -setceiling alice@example.com 2
+	[[ $stderr == *"-setceiling: a ceiling lease for alice@example.com is already in effect (expires at $((T0 + 3600)))"* ]]
+	# an update after the expiration brings back what was before
+	up --now $((T0 + 3600)) --update "$D/idle.ad"
+	run -0 up --now $((T0 + 3600)) -priority alice@example.com
+	[ "$(row alice@example.com)" = "alice@example.com 0.50 0.50 1.00" ]
+	run -0 up -long alice@example.com
+	[[ $output == *$'Ceiling = 4\n'* && $output != *Lease* ]]
+	# cancelling: the value before comes back; nothing to cancel is exit 1
+	up --now $((T0 + 3600)) -duration 600 -setfloor alice@example.com 5 >/dev/null
+	run -0 up --now $((T0 + 3600)) -cancelfloorlease alice@example.com
+	[ "$output" = "Cancelled floor lease for alice@example.com" ]
+	run -1 --separate-stderr up --now $((T0 + 3600)) -cancelfloorlease alice@example.com
+	[[ $stderr == *"-cancelfloorlease: no floor lease in effect for alice@example.com"* ]]
+	run -1 --separate-stderr up --now $((T0 + 3600)) -cancelceilinglease nobody@example.com
+	[[ $stderr == *"no accountant record named nobody@example.com"* ]]
+}
+
+# ---- condor_userprio -long's layouts ----
+
+@test "userprio-calc: the state may be condor_userprio -long -legacy's numbered ad" {
+	cp "$D/condor-legacy.ad" "$TMP/state"
+	run -0 up --now 1700086400 -allusers -all
+	# Priority there is the effective priority: the real one is it / factor
+	[ "$(row group_physics.alice@example.org)" = "group_physics.alice@example.org 60.00 6.00 10.00 6 6.00 11/14/2023 22:13 11/15/2023 22:13 <now> 8.00" ]
+	[ "$(row bob@example.org)" = "bob@example.org 4.00 4.00 1.00 4 4.00 11/14/2023 22:13 11/15/2023 22:13 <now> 2.00" ]
+	[ "$(row group_physics)" = "group_physics 6.00 6.00 1.00 6 6.00 11/14/2023 22:13 11/15/2023 22:13 <now>" ]
+	[[ ${lines[-1]} == "Number of users: 2 "* ]]
+	# an update makes it a state of records; what only the view has is gone
+	up --now 1700086400 --update "$D/idle.ad"
+	run grep -c '^Name = ' "$TMP/state"
+	[ "$output" = 4 ]
+	run grep -E 'SubmitterShare|ConcurrencyLimit|EffectiveQuota|^AccountingGroup' "$TMP/state"
+	[ -z "$output" ]
+	run -0 up -long group_physics.alice@example.org
+	[[ $output == *$'\nPriority = 6.0\n'* && $output == *$'\nCeiling = 8\n'* ]]
+}
+
+@test "userprio-calc: the state may be condor_userprio -long -modular's ads" {
+	cp "$D/condor-modular.ad" "$TMP/state"
+	run -0 up --now 1700086400 -priority
+	[ "$(row carol@example.org)" = "carol@example.org 20.00 10.00 2.00" ]
+	[ "$(row dave@example.org)" = "dave@example.org 1.50 1.50 1.00" ]
+	run -0 up --now 1700086400 carol@example.org
+	[ "$(row carol@example.org)" = "carol@example.org 20.00 2.00 10 10.00 <now> 16.00" ]
+}
+
+@test "userprio-calc: -long -modular and -long -legacy print condor_userprio's layouts, which read back" {
+	up --now $T0 -c "$D/userprio.config" --update "$D/pool.ad"
+	up --now $T0 -setceiling alice@example.com 20 >/dev/null
+	run -0 up --now $T0 -all
+	local table=$output
+	run -0 up --now $T0 -long -legacy
+	[[ ${lines[0]} == "LastUpdate = $T0" ]]
+	[[ $output == *$'\nName1 = '* && $output == *$'\nNumSubmittors = '* ]]
+	printf '%s\n' "$output" >"$TMP/legacy"
+	run -0 userprio-calc --state "$TMP/legacy" --now $T0 -all
+	[ "$output" = "$table" ]
+	run -0 up --now $T0 -long -modular alice@example.com
+	[ "${lines[0]}" = 'Name = "alice@example.com"' ]
+	[ "${lines[1]}" = 'IsAccountingGroup = false' ]
+	[ "${lines[2]}" = 'AccountingGroup = "<none>"' ]
+	[ "${lines[4]}" = 'Ceiling = 20' ]
+	up --now $T0 -long -modular >"$TMP/modular"
+	run -0 userprio-calc --state "$TMP/modular" --now $T0 -all
+	[ "$output" = "$table" ]
+}
+
+@test "userprio-calc: an update counts the concurrency limits in use (ConcurrencyLimit_NAME)" {
+	cat >"$TMP/slots" <<-'EOF'
+	Name = "slot1@a"
+	State = "Claimed"
+	Activity = "Busy"
+	RemoteUser = "alice@example.com"
+	Job = [ ConcurrencyLimits = "XSW, large.db:2" ]
+
+	Name = "slot2@a"
+	State = "Claimed"
+	Activity = "Busy"
+	RemoteUser = "bob@example.com"
+	ConcurrencyLimits = "xsw"
+
+	Name = "slot3@a"
+	State = "Unclaimed"
+	ConcurrencyLimits = "xsw"
+	EOF
+	run -0 up --now $T0 --update "$TMP/slots" -long -legacy
+	[[ $output == *$'\nConcurrencyLimit_xsw = 2.0\nConcurrencyLimit_large_db = 2.0' ]]
+}
+
+@test "userprio-calc: dates and numbers as condor_userprio prints them" {
+	# January: the month padded with a blank ( 1/05/2024)
+	up --now 1704456000 --update "$D/steady.ad"
+	run -0 up --now 1704459600 --update "$D/steady.ad" -all
+	[[ $output == *" 1/05/2024 12:00  1/05/2024 13:00"* ]]
+	# the footer: under Last Usage Time the earliest one shown by default
+	[[ ${lines[-1]} == *" 1/04/2024 13:00    1+00:00" ]]
 }

@@ -66,8 +66,9 @@ static const struct {
 	{ "IsVanilla", "(TARGET.JobUniverse =?= 5)" },	/* HTCondor: == $(VANILLA) */
 	{ "IsVM", "(TARGET.JobUniverse =?= 13)" },	/* HTCondor: == $(VM) */
 	{ "JOB_DEFAULT_REQUESTCPUS", "1" },
-	{ "JOB_DEFAULT_REQUESTDISK", "1024" },	/* HTCondor: MAX({1024, (TransferInputSizeMB+1) * 1.25}) * 1024 */
-	{ "JOB_DEFAULT_REQUESTMEMORY", "128" },
+	{ "JOB_DEFAULT_REQUESTDISK", "DiskUsage" },	/* the manual's; HTCondor: MAX({1024, (TransferInputSizeMB+1) * 1.25}) * 1024 */
+	{ "JOB_DEFAULT_REQUESTMEMORY", "ifThenElse(MemoryUsage =!= UNDEFINED, MemoryUsage, 1)" },
+	    /* the manual's; HTCondor: 128 */
 	{ "KILL", "False" },
 	{ "KILLING_TIMEOUT", "30" },
 	{ "LIB", "$(RELEASE_DIR)/lib" },
@@ -149,7 +150,7 @@ static const struct {
 	{ "VANILLA", "5" },
 	{ "VM", "13" },
 	{ "WANT_SUSPEND", "False" },
-	{ "WANT_VACATE", "True" },
+	{ "WANT_VACATE", "False" },	/* HTCondor: True; the manual's default policy: False */
 };
 
 #define NDEFAULTS (sizeof defaults / sizeof defaults[0])
@@ -206,40 +207,18 @@ cfg_default_name_at(size_t i)
  */
 static const struct cfg_unsim unsim[] = {
 	/* the negotiator (and its accountant) */
-	{ "CONCURRENCY_LIMIT_DEFAULT", "NEGOTIATOR", NULL, "concurrency limits" },
-	{ "CONCURRENCY_LIMIT_DEFAULT_*", "NEGOTIATOR", NULL, "concurrency limits" },
-	{ "*_LIMIT", "NEGOTIATOR", NULL, "a concurrency limit" },
-	{ "GROUP_AUTOREGROUP", "NEGOTIATOR", "False", "autoregroup" },
-	{ "GROUP_AUTOREGROUP_*", "NEGOTIATOR", "False", "autoregroup" },
-	{ "GROUP_SORT_EXPR", "NEGOTIATOR", NULL, "the order groups are negotiated in" },
 	{ "GROUP_DYNAMIC_MACH_CONSTRAINT", "NEGOTIATOR", NULL,
 	    "the slots that count toward dynamic quotas" },
-	{ "GROUP_QUOTA_ROUND_ROBIN_RATE", "NEGOTIATOR", "1.0e100", "round-robin quota allocation" },
-	{ "NEGOTIATOR_DEPTH_FIRST", "NEGOTIATOR", "False", "depth-first matching" },
 	{ "USE_GLOBAL_JOB_PRIOS", "NEGOTIATOR", "False", "job priorities across submitters" },
-	{ "NEGOTIATOR_IGNORE_USER_PRIORITIES", "NEGOTIATOR", "False",
-	    "negotiation without user priorities" },
-	{ "NEGOTIATOR_JOB_CONSTRAINT", "NEGOTIATOR", NULL, "jobs left out of negotiation" },
-	{ "NEGOTIATOR_SLOT_CONSTRAINT", "NEGOTIATOR", NULL, "slots left out of negotiation" },
-	{ "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT", "NEGOTIATOR", NULL,
-	    "the slots that make up the pie" },
 	{ "NEGOTIATOR_SUBMITTER_CONSTRAINT", "NEGOTIATOR", NULL,
 	    "submitters left out of negotiation" },
 	{ "NEGOTIATOR_MAX_TIME_PER_*", "NEGOTIATOR", NULL, "time limits of a cycle" },
 	{ "NEGOTIATOR_TRIM_SHUTDOWN_THRESHOLD", "NEGOTIATOR", "0", "slots about to shut down" },
-	{ "NEGOTIATOR_USE_WEIGHTED_DEMAND", "NEGOTIATOR", "True", "weighted demand of groups" },
-	{ "PREEMPTION_REQUIREMENTS_STABLE", "NEGOTIATOR", "True",
-	    "PREEMPTION_REQUIREMENTS evaluated once per cycle" },
-	{ "PREEMPTION_RANK_STABLE", "NEGOTIATOR", "True",
-	    "PREEMPTION_RANK evaluated once per cycle" },
 	{ "FLOCK_NEGOTIATOR_HOSTS", "NEGOTIATOR", NULL, "flocking" },
 	/* the startd */
-	{ "STARTD_CRON_JOBLIST", "STARTD", NULL, "startd cron jobs publish attributes" },
 	{ "HIBERNATE", "STARTD", "False", "hibernation" },
 	{ "HIBERNATE_CHECK_INTERVAL", "STARTD", "0", "hibernation" },
-	{ "STARTD_LATCH_EXPRS", "STARTD", NULL, "latched expressions (their Value and Time)" },
 	{ "MACHINE_RESOURCE_*", "STARTD", NULL, "custom machine resources" },
-	{ "WANT_HOLD", "STARTD", "False", "putting jobs on hold" },
 	{ "STARTD_JOB_HOOK_KEYWORD", "STARTD", NULL, "fetch-work hooks" },
 	{ "*_HOOK_FETCH_WORK", "STARTD", NULL, "fetch-work hooks" },
 	{ "RESERVED_MEMORY", "STARTD", "0", "memory kept from the slots" },
@@ -250,9 +229,6 @@ static const struct cfg_unsim unsim[] = {
 	{ "MUST_MODIFY_REQUEST_EXPRS", "STARTD", "False", "MODIFY_REQUEST_EXPR_ for every request" },
 	/* the schedd */
 	{ "SCHEDD_CRON_JOBLIST", "SCHEDD", NULL, "schedd cron jobs publish attributes" },
-	{ "SYSTEM_PERIODIC_HOLD*", "SCHEDD", NULL, "periodic holds" },
-	{ "SYSTEM_PERIODIC_RELEASE*", "SCHEDD", NULL, "periodic releases" },
-	{ "SYSTEM_PERIODIC_REMOVE*", "SCHEDD", NULL, "periodic removes" },
 	{ "SYSTEM_ON_VACATE_COOL_DOWN", "SCHEDD", NULL, "job cool-downs" },
 	{ "MAX_JOBS_RUNNING", "SCHEDD", NULL, "the limit of running jobs" },
 	{ "MAX_JOBS_PER_OWNER", "SCHEDD", "100000", "the limit of jobs per owner" },
@@ -262,9 +238,6 @@ static const struct cfg_unsim unsim[] = {
 	{ "START_LOCAL_UNIVERSE", "SCHEDD", NULL, "local universe jobs" },
 	{ "START_SCHEDULER_UNIVERSE", "SCHEDD", NULL, "scheduler universe jobs" },
 	{ "FLOCK_TO", "SCHEDD", NULL, "flocking" },
-	{ "JOB_DEFAULT_REQUESTCPUS", "SCHEDD", "1", "the cpus a job asks for by default" },
-	{ "JOB_DEFAULT_REQUESTMEMORY", "SCHEDD", "128", "the memory a job asks for by default" },
-	{ "JOB_DEFAULT_REQUESTDISK", "SCHEDD", "1024", "the disk a job asks for by default" },
 };
 
 static bool

@@ -473,7 +473,7 @@ EVICT_NOT_SUSPEND,
 "if $(4?)\n"
 "  $(1)_$(2)_ARGS = $(4)\n"
 "endif\n",
-	    NOSIM, "(STARTD_CRON|SCHEDD_CRON, tag, executable [, args]): a hook run once" },
+	    SIM, "(STARTD_CRON|SCHEDD_CRON, tag, executable [, args]): a hook run once" },
 	{ "FEATURE", "PeriodicCronHook",
 "if ! $(4?)\n"
 "  error : use FEATURE : PeriodicCronHook needs at least four arguments\n"
@@ -485,7 +485,7 @@ EVICT_NOT_SUSPEND,
 "if $(5?)\n"
 "  $(1)_$(2)_ARGS = $(5)\n"
 "endif\n",
-	    NOSIM, "(STARTD_CRON|SCHEDD_CRON, tag, period, executable [, args]): a periodic hook" },
+	    SIM, "(STARTD_CRON|SCHEDD_CRON, tag, period, executable [, args]): a periodic hook" },
 	{ "FEATURE", "ContinuousCronHook",
 "if ! $(3?)\n"
 "  error : use FEATURE : ContinuousCronHook needs at least three arguments\n"
@@ -497,18 +497,18 @@ EVICT_NOT_SUSPEND,
 "if $(4?)\n"
 "  $(1)_$(2)_ARGS = $(4)\n"
 "endif\n",
-	    NOSIM, "(STARTD_CRON|SCHEDD_CRON, tag, executable [, args]): a hook kept running" },
+	    SIM, "(STARTD_CRON|SCHEDD_CRON, tag, executable [, args]): a hook kept running" },
 	{ "FEATURE", "StartdCronPeriodic", "use FEATURE : PeriodicCronHook(STARTD_CRON, $(0))\n",
-	    NOSIM, "(tag, period, executable [, args])" },
+	    SIM, "(tag, period, executable [, args])" },
 	{ "FEATURE", "ScheddCronPeriodic", "use FEATURE : PeriodicCronHook(SCHEDD_CRON, $(0))\n",
 	    NOSIM, "(tag, period, executable [, args])" },
 	{ "FEATURE", "StartdCronOneShot", "use FEATURE : OneShotCronHook(STARTD_CRON, $(0))\n",
-	    NOSIM, "(tag, executable [, args])" },
+	    SIM, "(tag, executable [, args])" },
 	{ "FEATURE", "ScheddCronOneShot", "use FEATURE : OneShotCronHook(SCHEDD_CRON, $(0))\n",
 	    NOSIM, "(tag, executable [, args])" },
 	{ "FEATURE", "StartdCronContinuous",
 	    "use FEATURE : ContinuousCronHook(STARTD_CRON, $(0))\n",
-	    NOSIM, "(tag, executable [, args])" },
+	    SIM, "(tag, executable [, args])" },
 	{ "FEATURE", "ScheddCronContinuous",
 	    "use FEATURE : ContinuousCronHook(SCHEDD_CRON, $(0))\n",
 	    NOSIM, "(tag, executable [, args])" },

@@ -193,12 +193,13 @@ ca_groups_config(ca_groups *g, ca_config *cfg, ca_diag *err)
 	};
 	gnames names = CA_VEC_INIT;
 	strbuf list = STRBUF_INIT, knob = STRBUF_INIT;
-	bool accept_all = false;
+	bool accept_all = false, regroup_all = false;
 	int64_t rounds = 3;
 	int rc = -1;
 
 	if (ca_config_bool(cfg, "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION", &g->oversubscribe,
 	    err) < 0 || ca_config_bool(cfg, "GROUP_ACCEPT_SURPLUS", &accept_all, err) < 0 ||
+	    ca_config_bool(cfg, "GROUP_AUTOREGROUP", &regroup_all, err) < 0 ||
 	    ca_config_int(cfg, "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS", &rounds, err) < 0)
 		goto out;
 	if (rounds < 1 || rounds > 1000) {
@@ -244,7 +245,7 @@ ca_groups_config(ca_groups *g, ca_config *cfg, ca_diag *err)
 	for (size_t i = 0; i < names.n; i++) {
 		char *name = ca_arena_strndup(&g->arena, names.at[i].name, names.at[i].len);
 		double sq = -1, dq = 0;
-		bool acc = accept_all;
+		bool acc = accept_all, regroup = regroup_all;
 		int have_s, have_d;
 
 		if (strcasecmp(name, ROOT_NAME) == 0) {
@@ -274,10 +275,18 @@ ca_groups_config(ca_groups *g, ca_config *cfg, ca_diag *err)
 		strbuf_addf(&knob, "GROUP_ACCEPT_SURPLUS_%s", name);
 		if (ca_config_bool(cfg, knob.buf, &acc, err) < 0)
 			goto out;
+		strbuf_reset(&knob);
+		strbuf_addf(&knob, "GROUP_AUTOREGROUP_%s", name);
+		if (ca_config_bool(cfg, knob.buf, &regroup, err) < 0)
+			goto out;
 
 		size_t before = g->warnings.len;
-		if (ca_groups_add(g, name, have_s > 0, sq, have_d > 0 ? dq : 0, acc) == NULL &&
-		    g->warnings.len > before) {
+		ca_group *x = ca_groups_add(g, name, have_s > 0, sq, have_d > 0 ? dq : 0, acc);
+		if (x != NULL && regroup) {
+			x->autoregroup = true;
+			g->autoregroup = true;
+		}
+		if (x == NULL && g->warnings.len > before) {
 			/* say where the orphan was defined */
 			g->warnings.len = before;
 			g->warnings.buf[before] = '\0';
@@ -337,8 +346,13 @@ split_quota(ca_groups *g, ca_group *n, double avail, bool top)
 		given += q;
 		split_quota(g, k, q, false);
 	}
-	/* what the subgroups leave, fractions included, is the parent's own */
-	n->quota = avail - given > 0 ? avail - given : 0;
+	/* what the subgroups leave, fractions included, is the parent's own;
+	 * with oversubscription the parent keeps it all (the root never: its
+	 * quota is what the pool has beyond the groups) */
+	if (g->oversubscribe && n->parent != NULL)
+		n->quota = avail;
+	else
+		n->quota = avail - given > 0 ? avail - given : 0;
 }
 
 void

@@ -20,7 +20,10 @@
  *   - subgroups whose quotas add up to more than the parent's are scaled down
  *     in proportion (static ones to the parent's quota; dynamic fractions to a
  *     sum of 1); top-level static quotas are not scaled to the pool ("a
- *     static quota is independent of the size of the pool");
+ *     static quota is independent of the size of the pool"). With
+ *     NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION (HTCondor's default; false
+ *     here, as the manual describes the scaling) static subgroups keep their
+ *     quotas and the parent keeps its whole quota for its own submitters;
  *   - every subgroup quota is truncated to a whole number of slots and what
  *     the subgroups leave of the parent's quota (fractions included) stays
  *     with the parent's own submitters;
@@ -45,6 +48,8 @@ struct ca_group {
 	double static_quota;	/* GROUP_QUOTA_<g> */
 	double dyn_quota;	/* GROUP_QUOTA_DYNAMIC_<g> */
 	bool accept_surplus;	/* GROUP_ACCEPT_SURPLUS[_<g>]; always true for the root */
+	bool autoregroup;	/* GROUP_AUTOREGROUP[_<g>]: its submitters also negotiate
+				 * with the root's, for what is left */
 
 	/* ca_groups_quotas */
 	double incoming;	/* the quota of the subtree before subgroups take theirs */
@@ -62,6 +67,7 @@ typedef struct ca_groups {
 	ca_vec(ca_group *) v;	/* every group, parents before children (root first) */
 	ca_dict index;		/* the groups but the root, by name without regard to case */
 	bool oversubscribe;	/* NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION (default false) */
+	bool autoregroup;	/* some group has GROUP_AUTOREGROUP */
 	int rounds;		/* GROUP_QUOTA_MAX_ALLOCATION_ROUNDS (default 3) */
 	ca_arena arena;		/* groups and names */
 	strbuf warnings;	/* one line per ignored definition, "FILE:LINE: text\n" */

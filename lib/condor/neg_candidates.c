@@ -14,13 +14,14 @@
 
 #include "neg_int.h"
 
-static const char *const eph_r_names[EPH_R_N] = {
-	"RemoteUserPrio", "RemoteUserResourcesInUse", "RemoteGroup",
+const char *const ca_neg_eph_r_names[EPH_R_N] = {
+	"RemoteUserPrio", "RemoteUserResourcesInUse", "RemoteUserFloor", "RemoteGroup",
 	"RemoteGroupResourcesInUse", "RemoteGroupQuota"
 };
 const char *const ca_neg_eph_s_names[EPH_S_N] = {
 	"SubmitterUserPrio", "SubmitterUserResourcesInUse", "SubmitterNegotiatingGroup",
-	"SubmitterGroup", "SubmitterGroupResourcesInUse", "SubmitterGroupQuota"
+	"SubmitterAutoregroup", "SubmitterGroup", "SubmitterGroupResourcesInUse",
+	"SubmitterGroupQuota"
 };
 
 /* What each skip means for the job's summary reason. */
@@ -44,21 +45,56 @@ static const uint8_t skip_why[K_NSKIP] = {
 	[K_QUOTA] = CA_WHY_QUOTA,
 	[K_CPFULL] = CA_WHY_OUTRANKED,
 	[K_NEGREQ] = CA_WHY_NOMATCH,
+	[K_CLIMIT] = CA_WHY_CLIMIT,
 };
 
 /* Which reason wins when a job's candidates were refused for several:
  * the one closest to letting it run. */
 static const int why_rank[CA_WHY_N] = {
 	[CA_WHY_NONE] = 0, [CA_WHY_NOMATCH] = 1, [CA_WHY_OUTRANKED] = 2,
-	[CA_WHY_NOPREEMPT] = 3, [CA_WHY_LIMIT] = 4, [CA_WHY_QUOTA] = 5
+	[CA_WHY_NOPREEMPT] = 3, [CA_WHY_LIMIT] = 4, [CA_WHY_QUOTA] = 5,
+	[CA_WHY_CLIMIT] = 6
 };
 
 /* ---- ephemeral attributes ---- */
 
+/* The value of a Remote* attribute of kind k for customer c, or
+ * UNDEFINED (the group ones of a user in no group). */
+static ca_value
+remote_value(const ca_neg *n, const struct cust *c, int k)
+{
+	bool grouped = c->group != n->groups.root;
+
+	switch (k) {
+	case EPH_R_PRIO:
+		return ca_real(c->eup);
+	case EPH_R_INUSE:
+		return ca_neg_num_value(c->usage, true);
+	case EPH_R_FLOOR:
+		return ca_neg_num_value(c->floor, true);
+	case EPH_R_GROUP:
+		return grouped ? ca_str(c->group->name, (uint32_t)strlen(c->group->name)) :
+		    ca_undef();
+	case EPH_R_GINUSE:
+		return grouped ? ca_neg_num_value(c->group->usage, true) : ca_undef();
+	default:
+		return grouped ? ca_neg_num_value(c->group->quota, true) : ca_undef();
+	}
+}
+
 void
 ca_neg_remote_eph(ca_neg *n, struct slot *s)
 {
-	if (s->remote == NONE || !n->pol.consider_preemption)
+	if (!n->pol.consider_preemption)
+		return;
+	for (uint32_t i = 0; i < s->nxs; i++) {
+		struct xslot *x = &s->xs[i];
+		ca_value v = x->remote == NONE ? ca_undef() :
+		    remote_value(n, &n->custs.at[x->remote], x->kind);
+		if (v.kind != CA_UNDEFINED)
+			ca_neg_ovr_put(&x->o, v);
+	}
+	if (s->remote == NONE)
 		return;
 	const struct cust *c = &n->custs.at[s->remote];
 	int cnt = c->group != n->groups.root ? EPH_R_N : EPH_R_GROUP;
@@ -66,17 +102,112 @@ ca_neg_remote_eph(ca_neg *n, struct slot *s)
 	if (!s->eph) {
 		for (int k = 0; k < cnt; k++)
 			ca_neg_ovr_bind(&s->reph[k], &n->arena, s->ad,
-			    ca_intern(eph_r_names[k], strlen(eph_r_names[k])));
+			    ca_intern(ca_neg_eph_r_names[k], strlen(ca_neg_eph_r_names[k])));
 		s->eph = true;
 	}
-	ca_neg_ovr_put(&s->reph[EPH_R_PRIO], ca_real(c->eup));
-	ca_neg_ovr_put(&s->reph[EPH_R_INUSE], ca_neg_num_value(c->usage, true));
-	if (cnt == EPH_R_N) {
-		ca_neg_ovr_put(&s->reph[EPH_R_GROUP], ca_str(c->group->name,
-		    (uint32_t)strlen(c->group->name)));
-		ca_neg_ovr_put(&s->reph[EPH_R_GINUSE], ca_neg_num_value(c->group->usage, true));
-		ca_neg_ovr_put(&s->reph[EPH_R_GQUOTA], ca_neg_num_value(c->group->quota, true));
+	for (int k = 0; k < cnt; k++)
+		ca_neg_ovr_put(&s->reph[k], remote_value(n, c, k));
+}
+
+/* The user charged for slot number `no` of slot s's machine, as the slot
+ * itself tells (<prefix><no>_PreemptingAccountingGroup, _PreemptingUser,
+ * _AccountingGroup, _RemoteUser, as the startd publishes them for
+ * STARTD_SLOT_ATTRS), or NONE. */
+static uint32_t
+cross_user(ca_neg *n, const struct slot *s, int64_t no)
+{
+	static const char *const what[4] = {
+		"PreemptingAccountingGroup", "PreemptingUser", "AccountingGroup", "RemoteUser"
+	};
+	char buf[96];
+	const char *v;
+	size_t len;
+
+	for (int k = 0; k < 4; k++) {
+		snprintf(buf, sizeof buf, "%s%lld_%s", n->pol.slot_prefix, (long long)no, what[k]);
+		if (ca_neg_str(n, s->ad, buf, &v, &len)) {
+			uint32_t c = ca_neg_cust_get(n, v, len);
+			ca_arena_reset(&n->cx->scratch);
+			return c;
+		}
 	}
+	return NONE;
+}
+
+void
+ca_neg_setup_cross(ca_neg *n)
+{
+	ca_dict index = CA_DICT_INIT;
+	char buf[96];
+	bool any = false;
+
+	if (!n->pol.cross_slot_prios || !n->pol.consider_preemption)
+		return;
+	/* only the names some ad or expression spells are worth setting */
+	for (uint32_t i = 0; i < n->slots.n && !any; i++) {
+		int64_t tot = (int64_t)ca_neg_num(n, n->slots.at[i].ad, "TotalSlots", 0);
+		for (int64_t no = 1; no <= tot && no <= 4096 && !any; no++)
+			for (int k = 0; k < EPH_R_N && !any; k++) {
+				int len = snprintf(buf, sizeof buf, "%s%lld_%s", n->pol.slot_prefix,
+				    (long long)no, ca_neg_eph_r_names[k]);
+				any = k != EPH_R_FLOOR && ca_intern_find(buf, (size_t)len) != NULL;
+			}
+	}
+	if (!any)
+		return;
+	/* the slots by machine and SlotID */
+	for (uint32_t i = 0; i < n->slots.n; i++) {
+		const char *m;
+		size_t ml;
+		if (!ca_neg_str(n, n->slots.at[i].ad, "Machine", &m, &ml))
+			continue;
+		int64_t id = (int64_t)ca_neg_num(n, n->slots.at[i].ad, "SlotID", 0);
+		ca_dict_add(&index, ca_hash_mix(ca_hash_bytes(0, m, ml), (uint64_t)id), i);
+		ca_arena_reset(&n->cx->scratch);
+	}
+	for (uint32_t i = 0; i < n->slots.n; i++) {
+		struct slot *s = &n->slots.at[i];
+		int64_t tot = (int64_t)ca_neg_num(n, s->ad, "TotalSlots", 0);
+		const char *m = NULL;
+		size_t ml = 0;
+		bool has_m = ca_neg_str(n, s->ad, "Machine", &m, &ml);
+		char *mc = has_m ? ca_arena_strndup(&n->arena, m, ml) : NULL;
+		ca_arena_reset(&n->cx->scratch);
+		if (tot > 4096)
+			tot = 4096;
+		s->xs = ca_arena_array(&n->arena, (size_t)(tot > 0 ? tot : 0) * EPH_R_N + 1,
+		    sizeof *s->xs);
+		for (int64_t no = 1; no <= tot; no++) {
+			uint32_t user = cross_user(n, s, no);
+			ca_dict_it it;
+			for (uint32_t o = has_m && user == NONE ? ca_dict_first(&index,
+			    ca_hash_mix(ca_hash_bytes(0, mc, ml), (uint64_t)no), &it) : CA_DICT_NONE;
+			    o != CA_DICT_NONE; o = ca_dict_next(&index, &it)) {
+				const char *om;
+				size_t oml;
+				bool same = ca_neg_str(n, n->slots.at[o].ad, "Machine", &om, &oml) &&
+				    oml == ml && memcmp(om, mc, ml) == 0 &&
+				    (int64_t)ca_neg_num(n, n->slots.at[o].ad, "SlotID", 0) == no;
+				ca_arena_reset(&n->cx->scratch);
+				if (same) {
+					user = n->slots.at[o].remote;
+					break;
+				}
+			}
+			for (int k = 0; k < EPH_R_N; k++) {
+				int len = snprintf(buf, sizeof buf, "%s%lld_%s", n->pol.slot_prefix,
+				    (long long)no, ca_neg_eph_r_names[k]);
+				const ca_name *nm = ca_intern_find(buf, (size_t)len);
+				if (k == EPH_R_FLOOR || nm == NULL)
+					continue;
+				struct xslot *x = &s->xs[s->nxs++];
+				x->kind = (uint8_t)k;
+				x->remote = user;
+				ca_neg_ovr_bind(&x->o, &n->arena, s->ad, nm);
+			}
+		}
+	}
+	ca_dict_free(&index);
 }
 
 /* Give a key's representative job its Submitter* attributes as they are
@@ -98,7 +229,9 @@ eph_on(ca_neg *n, struct job *j)
 	}
 	ca_neg_ovr_put(&j->eph[EPH_S_PRIO], ca_real(c->eup));
 	ca_neg_ovr_put(&j->eph[EPH_S_INUSE], ca_neg_num_value(c->usage, true));
-	ca_neg_ovr_put(&j->eph[EPH_S_NEGGROUP], gname);
+	ca_neg_ovr_put(&j->eph[EPH_S_NEGGROUP], n->regroup_phase ?
+	    ca_str(n->groups.root->name, (uint32_t)strlen(n->groups.root->name)) : gname);
+	ca_neg_ovr_put(&j->eph[EPH_S_AUTOREGROUP], ca_bool(n->regroup_phase));
 	if (grouped) {
 		ca_neg_ovr_put(&j->eph[EPH_S_GROUP], gname);
 		ca_neg_ovr_put(&j->eph[EPH_S_GINUSE], ca_neg_num_value(c->group->usage, true));
@@ -532,11 +665,16 @@ consider_hit(ca_neg *n, struct key *k, struct job *rep, struct slot *s, const ca
 	int why = classify(n, s, k->sub, hit->srank, only_rank, &reason);
 	if (why != K_OK)
 		return why;
+	/* PREEMPTION_REQUIREMENTS as the candidates are gathered, as HTCondor
+	 * evaluates it when it builds the match list */
+	if (reason == CA_NEG_PRIORITY && !preemption_ok(n, s, rep))
+		return K_NOPR;
 	memset(c, 0, sizeof *c);
 	c->slot = hit->slot;
 	c->jrank = hit->jrank;
 	c->srank = hit->srank;
 	c->reason = reason;
+	c->pr_done = true;
 	c->cost = s->weight;
 	c->multi = NONE;
 	cand_keys(n, c, s, rep, false);
@@ -639,6 +777,8 @@ build(ca_neg *n, struct key *k, bool only_rank)
 
 	ca_neg_cache_clear(c);
 	c->built = true;
+	c->fresh = true;
+	c->climit = NONE;
 	c->only_rank = only_rank;
 	if (n->pol.pslot_preemption)
 		seen = ca_xcalloc(n->slots.n ? n->slots.n : 1, sizeof *seen);
@@ -682,6 +822,16 @@ cand_rec(struct rec *r, const struct cand *c)
 	r->f[1] = c->jrank;
 	r->f[2] = c->post;
 	r->f[3] = c->prank;
+}
+
+/* The candidate of slot i in the list gathered for key k, or NULL. */
+static const struct cand *
+gathered(const struct cache *c, uint32_t i)
+{
+	for (size_t q = 0; c->built && q < c->heap.n; q++)
+		if (c->heap.at[q].slot == i)
+			return &c->heap.at[q];
+	return NULL;
 }
 
 /* What the rules make of slot i for key k, as a record. */
@@ -733,12 +883,16 @@ survey_slot(ca_neg *n, struct key *k, uint32_t i, const ca_hit *hit, bool only_r
 	else if (r->why == K_RANKWORSE || r->why == K_SAMEUSER) {
 		r->f[0] = hit->srank;
 		r->f[1] = s->cur_rank;
-	} else if (r->why == K_OK) {
-		if (x.reason == CA_NEG_PRIORITY && !preemption_ok(n, s, rep)) {
-			r->why = K_NOPR;
-			r->y = 1;	/* evaluated, and false */
-		} else
-			cand_rec(r, &x);
+	} else if (r->why == K_NOPR)
+		r->y = n->pol.preemption_req != NULL;	/* evaluated, and false */
+	else if (r->why == K_OK)
+		cand_rec(r, &x);
+	/* a list gathered earlier in the turn keeps what the rules made of the
+	 * slot then (PREEMPTION_REQUIREMENTS_STABLE, PREEMPTION_RANK_STABLE) */
+	const struct cand *c = gathered(&k->cache, i);
+	if (c != NULL && (r->why == K_OK || r->why == K_NOPR)) {
+		r->why = K_OK;
+		cand_rec(r, c);
 	}
 }
 
@@ -817,8 +971,16 @@ record_match(ca_neg *n, struct job *jb, struct key *k, const struct cand *c, str
 	struct slot *s = &n->slots.at[c->slot];
 	uint32_t mi = (uint32_t)n->matches.n, ji = (uint32_t)(jb - n->jobs.at);
 	struct match *m = ca_vec_push(&n->matches);
+	const char *list;
+	size_t len;
 
 	memset(m, 0, sizeof *m);
+	/* the concurrency limits it holds count from now on */
+	if (ca_neg_job_limits(n, jb, s, &list, &len)) {
+		ca_climits_add(&n->limits, &n->acct->pol, list, len, 1);
+		m->climits = ca_arena_strndup(&n->arena, list, len);
+		ca_arena_reset(&n->cx->scratch);
+	}
 	m->job = ji;
 	m->slot = c->slot;
 	m->sub = k->sub;
@@ -878,6 +1040,20 @@ why_of(const struct cache *c)
 	return best;
 }
 
+/* PREEMPTION_RANK of job rep on slot s with the values of now. */
+static double
+prank_now(ca_neg *n, struct slot *s, struct job *rep)
+{
+	eph_on(n, rep);
+	ca_neg_remote_eph(n, s);
+	double x = ca_neg_rank(n, n->pol.preemption_rank, s->ad, rep->ad);
+	eph_off(rep);
+	ca_arena_reset(&n->cx->scratch);
+	return x;
+}
+
+static void build(ca_neg *n, struct key *k, bool only_rank);
+
 /* The candidate at the top of the heap as the slot is now: true when it
  * still stands (it may have been refreshed), false when it was dropped. */
 static bool
@@ -930,7 +1106,51 @@ top_stands(ca_neg *n, struct key *k, bool follow, uint32_t job)
 		}
 		top->pr_done = true;
 	}
+	/* PREEMPTION_REQUIREMENTS_STABLE or PREEMPTION_RANK_STABLE false: what
+	 * they read may have changed since the list was built (usage rises
+	 * with every match). As HTCondor does, a list whose next preempting
+	 * candidate no longer passes, or ranks otherwise, is built anew. */
+	if (!c->fresh && top->reason != CA_NEG_NOPREEMPTION && top->multi == NONE &&
+	    ((!n->pol.pr_stable && top->reason == CA_NEG_PRIORITY &&
+	    !preemption_ok(n, s, rep)) ||
+	    (!n->pol.prank_stable && prank_now(n, s, rep) != top->prank))) {
+		build(n, k, c->only_rank);
+		return false;
+	}
+	c->fresh = false;
 	return true;
+}
+
+/* The slot's job limits allow a match of job rep to slot s? Else the
+ * limit that refuses it goes into the cache (and the log, followed). */
+static bool
+limits_allow(ca_neg *n, struct key *k, const struct job *rep, uint32_t slot, bool follow,
+    uint32_t job)
+{
+	const char *list;
+	size_t len;
+	double inc;
+
+	if (!rep->climits_dyn || !ca_neg_job_limits(n, rep, &n->slots.at[slot], &list, &len))
+		return true;
+	ca_climit *l = ca_climits_refuse(&n->limits, &n->acct->pol, list, len, &inc);
+	ca_arena_reset(&n->cx->scratch);
+	if (l == NULL)
+		return true;
+	struct cache *c = &k->cache;
+	c->climit = (uint32_t)(l - n->limits.v.at);
+	c->cl[0] = l->count;
+	c->cl[1] = l->max;
+	c->cl[2] = inc;
+	c->count[K_CLIMIT]++;
+	if (follow) {
+		struct rec *r = ca_neg_log(n, R_POP, job);
+		r->why = K_CLIMIT;
+		r->x = slot;
+		r->y = c->climit;
+		memcpy(r->f, c->cl, sizeof c->cl);
+	}
+	return false;
 }
 
 bool
@@ -948,6 +1168,10 @@ ca_neg_find(ca_neg *n, struct job *jb, struct key *k, struct turn *t, bool follo
 		struct cand *top = &c->heap.at[0];
 		bool ok = true, un = top->reason == CA_NEG_NOPREEMPTION;
 		int lk = K_LIMIT;
+		if (!limits_allow(n, k, &n->jobs.at[k->rep], top->slot, follow, ji)) {
+			heap_pop(c);
+			continue;
+		}
 		if (un) {
 			ok = permits(t->used_un, top->cost, t->limit_un);
 			if (!ok)

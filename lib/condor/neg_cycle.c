@@ -20,6 +20,7 @@
  * consumption policy's amounts, a p-slot's resources summed with those of
  * the dynamic slots it would preempt) use a stack of such nodes and put the
  * ad's own expression back afterwards. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,9 @@ static const char def_post_job_rank[] =
     "1.0e10*(Offline=?=True))";
 static const char def_preemption_rank[] =
     "(RemoteUserPrio * 1000000) - ifThenElse(isUndefined(TotalJobRuntime), 0, TotalJobRuntime)";
+static const char def_group_sort[] =
+    "ifThenElse(AccountingGroup=?=\"<none>\",3.4e+38,"
+    "ifThenElse(GroupQuota>0,GroupResourcesInUse/GroupQuota,3.3e+38))";
 static const char *const def_consumption[3] = {
 	"quantize(target.RequestCpus,{1})",
 	"quantize(target.RequestMemory,{128})",
@@ -214,6 +218,13 @@ ca_neg_new(ca_ctx *cx, ca_acct *acct)
 	    sizeof def_post_job_rank - 1, 0, &perr);
 	n->pol.preemption_rank = ca_parse_expr(&n->arena, def_preemption_rank,
 	    sizeof def_preemption_rank - 1, 0, &perr);
+	n->pol.group_sort = ca_parse_expr(&n->arena, def_group_sort, sizeof def_group_sort - 1,
+	    0, &perr);
+	n->pol.pr_stable = n->pol.prank_stable = true;
+	n->pol.cross_slot_prios = true;
+	n->pol.weighted_demand = true;
+	n->pol.rr_rate = 1e100;
+	n->pol.slot_prefix = "slot";
 	for (int i = 0; i < 3; i++)
 		n->cons_default[i] = ca_parse_expr(&n->arena, def_consumption[i],
 		    strlen(def_consumption[i]), 0, &perr);
@@ -223,6 +234,8 @@ ca_neg_new(ca_ctx *cx, ca_acct *acct)
 	n->n_cpus = ca_intern("Cpus", 4);
 	n->n_mem = ca_intern("Memory", 6);
 	n->n_disk = ca_intern("Disk", 4);
+	n->n_climits = ca_intern("ConcurrencyLimits", 17);
+	n->n_qdate = ca_intern("QDate", 5);
 	for (const char *const *r = ca_neg_record_names; *r; r++)
 		ca_intern(*r, strlen(*r));
 	return n;
@@ -306,6 +319,71 @@ consumption_knobs(ca_neg *n, ca_config *cfg, ca_diag *err)
 	return 0;
 }
 
+/* SIGNIFICANT_ATTRIBUTES: job attribute names separated by commas or
+ * blanks. */
+static int
+sigattr_knob(ca_neg *n, ca_config *cfg, ca_diag *err)
+{
+	strbuf sb = STRBUF_INIT;
+	int rc = ca_config_string(cfg, "SIGNIFICANT_ATTRIBUTES", &sb, err);
+
+	if (rc > 0) {
+		n->pol.sigattrs = ca_arena_array(&n->arena, sb.len / 2 + 1, sizeof *n->pol.sigattrs);
+		for (const char *q = sb.buf; *q;) {
+			q += strspn(q, ", \t\n");
+			size_t len = strcspn(q, ", \t\n");
+			if (len > 0)
+				n->pol.sigattrs[n->pol.nsigattrs++] = ca_intern(q, len);
+			q += len;
+		}
+	}
+	strbuf_release(&sb);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The knobs of HTCondor's negotiator loop beyond the expressions. */
+static int
+loop_knobs(ca_neg *n, ca_config *cfg, ca_diag *err)
+{
+	ca_neg_policy *p = &n->pol;
+	strbuf sb = STRBUF_INIT;
+	int rc;
+
+	if (ca_config_bool(cfg, "NEGOTIATOR_DEPTH_FIRST", &p->depth_first, err) < 0 ||
+	    ca_config_bool(cfg, "PREEMPTION_REQUIREMENTS_STABLE", &p->pr_stable, err) < 0 ||
+	    ca_config_bool(cfg, "PREEMPTION_RANK_STABLE", &p->prank_stable, err) < 0 ||
+	    ca_config_bool(cfg, "NEGOTIATOR_IGNORE_USER_PRIORITIES", &p->ignore_user_prio,
+	    err) < 0 ||
+	    ca_config_bool(cfg, "NEGOTIATOR_CROSS_SLOT_PRIOS", &p->cross_slot_prios, err) < 0 ||
+	    ca_config_bool(cfg, "NEGOTIATOR_USE_WEIGHTED_DEMAND", &p->weighted_demand, err) < 0 ||
+	    ca_config_real(cfg, "GROUP_QUOTA_ROUND_ROBIN_RATE", &p->rr_rate, err) < 0)
+		return -1;
+	if (!(p->rr_rate >= 1)) {
+		/* a value in a file (the built-in one is fine) */
+		ca_config_locate(cfg, "GROUP_QUOTA_ROUND_ROBIN_RATE", err);
+		snprintf(err->msg, sizeof err->msg,
+		    "GROUP_QUOTA_ROUND_ROBIN_RATE must be a number of at least 1");
+		return -1;
+	}
+	if (expr_knob(n, cfg, "GROUP_SORT_EXPR", &p->group_sort, NULL, err) < 0 ||
+	    expr_knob(n, cfg, "NEGOTIATOR_SLOT_CONSTRAINT", &p->slot_constraint, NULL, err) < 0 ||
+	    expr_knob(n, cfg, "NEGOTIATOR_JOB_CONSTRAINT", &p->job_constraint, NULL, err) < 0 ||
+	    expr_knob(n, cfg, "NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT", &p->poolsize_constraint,
+	    NULL, err) < 0 || sigattr_knob(n, cfg, err) < 0)
+		return -1;
+	if (p->group_sort == NULL)	/* defined empty: HTCondor's */
+		p->group_sort = ca_parse_expr(&n->arena, def_group_sort,
+		    sizeof def_group_sort - 1, 0, err);
+	if ((rc = ca_config_string(cfg, "STARTD_RESOURCE_PREFIX", &sb, err)) < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	if (rc > 0)
+		p->slot_prefix = ca_arena_strndup(&n->arena, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return 0;
+}
+
 int
 ca_neg_configure(ca_neg *n, ca_config *cfg, ca_diag *err)
 {
@@ -328,7 +406,8 @@ ca_neg_configure(ca_neg *n, ca_config *cfg, ca_diag *err)
 	    err) < 0 ||
 	    ca_config_bool(cfg, "CONSUMPTION_POLICY", &n->pol.consumption_policy, err) < 0)
 		return -1;
-	if (consumption_knobs(n, cfg, err) < 0 || ca_groups_config(&n->groups, cfg, err) < 0)
+	if (loop_knobs(n, cfg, err) < 0 || consumption_knobs(n, cfg, err) < 0 ||
+	    ca_groups_config(&n->groups, cfg, err) < 0)
 		return -1;
 	strbuf_adds(&n->warn, n->groups.warnings.buf);
 	return 0;
@@ -403,6 +482,13 @@ ca_neg_add_job(ca_neg *n, ca_ad *ad)
 	if (followed && !idle)
 		*ca_vec_push(&n->not_idle) = ca_value_copy_into(&n->arena, st);
 	ca_arena_reset(&n->cx->scratch);
+	/* the schedd offers only the jobs NEGOTIATOR_JOB_CONSTRAINT allows */
+	if (idle && n->pol.job_constraint != NULL &&
+	    !ca_match_req(n->cx, n->pol.job_constraint, ad, NULL)) {
+		idle = false;
+		n->followed_excluded |= followed;
+	}
+	ca_arena_reset(&n->cx->scratch);
 	if (!idle) {
 		ca_ad_free(ad);
 		return;
@@ -412,6 +498,7 @@ ca_neg_add_job(ca_neg *n, ca_ad *ad)
 	j->ad = compact(n, ad);
 	j->id = ca_arena_strndup(&n->arena, buf, strlen(buf));
 	j->match = NONE;
+	j->left = NONE;
 	j->last = NONE;
 	if (followed && n->explain_job == NONE)
 		n->explain_job = (uint32_t)(n->jobs.n - 1);
@@ -540,18 +627,49 @@ prepare_slot(ca_neg *n, uint32_t i)
 		s->job = jv.u.ad->ad;
 	s->running = s->state == ST_CLAIMED && !idle_act && !s->pslot;
 	s->weight = ca_neg_slot_weight(n, ad);
-	n->pool += s->weight;
+	if (i == 0 || s->weight < n->min_weight)
+		n->min_weight = s->weight;
+	/* NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT: which slots make up the pie */
+	if (n->pol.poolsize_constraint == NULL ||
+	    ca_match_req(n->cx, n->pol.poolsize_constraint, ad, NULL)) {
+		n->pool += s->weight;
+		n->sized++;
+	}
 	ca_arena_reset(&n->cx->scratch);
 
 	if (s->state == ST_CLAIMED || s->state == ST_PREEMPTING || s->state == ST_MATCHED)
 		prepare_claim(n, s);
-	if (s->remote != NONE && (s->state == ST_CLAIMED || s->state == ST_PREEMPTING))
+	if (s->remote != NONE && (s->state == ST_CLAIMED || s->state == ST_PREEMPTING)) {
 		n->custs.at[s->remote].usage0 += s->weight;
+		n->custs.at[s->remote].running++;
+	}
+	/* the concurrency limits its claims hold */
+	ca_acct_slot_limits(n->acct, n->cx, ad, &n->limits);
 	s->skip = slot_skip(n, s);
 	if (s->pslot)
 		ca_neg_setup_cp(n, s);
 	n->has_cp |= s->cp;
 	ca_arena_reset(&n->cx->scratch);
+}
+
+/* NEGOTIATOR_SLOT_CONSTRAINT: the slots it does not allow are not part of
+ * the cycle at all (HTCondor's negotiator does not fetch them). */
+static void
+filter_slots(ca_neg *n)
+{
+	uint32_t kept = 0;
+
+	if (n->pol.slot_constraint == NULL)
+		return;
+	for (uint32_t i = 0; i < n->slots.n; i++) {
+		ca_ad *ad = n->slots.at[i].ad;
+		if (ca_match_req(n->cx, n->pol.slot_constraint, ad, NULL))
+			n->slots.at[kept++] = n->slots.at[i];
+		else
+			ca_ad_free(ad);
+		ca_arena_reset(&n->cx->scratch);
+	}
+	n->slots.n = kept;
 }
 
 static void
@@ -566,6 +684,10 @@ prepare_slots(ca_neg *n)
 		const char *nm = n->slots.at[i].name;
 		ca_dict_add(&names, ca_neg_name_hash(nm, strlen(nm)), i);
 	}
+	/* a poolsize constraint no slot meets leaves the pool whole */
+	if (n->sized == 0 && n->pol.poolsize_constraint != NULL)
+		for (uint32_t i = 0; i < ns; i++)
+			n->pool += n->slots.at[i].weight;
 	/* dynamic slots under their partitionable slot */
 	for (uint32_t i = 0; i < ns; i++) {
 		struct slot *s = &n->slots.at[i];
@@ -639,6 +761,100 @@ negative_request(ca_neg *n, const ca_ad *ad)
 	return found;
 }
 
+/* The text of a limits list, lower-cased, in the scratch arena. */
+static const char *
+lower_copy(ca_neg *n, const char *s, size_t len)
+{
+	char *c = ca_arena_strndup(&n->cx->scratch, s, len);
+
+	for (size_t i = 0; i < len; i++)
+		c[i] = (char)tolower((unsigned char)c[i]);
+	return c;
+}
+
+/* A job's ConcurrencyLimits as HTCondor's negotiator takes it: a string
+ * when it evaluates to one in the job alone, else (it refers to the slot)
+ * evaluated against each slot. */
+static void
+job_limits_of(ca_neg *n, struct job *j)
+{
+	const ca_attr *at = ca_ad_find(j->ad, n->n_climits);
+
+	if (at == NULL)
+		return;
+	ca_value v = ca_eval_expr(n->cx, at->expr, j->ad, NULL);
+	if (v.kind == CA_STRING) {
+		if (v.x.len > 0) {
+			j->climits = ca_arena_strndup(&n->arena, lower_copy(n, v.u.s, v.x.len),
+			    v.x.len);
+			j->climits_len = v.x.len;
+		}
+	} else
+		j->climits_dyn = true;
+}
+
+bool
+ca_neg_job_limits(ca_neg *n, const struct job *j, const struct slot *s, const char **list,
+    size_t *len)
+{
+	if (s == NULL || !j->climits_dyn) {
+		*list = j->climits;
+		*len = j->climits_len;
+		return j->climits != NULL;
+	}
+	ca_value v = ca_eval_attr(n->cx, j->ad, s->ad, "ConcurrencyLimits");
+	if (v.kind != CA_STRING || v.x.len == 0)
+		return false;
+	*list = lower_copy(n, v.u.s, v.x.len);
+	*len = v.x.len;
+	return true;
+}
+
+/* The groups cluster skipping works on: a submitter's jobs of one ClusterId,
+ * or with SIGNIFICANT_ATTRIBUTES those whose definitions of these names
+ * are equal (the stored trees are shared, so equal is the same pointer);
+ * none with NEGOTIATE_ALL_JOBS_IN_CLUSTER. */
+static void
+prepare_skipgroups(ca_neg *n)
+{
+	const ca_neg_policy *p = &n->pol;
+	ca_dict table = CA_DICT_INIT;
+
+	for (uint32_t j = 0; j < n->jobs.n; j++) {
+		struct job *jb = &n->jobs.at[j];
+		uint64_t h = ca_hash_mix(0, jb->sub);
+		ca_dict_it it;
+
+		jb->grp = NONE;
+		if (p->all_jobs_in_cluster)
+			continue;
+		if (p->sigattrs == NULL)
+			h = ca_hash_mix(h, (uint64_t)jb->cluster);
+		for (size_t k = 0; k < p->nsigattrs; k++) {
+			ca_attr *at = ca_ad_find(jb->ad, p->sigattrs[k]);
+			h = ca_hash_mix(h, (uint64_t)(uintptr_t)(at ? at->expr : NULL));
+		}
+		for (uint32_t q = ca_dict_first(&table, h >> 11, &it); q != CA_DICT_NONE &&
+		    jb->grp == NONE; q = ca_dict_next(&table, &it)) {
+			const struct job *o = &n->jobs.at[q];
+			bool same = o->sub == jb->sub && (p->sigattrs != NULL || o->cluster == jb->cluster);
+			for (size_t k = 0; same && k < p->nsigattrs; k++) {
+				ca_attr *x = ca_ad_find(o->ad, p->sigattrs[k]);
+				ca_attr *y = ca_ad_find(jb->ad, p->sigattrs[k]);
+				same = (x ? x->expr : NULL) == (y ? y->expr : NULL);
+			}
+			if (same)
+				jb->grp = o->grp;
+		}
+		if (jb->grp == NONE) {
+			jb->grp = (uint32_t)n->grps.n;
+			memset(ca_vec_push(&n->grps), 0, sizeof(struct skipgrp));
+			ca_dict_add(&table, h >> 11, j);
+		}
+	}
+	ca_dict_free(&table);
+}
+
 static void
 prepare_jobs(ca_neg *n)
 {
@@ -654,13 +870,16 @@ prepare_jobs(ca_neg *n)
 			j->prio[k] = ca_neg_num(n, j->ad, prio_names[k], 0);
 		j->cluster = (int64_t)ca_neg_num(n, j->ad, "ClusterId", 0);
 		j->proc = (int64_t)ca_neg_num(n, j->ad, "ProcId", 0);
+		j->qdate = ca_neg_num(n, j->ad, "QDate", 0);
 		j->weight = job_weight(n, j, req);
 		j->negreq = negative_request(n, j->ad);
+		job_limits_of(n, j);
 		ca_arena_reset(&n->cx->scratch);
 		*ca_vec_push(&n->custs.at[j->sub].jobs) = i;
 	}
 	ca_ad_free(req);
 	ca_neg_order_jobs(n);
+	prepare_skipgroups(n);
 }
 
 /* ---- preparing the cycle: keys ---- */
@@ -702,6 +921,9 @@ signature_names(ca_neg *n)
 	struct refs r = { &n->signames, CA_REF_OTHER, false };
 	bool dynamic = false;
 
+	/* jobs alike name the same concurrency limits */
+	if (ca_nameset_has(&n->jobnames, n->n_climits))
+		ca_nameset_add(&n->signames, n->n_climits);
 	for (uint32_t i = 0; i < n->slots.n; i++)
 		for (int k = 0; k < 4; k++)
 			if (exprs[k] && ca_expr_refs(exprs[k], n->slots.at[i].ad, CA_REFS_DEEP,
@@ -730,7 +952,7 @@ signature_names(ca_neg *n)
 static void
 prepare_keys(ca_neg *n)
 {
-	bool single = signature_names(n) || n->pol.all_jobs_in_cluster;
+	bool single = signature_names(n);
 	ca_dict table = CA_DICT_INIT;
 
 	n->sigs = ca_xreallocarray(NULL, (size_t)n->jobs.n * (n->nsig ? n->nsig : 1) + 1,
@@ -846,21 +1068,31 @@ prepare(ca_neg *n)
 	for (int k = 0; k < EPH_S_N; k++)
 		ca_nameset_add(&n->jobnames, ca_intern(ca_neg_eph_s_names[k],
 		    strlen(ca_neg_eph_s_names[k])));
+	filter_slots(n);
 	prepare_slots(n);
 	prepare_jobs(n);
+	/* the limits' use at the start, for the summary */
+	n->nlimits0 = n->limits.v.n;
+	n->limits0 = ca_xcalloc(n->nlimits0 + 1, sizeof *n->limits0);
+	for (size_t i = 0; i < n->nlimits0; i++)
+		n->limits0[i] = n->limits.v.at[i].count;
 
 	/* groups: quotas of the pool, then demand and usage of each */
 	ca_groups_quotas(&n->groups, n->pool);
+	/* demand: weighted (slot weights in use and asked for), or with
+	 * NEGOTIATOR_USE_WEIGHTED_DEMAND false slots and jobs */
 	for (uint32_t c = 0; c < n->custs.n; c++) {
 		struct cust *u = &n->custs.at[c];
 		u->usage = u->usage0;
 		u->group->usage += u->usage0;
-		u->group->demand += u->usage0;
+		u->group->demand += n->pol.weighted_demand ? u->usage0 : (double)u->running;
 	}
 	for (uint32_t j = 0; j < n->jobs.n; j++)
-		n->custs.at[n->jobs.at[j].sub].group->demand += n->jobs.at[j].weight;
+		n->custs.at[n->jobs.at[j].sub].group->demand += n->pol.weighted_demand ?
+		    n->jobs.at[j].weight : 1.0;
 	ca_groups_allocate(&n->groups);
 
+	ca_neg_setup_cross(n);
 	for (uint32_t i = 0; i < n->slots.n; i++)
 		ca_neg_remote_eph(n, &n->slots.at[i]);
 	prepare_hits(n);
@@ -907,6 +1139,8 @@ free_cycle(ca_neg *n)
 	ca_vec_free(&n->multi);
 	free(n->cpslots);
 	free(n->pslots);
+	free(n->limits0);
+	ca_vec_free(&n->grps);
 	ca_vec_free(&n->matches);
 	ca_vec_free(&n->stack);
 	ca_vec_free(&n->log);
@@ -924,6 +1158,7 @@ ca_neg_free(ca_neg *n)
 	}
 	ca_vec_free(&n->slots);
 	ca_groups_free(&n->groups);
+	ca_climits_free(&n->limits);
 	for (uint32_t j = 0; j < n->jobs.n; j++)
 		ca_ad_free(n->jobs.at[j].ad);
 	ca_vec_free(&n->jobs);

@@ -39,6 +39,7 @@ enum skip {
 	K_QUOTA,
 	K_CPFULL,		/* not enough left in the p-slot */
 	K_NEGREQ,		/* a p-slot, and the job asks for less than nothing */
+	K_CLIMIT,		/* a concurrency limit the job names with this slot */
 	K_NSKIP
 };
 extern const char *const ca_neg_skip_text[K_NSKIP];
@@ -67,12 +68,25 @@ struct cpres {
 
 /* The Remote* attributes of a claimed slot and the Submitter* attributes
  * of a job, while the negotiator's own expressions are evaluated. */
-enum { EPH_R_PRIO, EPH_R_INUSE, EPH_R_GROUP, EPH_R_GINUSE, EPH_R_GQUOTA, EPH_R_N };
 enum {
-	EPH_S_PRIO, EPH_S_INUSE, EPH_S_NEGGROUP, EPH_S_GROUP, EPH_S_GINUSE, EPH_S_GQUOTA,
-	EPH_S_N
+	EPH_R_PRIO, EPH_R_INUSE, EPH_R_FLOOR, EPH_R_GROUP, EPH_R_GINUSE, EPH_R_GQUOTA, EPH_R_N
+};
+enum {
+	EPH_S_PRIO, EPH_S_INUSE, EPH_S_NEGGROUP, EPH_S_AUTOREGROUP, EPH_S_GROUP, EPH_S_GINUSE,
+	EPH_S_GQUOTA, EPH_S_N
 };
 extern const char *const ca_neg_eph_s_names[EPH_S_N];
+extern const char *const ca_neg_eph_r_names[EPH_R_N];
+
+/* A Slot<N>_Remote* attribute of a slot (NEGOTIATOR_CROSS_SLOT_PRIOS): the
+ * value of EPH_R_* kind for the user of the machine's slot N. */
+struct xslot {
+	ovr o;
+	uint32_t of;		/* that slot, or NONE: its user from the slot's own
+				 * slot<N>_RemoteUser ... */
+	uint32_t remote;	/* the user, or NONE */
+	uint8_t kind;
+};
 
 struct slot {
 	ca_ad *ad;
@@ -84,6 +98,8 @@ struct slot {
 	double pre, post;	/* NEGOTIATOR_PRE/POST_JOB_RANK when no job changes them */
 	uint32_t remote;	/* customer running there, or NONE */
 	uint32_t parent;	/* a dynamic slot's partitionable slot, or NONE */
+	struct xslot *xs;	/* its Slot<N>_Remote* attributes */
+	uint32_t nxs;
 	ca_vec(uint32_t) kids;	/* a partitionable slot's dynamic slots */
 	uint32_t version;	/* consumption-policy deductions so far */
 	uint32_t taken_by;	/* the match that took it, or NONE */
@@ -108,23 +124,34 @@ struct cust {
 	double usage;		/* now */
 	ca_group *group;
 	bool nice;
+	double ceiling;		/* its Ceiling, or -1 */
+	double floor;		/* its Floor, or 0 */
+	uint32_t running;	/* slots it runs on at the start */
 	/* a submitter */
 	ca_vec(uint32_t) jobs;	/* idle jobs, in job order */
 	double share, limit, limit_un, pie;
 	bool pie_set, done;
 	size_t matches;
+	size_t left;		/* jobs left to the schedd (depth first) */
 };
 
 struct job {
 	ca_ad *ad;
 	const char *id;
 	double prio[5];
+	double qdate;		/* QDate: the older first among equal priorities */
 	int64_t cluster, proc;
+	const char *climits;	/* its ConcurrencyLimits when a string, or NULL */
+	uint32_t climits_len;
+	bool climits_dyn;	/* they depend on the slot: evaluated against each */
+	uint32_t grp;		/* its cluster in the sense of cluster skipping */
 	double weight;		/* its demand in slot weights */
 	uint32_t sub;		/* customer */
 	uint32_t key;
 	uint32_t mjob;		/* number in the matcher */
 	uint32_t match;		/* its match, or NONE */
+	uint32_t left;		/* left to the schedd with match `left` (depth
+				 * first), or NONE */
 	uint32_t last;		/* its latest decision in the log, or NONE */
 	const ca_name *negreq;	/* a Request* attribute below 0, or NULL */
 	ovr *eph;		/* Submitter* attributes (keys' representatives) */
@@ -146,7 +173,10 @@ struct cand {
 struct cache {
 	ca_vec(struct cand) heap;
 	bool built, only_rank;
+	bool fresh;		/* built and not popped from since */
 	uint32_t count[K_NSKIP];	/* candidates refused, by reason */
+	uint32_t climit;	/* the last concurrency limit refused (NONE) ... */
+	double cl[3];		/* ... its use, maximum and the units asked */
 };
 
 /* A submitter's autocluster, refined by the job attributes the
@@ -161,6 +191,8 @@ struct key {
 	bool rejected;		/* in this turn of the submitter */
 	uint8_t rej_why;
 	uint32_t rej_job;	/* the job that got nothing */
+	uint32_t rej_x;		/* its R_NOTHING's x and f */
+	double rej_f[3];
 };
 
 /* Dynamic slots a pslot-preemption candidate would preempt. */
@@ -177,8 +209,18 @@ struct match {
 	uint32_t remote;	/* preempted customer, or NONE */
 	const char *remote_job;
 	double consumed[3];	/* cp: Cpus, Memory, Disk taken */
+	const char *climits;	/* the concurrency limits it holds (lower case), or NULL */
 	bool cp;
 	int spin;
+};
+
+/* Jobs that cluster skipping takes as one: a submitter's jobs of one
+ * ClusterId, or with SIGNIFICANT_ATTRIBUTES of equal values of those. */
+struct skipgrp {
+	bool rejected;		/* in this turn of the submitter */
+	uint8_t rej_why;
+	uint32_t rej_job;	/* the job that got nothing */
+	uint32_t rej_x;		/* the concurrency limit that stopped it, or NONE */
 };
 
 /* A submitter's turn in a spin: its slice and what it has used of it. */
@@ -186,6 +228,7 @@ struct turn {
 	double limit, limit_un;
 	double used, used_un;
 	double room;		/* what the group's quota leaves */
+	double ceiling;		/* what the submitter's ceiling leaves */
 	double *pie_left;
 	bool only_rank, limited;
 	bool grouped;
@@ -216,14 +259,24 @@ enum rec_kind {
 	R_CONSIDER,	/* followed job: f[0] the slice used; reason: only RANK */
 	R_SLOT,		/* followed job: slot x, why K_*, how SL_*, y, f (below) */
 	R_POP,		/* followed job: slot x given up at the top: why K_TAKEN
-			 * (y the match that took it) or K_LIMIT/K_QUOTA (f: cost,
-			 * used, limit) */
+			 * (y the match that took it), K_LIMIT/K_QUOTA (f: cost,
+			 * used, limit) or K_CLIMIT (y the limit; f: its use,
+			 * maximum, the units asked) */
 	R_MATCH,	/* job matched: x the match; f: the candidate's sort keys */
-	R_NOTHING,	/* job got nothing in its turn: why */
-	R_ALIKE,	/* job skipped: x the job of its autocluster that got nothing */
-	R_WAIT,		/* job not reached in its turn: the slice (or quota) is used */
-	R_IDLE		/* job left idle without being considered: why */
+	R_NOTHING,	/* job got nothing in its turn: why; for a concurrency
+			 * limit x the limit (index in ca_neg.limits, or NONE)
+			 * and f: its use, maximum and the units asked */
+	R_ALIKE,	/* job skipped: x the job of its cluster that got nothing
+			 * (y: the concurrency limit that stopped it, or NONE) */
+	R_WAIT,		/* job not reached in its turn: the slice (or quota, or
+			 * ceiling) is used */
+	R_IDLE,		/* job left idle without being considered: why */
+	R_DEPTH		/* job left to the schedd: x the match of a job like it
+			 * to a partitionable slot (NEGOTIATOR_DEPTH_FIRST) */
 };
+
+/* R_PHASE flags (in reason). */
+enum { PH_NICE = 1, PH_FLOOR = 2, PH_REGROUP = 4 };
 
 /* How an R_SLOT is told. */
 enum {
@@ -321,6 +374,17 @@ struct ca_neg {
 	const char *explain_id;
 	uint32_t explain_job;	/* NONE until found */
 	ca_vec(ca_value) not_idle;	/* JobStatus of non-idle jobs with that id */
+	bool followed_excluded;	/* the followed job: NEGOTIATOR_JOB_CONSTRAINT false */
+
+	/* concurrency limits: in use now, and at the start of the cycle */
+	ca_climits limits;
+	double *limits0;
+	size_t nlimits0;
+	double min_weight;	/* the smallest slot weight of the pool */
+	uint32_t sized;		/* slots NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT admits */
+	ca_vec(struct skipgrp) grps;
+	bool regroup_phase;	/* negotiating the root group with autoregroup */
+	const ca_name *n_climits, *n_qdate;
 };
 
 /* ---- neg_cycle.c: evaluation helpers ---- */
@@ -364,6 +428,11 @@ ca_neg_name_hash(const char *s, size_t len)
 	return h ^ h >> 32;
 }
 
+/* The concurrency limits of job j with slot s (NULL: its static ones):
+ * true with the lower-cased text in *list when it names some. */
+bool ca_neg_job_limits(ca_neg *n, const struct job *j, const struct slot *s,
+    const char **list, size_t *len);
+
 /* ---- neg_submitters.c: customers, job order, pie spins, group quotas ---- */
 
 uint32_t ca_neg_cust_find(const ca_neg *n, const char *name, size_t len);
@@ -384,6 +453,9 @@ void ca_neg_spins(ca_neg *n);
 void ca_neg_setup_cp(ca_neg *n, struct slot *s);
 /* Remote* attributes of a claimed slot, as they are now. */
 void ca_neg_remote_eph(ca_neg *n, struct slot *s);
+/* Slot<N>_Remote* of every slot whose machine has slots (TotalSlots), for
+ * the names some ad or expression spells. */
+void ca_neg_setup_cross(ca_neg *n);
 /* Take the best candidate of key k for job jb that the turn allows; false
  * when there is none, with the reason it got nothing in *why. */
 bool ca_neg_find(ca_neg *n, struct job *jb, struct key *k, struct turn *t, bool follow,

@@ -12,7 +12,8 @@
 const char *const ca_neg_reason_name[3] = { "Priority", "Rank", "NoPreemption" };
 const char *const ca_neg_why_name[CA_WHY_N] = {
 	"", "no slot matches", "pie slice used up", "quota reached",
-	"preemption not allowed", "outranked"
+	"preemption not allowed", "outranked", "concurrency limit reached",
+	"ceiling reached", "left to the schedd (depth first)"
 };
 
 const char *const ca_neg_skip_text[K_NSKIP] = {
@@ -35,6 +36,7 @@ const char *const ca_neg_skip_text[K_NSKIP] = {
 	[K_QUOTA] = "group quota reached",
 	[K_CPFULL] = "not enough left in the partitionable slot",
 	[K_NEGREQ] = "partitionable slot, and the job asks for a negative amount",
+	[K_CLIMIT] = "concurrency limit reached",
 };
 
 /* ---- the decision log ---- */
@@ -81,7 +83,7 @@ const char *const ca_neg_record_names[] = {
 	"Event", "Time", "Name", "JobId", "Submitter", "MatchReason", "JobRank", "SlotRank",
 	"PreemptedJobId", "PreemptedUser", "PreemptedSlots", "PreemptedJobIds",
 	"PreemptedUsers", "RemoteUserPrio", "ConsumedCpus", "ConsumedMemory", "ConsumedDisk",
-	"Job", NULL
+	"MatchedConcurrencyLimits", "Job", NULL
 };
 
 /* PreemptedSlots, PreemptedJobIds and PreemptedUsers of a pslot
@@ -135,6 +137,9 @@ ca_neg_match_ad(ca_neg *n, size_t i)
 		ca_set_value(ad, "ConsumedMemory", ca_neg_num_value(m->consumed[1], true));
 		ca_set_value(ad, "ConsumedDisk", ca_neg_num_value(m->consumed[2], true));
 	}
+	/* the limits the match holds, as HTCondor records them */
+	if (m->climits != NULL)
+		ca_set_str(ad, "MatchedConcurrencyLimits", m->climits);
 	/* the job as it was read (the ephemeral attributes are gone) */
 	ca_ad *copy = ca_ad_copy_in(ad->arena, jb->ad);
 	ca_expr *e = ca_arena_zalloc(ad->arena, sizeof *e);
@@ -260,8 +265,57 @@ summary_groups(const ca_neg *n, strbuf *out)
 		strbuf_adds(out, g->name);
 		pad(out, gw - strlen(g->name));
 		strbuf_addf(out, " %8g %8g %8g %10g %7g  %s\n", g->incoming, g->quota,
-		    g->demand, g->alloc, g->usage, g->accept_surplus ? "yes" : "no");
+		    g->demand, g->alloc, g->usage, g->autoregroup ? "regroup" :
+		    g->accept_surplus ? "yes" : "no");
 	}
+}
+
+/* "ConcurrencyLimit_NAME" as HTCondor's accountant publishes a limit's use
+ * (a '.' in the name as '_'). */
+static void
+limit_attr(strbuf *sb, const ca_climit *l)
+{
+	strbuf_adds(sb, "ConcurrencyLimit_");
+	for (size_t i = 0; i < l->len; i++)
+		strbuf_addc(sb, l->name[i] == '.' ? '_' : l->name[i]);
+}
+
+/* Per concurrency limit: its use before the cycle, what the matches took,
+ * its maximum, and the idle jobs it stopped (their latest decision). */
+static void
+summary_limits(const ca_neg *n, strbuf *out)
+{
+	strbuf nm = STRBUF_INIT;
+	size_t w = strlen("Concurrency limit"), nl = n->limits.v.n;
+	size_t *refused = ca_xcalloc(nl + 1, sizeof *refused);
+
+	for (uint32_t j = 0; j < n->jobs.n; j++) {
+		const struct job *jb = &n->jobs.at[j];
+		const struct rec *r = jb->last != NONE ? &n->log.at[jb->last] : NULL;
+		if (jb->match == NONE && r != NULL && r->why == CA_WHY_CLIMIT) {
+			uint32_t x = r->kind == R_ALIKE ? r->y : r->x;
+			if (x < nl)
+				refused[x]++;
+		}
+	}
+	for (size_t i = 0; i < nl; i++)
+		if (n->limits.v.at[i].len + 17 > w)
+			w = n->limits.v.at[i].len + 17;
+	strbuf_adds(out, "Concurrency limit");
+	pad(out, w - 17);
+	strbuf_adds(out, "   InUse  Matched     Max  Refused\n");
+	for (size_t i = 0; i < nl; i++) {
+		const ca_climit *l = &n->limits.v.at[i];
+		double before = i < n->nlimits0 ? n->limits0[i] : 0;
+		strbuf_reset(&nm);
+		limit_attr(&nm, l);
+		strbuf_add(out, nm.buf, nm.len);
+		pad(out, w - nm.len);
+		strbuf_addf(out, " %7g %8g %7g %8zu\n", before, l->count - before, l->max,
+		    refused[i]);
+	}
+	free(refused);
+	strbuf_release(&nm);
 }
 
 void
@@ -292,6 +346,8 @@ ca_neg_summary(ca_neg *n, strbuf *out)
 		summary_row(n, &n->custs.at[list[i]], w, out);
 	if (ca_groups_active(&n->groups))
 		summary_groups(n, out);
+	if (n->limits.v.n > 0)
+		summary_limits(n, out);
 	free(list);
 }
 
@@ -400,6 +456,32 @@ put_slot(const ca_neg *n, strbuf *sb, const struct rec *r)
 	strbuf_addc(sb, '\n');
 }
 
+/* "concurrency limit NAME reached (ConcurrencyLimit_NAME U of M; it asks
+ * I)": limit x with f its use, maximum and the units asked. */
+static void
+put_limit(const ca_neg *n, strbuf *sb, uint32_t x, const double *f)
+{
+	const ca_climit *l = &n->limits.v.at[x];
+
+	strbuf_addf(sb, "concurrency limit %s reached (", l->name);
+	limit_attr(sb, l);
+	strbuf_addf(sb, " %g of %g; it asks %g)", f[0], f[1], f[2]);
+}
+
+/* Is the followed job's submitter u among those of phase record r? */
+static bool
+phase_of(const ca_neg *n, const struct rec *r, const struct cust *u)
+{
+	if (r->reason & PH_REGROUP) {
+		if (u->group != n->groups.root && !u->group->autoregroup)
+			return false;
+	} else if (r->who != NONE && u->group->index != r->who)
+		return false;
+	if (r->reason & PH_FLOOR)
+		return u->floor > 0;
+	return u->nice == ((r->reason & PH_NICE) != 0);
+}
+
 /* One record of the followed job's account (j: the job; *matched: whether
  * it has its match yet). */
 static void
@@ -411,20 +493,30 @@ put_rec(const ca_neg *n, strbuf *sb, const struct rec *r, uint32_t j, bool *matc
 
 	switch (r->kind) {
 	case R_PHASE:
-		if (*matched || u->nice != (r->reason != 0) ||
-		    (r->who != NONE && u->group->index != r->who))
+		if (*matched || !phase_of(n, r, u))
 			return;
-		if (r->who != NONE)
+		if (r->reason & PH_REGROUP)
+			strbuf_addf(sb, "group %s with GROUP_AUTOREGROUP: %s again, for what the "
+			    "groups leave\n", n->groups.root->name, u->group != n->groups.root ?
+			    "the autoregroup groups' submitters negotiate" : "its submitters, and "
+			    "those of the autoregroup groups, negotiate");
+		else if (r->who != NONE)
 			strbuf_addf(sb, "group %s: quota %g, allocation %g, %g in use\n",
 			    n->groups.v.at[r->who]->name, r->f[2], r->f[0], r->f[1]);
-		if (r->reason)
+		if (r->reason & PH_FLOOR)
+			strbuf_addf(sb, "floor round: submitters below their floor get up to it "
+			    "first (%s's floor is %g):\n", u->name, u->floor);
+		else if (r->reason & PH_NICE)
 			strbuf_adds(sb, "nice users, after everybody else:\n");
 		return;
 	case R_TURN:
 		if (*matched || r->who != jb->sub)
 			return;
 		strbuf_addf(sb, "spin %d: %s's turn: effective priority %g, share %.4g, "
-		    "slice %g (%g in use)\n", r->spin, u->name, u->eup, r->f[0], r->f[1], r->f[2]);
+		    "slice %g (%g in use)", r->spin, u->name, u->eup, r->f[0], r->f[1], r->f[2]);
+		if (isfinite(r->f[3]))
+			strbuf_addf(sb, ", its ceiling leaves %g", r->f[3]);
+		strbuf_addc(sb, '\n');
 		return;
 	default:
 		break;
@@ -443,7 +535,11 @@ put_rec(const ca_neg *n, strbuf *sb, const struct rec *r, uint32_t j, bool *matc
 		if (r->why == K_TAKEN)
 			strbuf_addf(sb, "    %s: taken since by %s\n", n->slots.at[r->x].name,
 			    n->jobs.at[n->matches.at[r->y].job].id);
-		else
+		else if (r->why == K_CLIMIT) {
+			strbuf_addf(sb, "    %s: ", n->slots.at[r->x].name);
+			put_limit(n, sb, r->y, r->f);
+			strbuf_addc(sb, '\n');
+		} else
 			strbuf_addf(sb, "    %s: %s (it would cost %g; %g of %g used)\n",
 			    n->slots.at[r->x].name, ca_neg_skip_text[r->why], r->f[0], r->f[1],
 			    r->f[2]);
@@ -459,15 +555,31 @@ put_rec(const ca_neg *n, strbuf *sb, const struct rec *r, uint32_t j, bool *matc
 		*matched = true;
 		break;
 	case R_NOTHING:
-		strbuf_addf(sb, "  -> nothing this spin: %s\n", ca_neg_why_name[r->why]);
+		strbuf_adds(sb, "  -> nothing this spin: ");
+		if (r->why == CA_WHY_CLIMIT && r->x != NONE)
+			put_limit(n, sb, r->x, r->f);
+		else
+			strbuf_adds(sb, ca_neg_why_name[r->why]);
+		strbuf_addc(sb, '\n');
 		break;
 	case R_ALIKE:
-		strbuf_addf(sb, "  job %s skipped: job %s of the same autocluster got nothing "
-		    "(%s)\n", jb->id, n->jobs.at[r->x].id, ca_neg_why_name[r->why]);
+		strbuf_addf(sb, "  job %s skipped: job %s of the same cluster (%s) got nothing "
+		    "(%s", jb->id, n->jobs.at[r->x].id, n->pol.sigattrs ?
+		    "its SIGNIFICANT_ATTRIBUTES are alike" : "ClusterId", ca_neg_why_name[r->why]);
+		if (r->why == CA_WHY_CLIMIT && r->y != NONE)
+			strbuf_addf(sb, ": %s", n->limits.v.at[r->y].name);
+		strbuf_adds(sb, ")\n");
 		break;
 	case R_WAIT:
 		strbuf_addf(sb, "  job %s not reached: %s\n", jb->id, r->why == CA_WHY_QUOTA ?
-		    "the group's quota is reached" : "the pie slice is used up");
+		    "the group's quota is reached" : r->why == CA_WHY_CEILING ?
+		    "the submitter's ceiling is reached" : "the pie slice is used up");
+		break;
+	case R_DEPTH:
+		m = &n->matches.at[r->x];
+		strbuf_addf(sb, "  job %s left to the schedd: job %s, like it, was matched to "
+		    "partitionable slot %s, which holds it too (NEGOTIATOR_DEPTH_FIRST)\n",
+		    jb->id, n->jobs.at[m->job].id, n->slots.at[m->slot].name);
 		break;
 	default:
 		break;
@@ -492,9 +604,25 @@ put_head(const ca_neg *n, strbuf *sb, uint32_t j)
 	strbuf_addf(sb, "job %s: submitter %s (effective priority %g%s%s%s)\n", jb->id, u->name,
 	    u->eup, u->nice ? ", nice user" : "", grouped ? ", group " : "",
 	    grouped ? u->group->name : "");
-	strbuf_addf(sb, "  job order: %u of %zu idle jobs of %s (JobPrio %g, ClusterId %lld, "
-	    "ProcId %lld)\n", pos, u->jobs.n, u->name, jb->prio[2], (long long)jb->cluster,
+	strbuf_addf(sb, "  job order: %u of %zu idle jobs of %s (JobPrio %g, ", pos, u->jobs.n,
+	    u->name, jb->prio[2]);
+	if (jb->qdate != 0)
+		strbuf_addf(sb, "QDate %.0f, ", jb->qdate);
+	strbuf_addf(sb, "ClusterId %lld, ProcId %lld)\n", (long long)jb->cluster,
 	    (long long)jb->proc);
+	if (jb->climits != NULL)
+		strbuf_addf(sb, "  concurrency limits: %s\n", jb->climits);
+	else if (jb->climits_dyn)
+		strbuf_adds(sb, "  concurrency limits: ConcurrencyLimits, evaluated with each "
+		    "slot\n");
+	if (u->ceiling >= 0 || u->floor > 0) {
+		strbuf_addf(sb, "  %s's", u->name);
+		if (u->floor > 0)
+			strbuf_addf(sb, " floor %g", u->floor);
+		if (u->ceiling >= 0)
+			strbuf_addf(sb, "%s ceiling %g", u->floor > 0 ? "," : "", u->ceiling);
+		strbuf_addf(sb, " (%g in use)\n", u->usage0);
+	}
 	strbuf_addf(sb, "  autocluster: %u idle job%s alike; %u slot%s match both Requirements\n",
 	    alike, alike == 1 ? "" : "s", nh, nh == 1 ? "" : "s");
 }
@@ -512,8 +640,11 @@ ca_neg_account(const ca_neg *n, strbuf *sb)
 		ca_print_value(sb, n->not_idle.at[i], 0);
 		strbuf_adds(sb, "): the negotiator does not look at it\n");
 	}
+	if (n->followed_excluded)
+		strbuf_addf(sb, "job %s: NEGOTIATOR_JOB_CONSTRAINT is false for it: the schedd "
+		    "does not offer it to the negotiator\n", n->explain_id);
 	if (j == NONE) {
-		if (n->not_idle.n == 0)
+		if (n->not_idle.n == 0 && !n->followed_excluded)
 			strbuf_addf(sb, "job %s: not among the jobs\n", n->explain_id);
 		return;
 	}
@@ -527,7 +658,11 @@ ca_neg_account(const ca_neg *n, strbuf *sb)
 		const struct match *m = &n->matches.at[jb->match];
 		strbuf_addf(sb, "result: job %s matched to %s (%s) in spin %d\n", jb->id,
 		    n->slots.at[m->slot].name, ca_neg_reason_name[m->reason], m->spin);
-	} else
+	} else if (jb->left != NONE)
+		strbuf_addf(sb, "result: job %s left to the schedd, to start in %s with job %s\n",
+		    jb->id, n->slots.at[n->matches.at[jb->left].slot].name,
+		    n->jobs.at[n->matches.at[jb->left].job].id);
+	else
 		strbuf_addf(sb, "result: job %s left idle: %s\n", jb->id, idle_why(n, jb) ?
 		    ca_neg_why_name[idle_why(n, jb)] : "never reached");
 }

@@ -15,9 +15,11 @@
 /*
  * The cycle, as HTCondor's manual describes negotiation, pie spins and pie
  * slices (HTCondor's matchmaker where the manual is silent):
- *   1. Slots: every slot ad, whatever its state. The pool's size is the sum
- *      of their SLOT_WEIGHTs. Claimed and Preempting slots charge their slot
- *      weight to the user running there (AccountingGroup, else RemoteUser).
+ *   1. Slots: every slot ad NEGOTIATOR_SLOT_CONSTRAINT allows, whatever
+ *      its state. The pool's size is the sum of their SLOT_WEIGHTs. Claimed
+ *      and Preempting slots charge their slot weight to the user running
+ *      there (AccountingGroup, else RemoteUser), and the concurrency limits
+ *      their claims hold are counted.
  *   2. Submitters: the idle jobs' AccountingGroup, else User (else
  *      Owner@UID_DOMAIN); nice-user jobs submit as nice-user.<user>.
  *   3. Submitters in order of effective priority (the accountant's Priority
@@ -28,11 +30,15 @@
  *      (one slot more when its slice is not whole and it got nothing this
  *      spin), and spins repeat with new slices while they make matches and
  *      slots and demand remain. Nice users only get what the others leave.
+ *      Submitters below their Floor first get up to it in a spin of their
+ *      own; a submitter's Ceiling bounds what it uses.
  *   5. A submitter's jobs in job order: PreJobPrio1, PreJobPrio2, JobPrio,
- *      PostJobPrio1, PostJobPrio2 (higher first), then ClusterId, ProcId.
- *      Jobs whose match-relevant attributes are equal (autoclusters) are
- *      matched as one; once one of them gets nothing, the rest of its
- *      autocluster is skipped for that spin; other jobs go on.
+ *      PostJobPrio1, PostJobPrio2 (higher first), then QDate (older first),
+ *      ClusterId, ProcId. Jobs whose match-relevant attributes are equal
+ *      (autoclusters) are matched as one; once a job gets nothing, the rest
+ *      of its cluster (ClusterId, or SIGNIFICANT_ATTRIBUTES alike) is
+ *      skipped for that turn; other jobs go on. A job whose concurrency
+ *      limits are full gets nothing.
  *   6. A job's candidates: slots where both Requirements hold, less Claimed
  *      slots not running a job; an idle slot is NoPreemption; a running one
  *      is Rank when its RANK of the job beats CurrentRank, else Priority when
@@ -61,6 +67,10 @@ enum ca_neg_why {
 	CA_WHY_QUOTA,		/* its group's quota was reached */
 	CA_WHY_NOPREEMPT,	/* only busy slots match, and preemption is not allowed */
 	CA_WHY_OUTRANKED,	/* the slots it matches went to others or prefer their job */
+	CA_WHY_CLIMIT,		/* one of its concurrency limits is reached */
+	CA_WHY_CEILING,		/* its submitter's ceiling is reached */
+	CA_WHY_DEPTH,		/* left to the schedd in a partitionable slot matched
+				 * for a job like it (NEGOTIATOR_DEPTH_FIRST) */
 	CA_WHY_N
 };
 extern const char *const ca_neg_why_name[CA_WHY_N];
@@ -76,6 +86,22 @@ typedef struct ca_neg_policy {
 	bool pslot_preemption;		/* ALLOW_PSLOT_PREEMPTION: false */
 	bool all_jobs_in_cluster;	/* NEGOTIATE_ALL_JOBS_IN_CLUSTER: false */
 	bool consumption_policy;	/* CONSUMPTION_POLICY: false */
+	bool depth_first;		/* NEGOTIATOR_DEPTH_FIRST: false */
+	bool pr_stable;			/* PREEMPTION_REQUIREMENTS_STABLE: true */
+	bool prank_stable;		/* PREEMPTION_RANK_STABLE: true */
+	bool ignore_user_prio;		/* NEGOTIATOR_IGNORE_USER_PRIORITIES: false */
+	bool cross_slot_prios;		/* NEGOTIATOR_CROSS_SLOT_PRIOS: true here (the
+					 * manual lists Slot<N>_RemoteUserPrio; HTCondor:
+					 * false) */
+	bool weighted_demand;		/* NEGOTIATOR_USE_WEIGHTED_DEMAND: true */
+	double rr_rate;			/* GROUP_QUOTA_ROUND_ROBIN_RATE: 1e100 */
+	const ca_expr *group_sort;	/* GROUP_SORT_EXPR */
+	const ca_expr *slot_constraint;	/* NEGOTIATOR_SLOT_CONSTRAINT; NULL: all */
+	const ca_expr *job_constraint;	/* NEGOTIATOR_JOB_CONSTRAINT; NULL: all */
+	const ca_expr *poolsize_constraint; /* NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT */
+	const ca_name **sigattrs;	/* SIGNIFICANT_ATTRIBUTES; NULL: by ClusterId */
+	size_t nsigattrs;
+	const char *slot_prefix;	/* STARTD_RESOURCE_PREFIX: "slot" */
 } ca_neg_policy;
 
 typedef struct ca_neg ca_neg;

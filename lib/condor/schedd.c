@@ -1,9 +1,11 @@
 /* schedd.c - the condor_schedd's job queue in a simulated pool: submissions,
  * job states, matches, slot updates, exits and the job event log. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "classad.h"
 #include "schedd.h"
@@ -21,6 +23,8 @@ struct keys {
  * a match of this cycle that preempts it; and whether the queue has it. */
 struct jobref {
 	const ca_ad *run, *wait, *exit, *match, *preempt;
+	const ca_ad *held;	/* the slot whose startd put it on hold (WANT_HOLD) */
+	const ca_ad *job;	/* the job in the queue, or NULL */
 	bool queued;
 };
 
@@ -30,6 +34,16 @@ struct slotref {
 	const ca_ad *slot;
 	int64_t starter;
 };
+
+/* A system periodic policy: SYSTEM_PERIODIC_HOLD (or one of its _NAMES),
+ * with its _REASON and _SUBCODE expressions. */
+struct syspol {
+	const char *knob;	/* the policy's name in reasons: SYSTEM_PERIODIC_HOLD */
+	const char *text;	/* its expression as written */
+	ca_expr *e, *reason, *subcode;
+};
+enum { P_HOLD, P_RELEASE, P_REMOVE, P_N };
+typedef ca_vec(struct syspol) syspols;
 
 /* An ad read and where. */
 struct input {
@@ -54,6 +68,11 @@ struct ca_schedd {
 	ca_vec(struct slotref) slotrefs;
 	ca_arena text;			/* the ids of the jobs queued, the names */
 	strbuf tmp;
+	/* the configuration */
+	ca_arena conf;			/* its expressions and texts */
+	syspols pol[P_N];		/* SYSTEM_PERIODIC_HOLD, _RELEASE, _REMOVE */
+	ca_expr *request[3];		/* JOB_DEFAULT_REQUESTCPUS, _MEMORY, _DISK */
+	int64_t lease, interval, max_releases;
 	ca_vec(struct lent { int what; size_t i; }) lent;	/* ads not owned (ca_schedd_lend) */
 };
 
@@ -61,12 +80,149 @@ ca_schedd *
 ca_schedd_new(int64_t now)
 {
 	ca_schedd *q = ca_xcalloc(1, sizeof *q);
+	ca_config *cfg = ca_config_new();
+	ca_diag err;
 
 	ca_ctx_init(&q->cx);
 	q->tmp = (strbuf)STRBUF_INIT;
 	q->cx.now = now;
 	q->now = now;
+	/* HTCondor's defaults: they cannot fail */
+	(void)ca_schedd_configure(q, cfg, &err);
+	ca_config_free(cfg);
 	return q;
+}
+
+/* ---- the configuration ---- */
+
+/* A knob's value as an expression into q->conf: 1 and *e, 0 when it is not
+ * defined, -1 with err set. */
+static int
+knob_expr(ca_schedd *q, ca_config *cfg, const char *name, ca_expr **e, ca_diag *err)
+{
+	*e = NULL;
+	return ca_config_expr(cfg, name, &q->conf, 0, e, err);
+}
+
+/* A resource request knob (JOB_DEFAULT_REQUESTMEMORY = 2G): a number, with
+ * one of condor_submit's unit letters (K, M, G or T, and an optional B) in
+ * what the request counts (mib: MiB, else KiB), else an expression. */
+static int
+request_knob(ca_schedd *q, ca_config *cfg, const char *name, bool mib, ca_expr **e,
+    ca_diag *err)
+{
+	static const char units[] = "KMGT";
+	strbuf v = STRBUF_INIT;
+	int rc = ca_config_string(cfg, name, &v, err);
+	char *end;
+
+	*e = NULL;
+	if (rc <= 0 || strcasecmp(v.buf, "undefined") == 0) {
+		strbuf_release(&v);
+		return rc < 0 ? -1 : 0;
+	}
+	long long n = strtoll(v.buf, &end, 10);
+	const char *u = NULL;
+	if (end != v.buf && *end != '\0' && end[1 + ((end[1] | 0x20) == 'b')] == '\0')
+		u = strchr(units, *end & ~0x20);
+	if (end != v.buf && n >= 0 && n < (1LL << 40) && (*end == '\0' || u != NULL)) {
+		int64_t kib = u != NULL ? (int64_t)n << (10 * (u - units)) : 0;
+		int64_t val = u == NULL ? n : mib ? (kib + 1023) / 1024 : kib;
+		*e = ca_expr_lit(&q->conf, ca_int(val));
+		strbuf_release(&v);
+		return 1;
+	}
+	strbuf_release(&v);
+	return knob_expr(q, cfg, name, e, err);
+}
+
+/* The system policies of base (SYSTEM_PERIODIC_HOLD): those of its _NAMES,
+ * then base itself, as HTCondor's schedd evaluates them. */
+static int
+read_policies(ca_schedd *q, ca_config *cfg, const char *base, syspols *out, ca_diag *err)
+{
+	strbuf names = STRBUF_INIT, knob = STRBUF_INIT, text = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addf(&knob, "%s_NAMES", base);
+	if (ca_config_string(cfg, knob.buf, &names, err) < 0) {
+		rc = -1;
+		goto out;
+	}
+	for (const char *p = names.buf;; ) {
+		while (*p == ' ' || *p == ',' || *p == '\t')
+			p++;
+		const char *w = p;
+		while (*p && *p != ' ' && *p != ',' && *p != '\t')
+			p++;
+		bool last = w == p;
+		strbuf_reset(&knob);
+		if (last)
+			strbuf_adds(&knob, base);	/* the knob without a tag comes last */
+		else
+			strbuf_addf(&knob, "%s_%.*s", base, (int)(p - w), w);
+		struct syspol sp = { base, NULL, NULL, NULL, NULL };
+		if ((rc = knob_expr(q, cfg, knob.buf, &sp.e, err)) < 0)
+			goto out;
+		strbuf_reset(&text);
+		if (rc == 1 && ca_config_string(cfg, knob.buf, &text, err) < 0) {
+			rc = -1;
+			goto out;
+		}
+		/* a policy that can never fire is left out */
+		if (rc == 1 && !(sp.e->node == CA_N_LIT && ca_value_truth(sp.e->u.lit) != 1)) {
+			sp.text = ca_arena_strndup(&q->conf, text.buf, text.len);
+			size_t l = knob.len;
+			strbuf_adds(&knob, "_REASON");
+			if (knob_expr(q, cfg, knob.buf, &sp.reason, err) < 0) {
+				rc = -1;
+				goto out;
+			}
+			knob.len = l;
+			strbuf_adds(&knob, "_SUBCODE");
+			if (knob_expr(q, cfg, knob.buf, &sp.subcode, err) < 0) {
+				rc = -1;
+				goto out;
+			}
+			*ca_vec_push(out) = sp;
+		}
+		rc = 0;
+		if (last)
+			break;
+	}
+out:
+	strbuf_release(&names);
+	strbuf_release(&knob);
+	strbuf_release(&text);
+	return rc;
+}
+
+int
+ca_schedd_configure(ca_schedd *q, ca_config *cfg, ca_diag *err)
+{
+	static const char *const bases[P_N] = {
+		"SYSTEM_PERIODIC_HOLD", "SYSTEM_PERIODIC_RELEASE", "SYSTEM_PERIODIC_REMOVE"
+	};
+	static const char *const requests[3] = {
+		"JOB_DEFAULT_REQUESTCPUS", "JOB_DEFAULT_REQUESTMEMORY", "JOB_DEFAULT_REQUESTDISK"
+	};
+
+	for (int k = 0; k < P_N; k++)
+		q->pol[k].n = 0;
+	q->lease = 2400;		/* 40 minutes, condor_submit's default */
+	q->interval = 300;		/* HTCondor's SCHEDD_INTERVAL */
+	q->max_releases = -1;
+	for (int k = 0; k < 3; k++)
+		if (request_knob(q, cfg, requests[k], k == 1, &q->request[k], err) < 0)
+			return -1;
+	if (ca_config_int(cfg, "JOB_DEFAULT_LEASE_DURATION", &q->lease, err) < 0 ||
+	    ca_config_int(cfg, "SCHEDD_INTERVAL", &q->interval, err) < 0 ||
+	    ca_config_int(cfg, "SYSTEM_MAX_RELEASES", &q->max_releases, err) < 0)
+		return -1;
+	for (int k = 0; k < P_N; k++)
+		if (read_policies(q, cfg, bases[k], &q->pol[k], err) < 0)
+			return -1;
+	return 0;
 }
 
 static void
@@ -93,6 +249,9 @@ ca_schedd_free(ca_schedd *q)
 	ca_dict_free(&q->names.index);
 	ca_vec_free(&q->slotrefs);
 	ca_arena_free(&q->text);
+	for (int k = 0; k < P_N; k++)
+		ca_vec_free(&q->pol[k]);
+	ca_arena_free(&q->conf);
 	strbuf_release(&q->tmp);
 	ca_ctx_free(&q->cx);
 	free(q);
@@ -234,8 +393,11 @@ event_type(int num)
 	case CA_JEV_EXECUTE: return "ExecuteEvent";
 	case CA_JEV_EVICTED: return "JobEvictedEvent";
 	case CA_JEV_TERMINATED: return "JobTerminatedEvent";
+	case CA_JEV_ABORTED: return "JobAbortedEvent";
 	case CA_JEV_SUSPENDED: return "JobSuspendedEvent";
 	case CA_JEV_UNSUSPENDED: return "JobUnsuspendedEvent";
+	case CA_JEV_HELD: return "JobHeldEvent";
+	case CA_JEV_RELEASED: return "JobReleasedEvent";
 	}
 	return "GenericEvent";
 }
@@ -333,6 +495,27 @@ finish_time(ca_schedd *q, const ca_ad *slot, int64_t t0, int64_t start, int64_t 
 	return true;
 }
 
+static bool missed_deferral(ca_schedd *q, const ca_ad *job, int64_t start);
+static struct jobref *ref_of(ca_schedd *q, const char *id, bool make);
+
+/* The job on slot (started at start) does not go on: its starter did not
+ * run it (too late for its deferral window), or the queue holds or removed
+ * it (the schedd stopped it). */
+static bool
+stopped(ca_schedd *q, const ca_ad *slot, int64_t start)
+{
+	const ca_ad *job = slot_job(q, slot);
+	const char *id = str(q, slot, "JobId");
+	const struct jobref *r;
+
+	if (job != NULL && missed_deferral(q, job, start))
+		return true;
+	if (id == NULL || (r = ref_of(q, id, false)) == NULL || r->job == NULL)
+		return false;
+	int64_t st = int_or(q, r->job, "JobStatus", CA_J_IDLE);
+	return st == CA_J_HELD || st == CA_J_REMOVED;
+}
+
 int
 ca_schedd_slot_exit(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err)
 {
@@ -347,7 +530,7 @@ ca_schedd_slot_exit(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err)
 		;		/* no job on the slot */
 	else if ((t0 = int_or(q, slot, "MyCurrentTime", q->now)) > q->now)
 		;
-	else if (slot_is(q, slot, CA_S_PREEMPTING, -1))
+	else if (slot_is(q, slot, CA_S_PREEMPTING, -1) || stopped(q, slot, start))
 		*ev = exit_event(q, slot, "StarterExit", t0);
 	else if ((slot_is(q, slot, CA_S_CLAIMED, CA_A_BUSY) ||
 	    slot_is(q, slot, CA_S_CLAIMED, CA_A_RETIRING)) &&
@@ -387,7 +570,8 @@ ref_of(ca_schedd *q, const char *id, bool make)
 	if (i == CA_DICT_NONE)
 		return NULL;
 	if (i == q->refs.n)
-		*ca_vec_push(&q->refs) = (struct jobref){ NULL, NULL, NULL, NULL, NULL, false };
+		*ca_vec_push(&q->refs) = (struct jobref){ NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+		    false };
 	return &q->refs.at[i];
 }
 
@@ -404,8 +588,11 @@ queue_job(ca_schedd *q, ca_ad *job, const char *file, int line)
 	char id[CA_JOBID_LEN];
 	int64_t c;
 
-	if (ca_jobid(&q->cx, job, id, sizeof id))
-		ref_of(q, ca_arena_strndup(&q->text, id, strlen(id)), true)->queued = true;
+	if (ca_jobid(&q->cx, job, id, sizeof id)) {
+		struct jobref *r = ref_of(q, ca_arena_strndup(&q->text, id, strlen(id)), true);
+		r->queued = true;
+		r->job = job;
+	}
 	if (get_int(q, job, "ClusterId", &c) && c > q->max_cluster)
 		q->max_cluster = c;
 	push(&q->jobs, job, file, line);
@@ -421,6 +608,60 @@ set_default(ca_ad *job, const char *name, int64_t v)
 {
 	if (!ca_has(job, name))
 		ca_set_int(job, name, v);
+}
+
+/* What condor_submit adds to a job that does not say: its resource requests
+ * (JOB_DEFAULT_REQUEST*), DiskUsage (the size of its executable, which a
+ * job of the simulation does not have: ExecutableSize, else 1 KiB), a
+ * nice user's MaxJobRetirementTime of 0, and the lease of a job that can
+ * reconnect (JOB_DEFAULT_LEASE_DURATION). */
+static void
+submit_defaults(ca_schedd *q, ca_ad *job)
+{
+	static const char *const names[3] = { "RequestCpus", "RequestMemory", "RequestDisk" };
+	int64_t u = 5, size = 1;
+	bool nice = false;
+
+	for (int k = 0; k < 3; k++)
+		if (!ca_has(job, names[k]) && q->request[k] != NULL)
+			ca_ad_set_copy(job, names[k], strlen(names[k]), q->request[k]);
+	if (!ca_has(job, "DiskUsage")) {
+		if (get_int(q, job, "ExecutableSize", &size) && size < 1)
+			size = 1;
+		ca_set_int(job, "DiskUsage", size);
+	}
+	if (ca_get_bool(&q->cx, job, "NiceUser", &nice) == 1 && nice)
+		set_default(job, "MaxJobRetirementTime", 0);
+	get_int(q, job, "JobUniverse", &u);
+	if ((u == 5 || u == 10 || u == 13) && q->lease > 0)	/* vanilla, java, vm */
+		set_default(job, "JobLeaseDuration", q->lease);
+}
+
+/* A job deferred to its DeferralTime (cron jobs have theirs from cron-next):
+ * condor_submit's DeferralWindow (0) and DeferralPrepTime (300) unless the
+ * job says, ScheddInterval, and the clause it adds to the Requirements so
+ * that the job is not matched before DeferralTime - DeferralPrepTime nor
+ * after its window. */
+static void
+deferral(ca_schedd *q, ca_ad *job)
+{
+	static const char clause[] = "((time() + ScheddInterval) >= (DeferralTime - "
+	    "DeferralPrepTime)) && (time() < (DeferralTime + DeferralWindow))";
+	const ca_name *req = ca_intern("Requirements", 12);
+	ca_diag err;
+
+	if (!ca_has(job, "DeferralTime") || is_cron(job))
+		return;
+	set_default(job, "DeferralWindow", 0);
+	set_default(job, "DeferralPrepTime", 300);
+	set_default(job, "ScheddInterval", q->interval);
+	strbuf_reset(&q->tmp);
+	strbuf_addc(&q->tmp, '(');
+	ca_print_expr(&q->tmp, ca_ad_find(job, req)->expr, 0);
+	strbuf_addf(&q->tmp, ") && (%s)", clause);
+	ca_expr *e = ca_parse_expr(job->arena, q->tmp.buf, q->tmp.len, 0, &err);
+	if (e != NULL)
+		ca_ad_set(job, req, NULL, e);
 }
 
 /* One job of a submission joins the queue, as condor_submit would put it
@@ -440,15 +681,14 @@ enqueue(ca_schedd *q, ca_ad *job, const char *file, int line)
 	else {
 		set_default(job, "JobStatus", CA_J_IDLE);
 		set_default(job, "JobUniverse", 5);
-		set_default(job, "RequestCpus", 1);
-		set_default(job, "RequestMemory", 128);
-		set_default(job, "RequestDisk", 1024);
+		submit_defaults(q, job);
 		if (!ca_has(job, "Requirements")) {
 			ca_diag err;
 			ca_expr *e = ca_parse_expr(job->arena, default_requirements,
 			    sizeof default_requirements - 1, 0, &err);
 			ca_ad_set(job, ca_intern("Requirements", 12), NULL, e);
 		}
+		deferral(q, job);
 		set_default(job, "QDate", q->now);
 		set_default(job, "EnteredCurrentStatus", q->now);
 		log_event(q, event(q, job, CA_JEV_SUBMIT, int_or(q, job, "QDate", q->now)));
@@ -559,6 +799,8 @@ index_all(ca_schedd *q)
 			else if (r->wait == NULL)
 				r->wait = s;
 		}
+		if ((id = str(q, s, "HeldJobId")) != NULL && ca_has(s, "JobHoldReasonCode"))
+			ref_of(q, id, true)->held = s;
 		if ((id = str(q, s, "PreemptingJobId")) != NULL) {
 			struct jobref *r = ref_of(q, id, true);
 			if (r->wait == NULL)
@@ -651,9 +893,28 @@ job_start(ca_schedd *q, ca_ad *job, const ca_ad *s)
 	forget_eviction(job);
 }
 
+static void job_held(ca_schedd *q, ca_ad *job, int64_t t, const char *reason, int64_t code,
+    int64_t subcode);
+
+/* The time a job deferred to DeferralTime came too late to run, its window
+ * (DeferralWindow) past: the starter does not run it. The window's last
+ * second is in it, as HTCondor's starter counts. */
+static bool
+missed_deferral(ca_schedd *q, const ca_ad *job, int64_t start)
+{
+	int64_t defer, window = 0;
+
+	if (!get_int(q, job, "DeferralTime", &defer))
+		return false;
+	get_int(q, job, "DeferralWindow", &window);
+	return start > defer && start - defer > window;
+}
+
 /* A running job on slot s: suspended or not, executing yet (after its
- * DeferralTime), and whether its eviction has been decided. */
-static void
+ * DeferralTime), and whether its eviction (or a hold by the startd, its
+ * WANT_HOLD) has been decided. A job that came after its deferral window is
+ * put on hold: true. */
+static bool
 job_running(ca_schedd *q, ca_ad *job, const ca_ad *s)
 {
 	int64_t st = int_or(q, job, "JobStatus", CA_J_IDLE), since, start, exec, defer = 0;
@@ -676,6 +937,11 @@ job_running(ca_schedd *q, ca_ad *job, const ca_ad *s)
 			log_event(q, slot_event(q, job, CA_JEV_UNSUSPENDED, since, name));
 	}
 	start = int_or(q, job, "JobCurrentStartDate", int_or(q, s, "JobStart", q->now));
+	if (!ca_has(job, "JobCurrentStartExecutingDate") && missed_deferral(q, job, start)) {
+		job_held(q, job, start, "Job missed deferred execution time",
+		    CA_HOLD_MISSED_DEFERRAL, 0);
+		return true;
+	}
 	exec = start;
 	if (deferred && defer > exec)
 		exec = defer;
@@ -694,6 +960,17 @@ job_running(ca_schedd *q, ca_ad *job, const ca_ad *s)
 			ca_set_str(job, "VacateReason", ev);
 	} else if (!ca_has(s, "PreemptingJobId") && !preempting && (susp || busy))
 		forget_eviction(job);
+	/* the startd will put the job on hold when it leaves (WANT_HOLD): the
+	 * hold is pending in HoldReason while the job still runs */
+	int64_t code;
+	char id[CA_JOBID_LEN];
+	if (get_int(q, s, "JobHoldReasonCode", &code) && !ca_has(job, "HoldReasonCode") &&
+	    ca_jobid(&q->cx, job, id, sizeof id) && str_is(q, s, "HeldJobId", id)) {
+		copy_str(q, job, "HoldReason", s, "JobHoldReason");
+		ca_set_int(job, "HoldReasonCode", code);
+		ca_set_int(job, "HoldReasonSubCode", int_or(q, s, "JobHoldReasonSubCode", 0));
+	}
+	return false;
 }
 
 /* Wall-clock time of the current run, to t. */
@@ -751,7 +1028,37 @@ job_exits(ca_schedd *q, ca_ad *job, int64_t t)
 	return true;
 }
 
-/* The job left its slot without finishing: back to idle. */
+/* The job is put on hold at t (leaving its slot if it ran): JobStatus 5,
+ * HoldReason, HoldReasonCode and HoldReasonSubCode as HTCondor's schedd
+ * sets them, NumHolds, and a JobHeldEvent. */
+static void
+job_held(ca_schedd *q, ca_ad *job, int64_t t, const char *reason, int64_t code,
+    int64_t subcode)
+{
+	int64_t st = int_or(q, job, "JobStatus", CA_J_IDLE);
+	ca_ad *e = slot_event(q, job, CA_JEV_HELD, t, str(q, job, "RemoteHost"));
+
+	strbuf_reset(&q->tmp);
+	if (reason != NULL)
+		strbuf_adds(&q->tmp, reason);	/* it may live in the job */
+	if (st == CA_J_RUNNING || st == CA_J_SUSPENDED) {
+		job_leaves(q, job, t);
+		ca_unset(job, "JobCurrentStartExecutingDate");
+		ca_unset(job, "MatchedSlot");
+	}
+	set_status(q, job, CA_J_HELD, t);
+	ca_set_str(job, "HoldReason", q->tmp.buf);
+	ca_set_int(job, "HoldReasonCode", code);
+	ca_set_int(job, "HoldReasonSubCode", subcode);
+	add_int(q, job, "NumHolds", 1);
+	ca_set_str(e, "HoldReason", q->tmp.buf);
+	ca_set_int(e, "HoldReasonCode", code);
+	ca_set_int(e, "HoldReasonSubCode", subcode);
+	log_event(q, e);
+}
+
+/* The job left its slot without finishing: back to idle, or on hold when
+ * the startd said so (a pending HoldReason). */
 static void
 job_evicted(ca_schedd *q, ca_ad *job, const struct jobref *r)
 {
@@ -769,6 +1076,17 @@ job_evicted(ca_schedd *q, ca_ad *job, const struct jobref *r)
 	}
 	if (t < start || t > q->now)
 		t = t < start ? (start <= q->now ? start : q->now) : q->now;
+	int64_t code;
+	if (get_int(q, job, "HoldReasonCode", &code)) {
+		job_held(q, job, t, str(q, job, "HoldReason"), code,
+		    int_or(q, job, "HoldReasonSubCode", 0));
+		return;
+	}
+	if (r != NULL && r->held != NULL && get_int(q, r->held, "JobHoldReasonCode", &code)) {
+		job_held(q, job, t, str(q, r->held, "JobHoldReason"), code,
+		    int_or(q, r->held, "JobHoldReasonSubCode", 0));
+		return;
+	}
 	ca_ad *e = slot_event(q, job, CA_JEV_EVICTED, t, host);
 	reason = str(q, job, "VacateReason");
 	ca_set_str(e, "Reason", reason != NULL ? reason : "unknown");
@@ -785,8 +1103,155 @@ job_evicted(ca_schedd *q, ca_ad *job, const struct jobref *r)
 	set_status(q, job, CA_J_IDLE, t);
 }
 
-bool
-ca_schedd_step(ca_schedd *q, size_t i)
+/* ---- holds, releases, removals: the periodic policies ---- */
+
+/* The job is released from hold at t: idle again, with a JobReleasedEvent;
+ * its hold becomes its last one. A cron job gets its next DeferralTime
+ * afresh. */
+static void
+job_released(ca_schedd *q, ca_ad *job, int64_t t, const char *reason)
+{
+	ca_ad *e = event(q, job, CA_JEV_RELEASED, t);
+
+	ca_set_str(e, "Reason", reason);
+	log_event(q, e);
+	copy_str(q, job, "LastHoldReason", job, "HoldReason");
+	ca_set_int(job, "LastHoldReasonCode", int_or(q, job, "HoldReasonCode", 0));
+	ca_set_int(job, "LastHoldReasonSubCode", int_or(q, job, "HoldReasonSubCode", 0));
+	ca_unset(job, "HoldReason");
+	ca_unset(job, "HoldReasonCode");
+	ca_unset(job, "HoldReasonSubCode");
+	ca_set_str(job, "ReleaseReason", reason);
+	if (is_cron(job)) {
+		ca_unset(job, "DeferralTime");
+		ca_unset(job, "CronDue");
+	}
+	set_status(q, job, CA_J_IDLE, t);
+}
+
+/* The job is removed at t (leaving its slot if it ran): JobStatus 3,
+ * RemoveReason and a JobAbortedEvent. True when it leaves the queue. */
+static bool
+job_removed(ca_schedd *q, ca_ad *job, int64_t t, const char *reason)
+{
+	int64_t st = int_or(q, job, "JobStatus", CA_J_IDLE);
+	ca_ad *e = event(q, job, CA_JEV_ABORTED, t);
+
+	ca_set_str(e, "Reason", reason);
+	log_event(q, e);
+	if (st == CA_J_RUNNING || st == CA_J_SUSPENDED) {
+		job_leaves(q, job, t);
+		ca_unset(job, "JobCurrentStartExecutingDate");
+	}
+	ca_unset(job, "MatchedSlot");
+	ca_set_str(job, "RemoveReason", reason);
+	set_status(q, job, CA_J_REMOVED, t);
+	return q->history;
+}
+
+/* A policy is true when it evaluates to a nonzero number (true counts as
+ * 1), as HTCondor's schedd reads it; UNDEFINED does nothing. */
+static bool
+fires(ca_schedd *q, const ca_ad *job, const ca_expr *e)
+{
+	ca_value v = ca_eval_expr(&q->cx, e, job, NULL);
+
+	switch (v.kind) {
+	case CA_BOOL:
+		return v.u.b;
+	case CA_INT:
+		return v.u.i != 0;
+	case CA_REAL:
+		return v.u.r != 0.0 && !isnan(v.u.r);
+	default:
+		return false;
+	}
+}
+
+/* Policy k of the job (attr: PeriodicHold) or of the system (the
+ * SYSTEM_PERIODIC_ knobs): true with the reason, its code (job: 3, system:
+ * 26, for a hold) and subcode when one fires. */
+static bool
+policy_fires(ca_schedd *q, ca_ad *job, int k, const char *attr, strbuf *reason,
+    int64_t *code, int64_t *subcode)
+{
+	const ca_name *n = ca_intern(attr, strlen(attr));
+	ca_attr *at = ca_ad_find(job, n);
+	const char *r = NULL;
+
+	*subcode = 0;
+	strbuf_reset(reason);
+	if (at != NULL && fires(q, job, at->expr)) {
+		*code = CA_HOLD_JOB_POLICY;
+		strbuf_reset(&q->tmp);
+		strbuf_addf(&q->tmp, "%sReason", attr);
+		if (ca_get_str(&q->cx, job, q->tmp.buf, &r, NULL) == 1 && *r != '\0')
+			strbuf_adds(reason, r);
+		else {
+			strbuf_addf(reason, "The job attribute %s expression '", attr);
+			ca_print_expr(reason, at->expr, 0);
+			strbuf_adds(reason, "' evaluated to TRUE");
+		}
+		strbuf_reset(&q->tmp);
+		strbuf_addf(&q->tmp, "%sSubCode", attr);
+		get_int(q, job, q->tmp.buf, subcode);
+		strbuf_reset(&q->tmp);
+		return true;
+	}
+	for (size_t i = 0; i < q->pol[k].n; i++) {
+		const struct syspol *sp = &q->pol[k].at[i];
+		if (!fires(q, job, sp->e))
+			continue;
+		*code = CA_HOLD_SYSTEM_POLICY;
+		ca_value v;
+		if (sp->subcode != NULL && ca_value_int(ca_eval_expr(&q->cx, sp->subcode, job,
+		    NULL), subcode) != 1)
+			*subcode = 0;
+		if (sp->reason != NULL &&
+		    (v = ca_eval_expr(&q->cx, sp->reason, job, NULL)).kind == CA_STRING &&
+		    v.x.len > 0)
+			strbuf_add(reason, v.u.s, v.x.len);
+		else
+			strbuf_addf(reason, "The system macro %s expression '%s' evaluated to TRUE",
+			    sp->knob, sp->text);
+		return true;
+	}
+	return false;
+}
+
+/* The periodic policies of the job at now, in HTCondor's order: a hold
+ * (not of a held or completed job), a release (of a held job not held by
+ * its user, SYSTEM_MAX_RELEASES permitting), a removal. True when the job
+ * leaves the queue. */
+static bool
+periodic(ca_schedd *q, ca_ad *job)
+{
+	int64_t st = int_or(q, job, "JobStatus", CA_J_IDLE), code = 0, sub = 0;
+	strbuf reason = STRBUF_INIT;
+	bool gone = false;
+
+	q->cx.now = q->now;
+	if (st == CA_J_REMOVED || st == CA_J_COMPLETED) {
+		strbuf_release(&reason);
+		return false;
+	}
+	if (st != CA_J_HELD && policy_fires(q, job, P_HOLD, "PeriodicHold", &reason, &code,
+	    &sub))
+		job_held(q, job, q->now, reason.buf, code, sub);
+	else if (st == CA_J_HELD && int_or(q, job, "HoldReasonCode", 0) != CA_HOLD_USER &&
+	    (q->max_releases < 0 || int_or(q, job, "NumHolds", 0) < q->max_releases) &&
+	    policy_fires(q, job, P_RELEASE, "PeriodicRelease", &reason, &code, &sub))
+		job_released(q, job, q->now, reason.buf);
+	else if (policy_fires(q, job, P_REMOVE, "PeriodicRemove", &reason, &code, &sub))
+		gone = job_removed(q, job, q->now, reason.buf);
+	strbuf_release(&reason);
+	ca_arena_reset(&q->cx.scratch);
+	return gone;
+}
+
+/* The step of a job from what happened in the pool. */
+static bool
+step_job(ca_schedd *q, size_t i)
 {
 	ca_ad *job = q->jobs.at[i].ad;
 	char id[CA_JOBID_LEN];
@@ -811,7 +1276,7 @@ ca_schedd_step(ca_schedd *q, size_t i)
 		if (r != NULL && r->preempt != NULL && r->run != NULL)
 			preempted_by(q, job, r->preempt);
 		if (r != NULL && r->run != NULL)
-			job_running(q, job, r->run);
+			(void)job_running(q, job, r->run);
 		else if (r != NULL && r->exit != NULL) {
 			if (!get_int(q, r->exit, "Time", &t))
 				t = q->now;
@@ -824,7 +1289,7 @@ ca_schedd_step(ca_schedd *q, size_t i)
 		return false;
 	if (r != NULL && r->run != NULL) {
 		job_start(q, job, r->run);
-		job_running(q, job, r->run);
+		(void)job_running(q, job, r->run);
 	} else if (r != NULL && r->wait != NULL) {
 		const char *name = str(q, r->wait, "Name");
 		if (name != NULL && !str_is(q, job, "MatchedSlot", name))
@@ -832,6 +1297,16 @@ ca_schedd_step(ca_schedd *q, size_t i)
 	} else
 		ca_unset(job, "MatchedSlot");	/* the match was lost, if there was one */
 	return false;
+}
+
+bool
+ca_schedd_step(ca_schedd *q, size_t i)
+{
+	ca_ad *job = q->jobs.at[i].ad;
+
+	if (step_job(q, i))
+		return true;
+	return ca_jobid(&q->cx, job, (char[CA_JOBID_LEN]){ 0 }, CA_JOBID_LEN) && periodic(q, job);
 }
 
 /* ---- a queue kept across steps (a pool in one process) ---- */

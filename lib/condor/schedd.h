@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "classad.h"
+#include "config.h"
 
 /*
  * A step of the schedd takes the queue (job ads), the slots as startd-step
@@ -15,10 +16,14 @@
  * StarterExit events, and moves each job through HTCondor's job states:
  * matched jobs run, suspended jobs are Suspended, finished jobs complete (or
  * go back to idle when OnExitRemove is false, as cron jobs do), evicted jobs
- * go back to idle with the reason of the eviction. Every change is told as
- * an event ad named after HTCondor's user-log events (SubmitEvent,
- * ExecuteEvent, JobEvictedEvent, JobTerminatedEvent, JobSuspendedEvent,
- * JobUnsuspendedEvent) for the job event log.
+ * go back to idle with the reason of the eviction; jobs are put on hold
+ * (by the startd's WANT_HOLD, a missed deferral time, PeriodicHold or
+ * SYSTEM_PERIODIC_HOLD), released (PeriodicRelease, SYSTEM_PERIODIC_RELEASE)
+ * and removed (PeriodicRemove, SYSTEM_PERIODIC_REMOVE) with HTCondor's hold
+ * reasons and codes. Every change is told as an event ad named after
+ * HTCondor's user-log events (SubmitEvent, ExecuteEvent, JobEvictedEvent,
+ * JobTerminatedEvent, JobAbortedEvent, JobSuspendedEvent,
+ * JobUnsuspendedEvent, JobHeldEvent, JobReleasedEvent) for the job event log.
  */
 
 /* HTCondor's job states (JobStatus). */
@@ -30,7 +35,14 @@ enum ca_jstatus {
 /* HTCondor's user-log event numbers (EventTypeNumber) of the events told. */
 enum ca_jevent {
 	CA_JEV_SUBMIT = 0, CA_JEV_EXECUTE = 1, CA_JEV_EVICTED = 4, CA_JEV_TERMINATED = 5,
-	CA_JEV_SUSPENDED = 10, CA_JEV_UNSUSPENDED = 11
+	CA_JEV_ABORTED = 9, CA_JEV_SUSPENDED = 10, CA_JEV_UNSUSPENDED = 11, CA_JEV_HELD = 12,
+	CA_JEV_RELEASED = 13
+};
+
+/* HTCondor's hold reason codes (HoldReasonCode) of the holds simulated. */
+enum ca_holdcode {
+	CA_HOLD_USER = 1, CA_HOLD_JOB_POLICY = 3, CA_HOLD_MISSED_DEFERRAL = 20,
+	CA_HOLD_STARTD = 21, CA_HOLD_SYSTEM_POLICY = 26
 };
 
 /* What a step reads (ca_schedd_add). */
@@ -50,8 +62,15 @@ typedef void (*ca_jlog_fn)(void *arg, const ca_ad *ev);
  * (a submission) or left as it is (a job of the queue). */
 typedef void (*ca_qdiag_fn)(void *arg, const ca_diag *err);
 
-/* A queue for a step at time now. */
+/* A queue for a step at time now, with HTCondor's default configuration. */
 ca_schedd *ca_schedd_new(int64_t now);
+/* The schedd's configuration, read from cfg (which need not outlive q):
+ * the submit defaults JOB_DEFAULT_REQUESTCPUS, _REQUESTMEMORY, _REQUESTDISK
+ * and JOB_DEFAULT_LEASE_DURATION, SCHEDD_INTERVAL, and the periodic
+ * policies SYSTEM_PERIODIC_HOLD, _RELEASE, _REMOVE (each with its _NAMES,
+ * _REASON and _SUBCODE) and SYSTEM_MAX_RELEASES. Returns 0, or -1 with err
+ * set at the knob that does not parse. Call it before adding ads. */
+int ca_schedd_configure(ca_schedd *q, ca_config *cfg, ca_diag *err);
 void ca_schedd_free(ca_schedd *q);
 void ca_schedd_set_log(ca_schedd *q, ca_jlog_fn fn, void *arg);
 void ca_schedd_set_diag(ca_schedd *q, ca_qdiag_fn fn, void *arg);
@@ -63,24 +82,28 @@ void ca_schedd_set_first_cluster(ca_schedd *q, int64_t first);
 /* Hand q an ad read at file:line (file must outlive q); q frees it. A
  * submission joins the queue at once, as condor_submit would put it there:
  * each ad a cluster (its ClusterId, else the next free one) of Queue jobs
- * with ProcId 0, 1, ..., idle, vanilla, queued now (a SubmitEvent each).
- * Add everything before the first ca_schedd_step. */
+ * with ProcId 0, 1, ..., idle, vanilla, queued now (a SubmitEvent each),
+ * with the resource requests, lease and deferral attributes condor_submit
+ * adds. Add everything before the first ca_schedd_step. */
 void ca_schedd_add(ca_schedd *q, int what, ca_ad *ad, const char *file, int line);
 
 /* The jobs of the queue, in order. */
 size_t ca_schedd_count(const ca_schedd *q);
 ca_ad *ca_schedd_job(const ca_schedd *q, size_t i);
 /* The step of job i (each once, in order): brought up to date from the
- * slots, exits and matches. True when it leaves the queue: completed or
- * removed, with a history. */
+ * slots, exits and matches, then its periodic policies at now. True when it
+ * leaves the queue: completed or removed, with a history. */
 bool ca_schedd_step(ca_schedd *q, size_t i);
 
 /* --exits: what the job on a slot does by now. A job being vacated leaves
- * at once (a StarterExit at the slot's time); a running job exits when it
- * has run for its JobDuration (the wait for its DeferralTime and its time
- * suspended do not count): a JobExit. Returns 1 with *ev (a new ad with
- * Name, Event, Time and JobId), 0 when nothing happens, -1 with err set (a
- * slot without Name; no file or line). */
+ * at once (a StarterExit at the slot's time), and so does a job that came
+ * later than its DeferralTime and DeferralWindow allow (its starter does not
+ * run it), or, when the queue was added, one that is held or removed there
+ * (the schedd stops it); a running job exits when it has run for its
+ * JobDuration (the wait for its DeferralTime and its time suspended do not
+ * count): a JobExit. Returns 1 with *ev (a new ad with Name, Event, Time
+ * and JobId), 0 when nothing happens, -1 with err set (a slot without Name;
+ * no file or line). */
 int ca_schedd_slot_exit(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err);
 
 /* ---- a queue kept across steps (a pool in one process) ---- */

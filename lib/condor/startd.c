@@ -37,10 +37,13 @@ const char *const ca_sd_aname[A_N] = {
 	"User", "Owner", "ClusterId", "ProcId", "JobUniverse", "MaxJobRetirementTime",
 	"JobMaxVacateTime", "RequestCpus", "RequestMemory", "RequestDisk",
 	"Event", "Time", "Submitter", "MatchReason", "Mode", "Fast", "How", "ResumeOnCompletion",
+	"CpuBusy", "StartdCronRuns", "ScheddGoneTime", "JobLeaseDuration", "JobHoldReason",
+	"JobHoldReasonCode", "JobHoldReasonSubCode", "HeldJobId",
 };
 
 #define PUB		0x1	/* published in the slot ad */
 #define PUB_BACKFILL	0x2	/* published when ENABLE_BACKFILL is true */
+#define PUB_DEFINED	0x4	/* published when defined (never looked for else) */
 
 static const struct {
 	const char *knob;
@@ -66,6 +69,9 @@ static const struct {
 	[PX_MODCPUS] = { "MODIFY_REQUEST_EXPR_REQUESTCPUS", NULL, 0 },
 	[PX_MODMEM] = { "MODIFY_REQUEST_EXPR_REQUESTMEMORY", NULL, 0 },
 	[PX_MODDISK] = { "MODIFY_REQUEST_EXPR_REQUESTDISK", NULL, 0 },
+	[PX_WANT_HOLD] = { "WANT_HOLD", "WANT_HOLD", PUB_DEFINED },
+	[PX_WANT_HOLD_REASON] = { "WANT_HOLD_REASON", "WANT_HOLD_REASON", PUB_DEFINED },
+	[PX_WANT_HOLD_SUBCODE] = { "WANT_HOLD_SUBCODE", "WANT_HOLD_SUBCODE", PUB_DEFINED },
 };
 
 static const char *const vanilla_knob[PX_NVANILLA] = {
@@ -76,40 +82,22 @@ static const char *const vanilla_knob[PX_NVANILLA] = {
 const char *const ca_sd_reason_name[R_N] = {
 	"", "PREEMPT", "vacate", "vacate -fast", "release", "shutdown", "shutdown -fast",
 	"shutdown -peaceful", "drain -quick", "drain -fast", "IS_OWNER", "CLAIM_WORKLIFE",
-	"auto-claim release"
+	"auto-claim release", "START", "claim lease expired"
 };
 
-/* ---- configuration: defaults and templates ---- */
+/* ---- configuration: defaults ---- */
 
-/* A policy that never suspends, vacates or kills a job because of the
- * machine: HTCondor's default, and Always_Run_Jobs. */
-#define NEVER_EVICT \
-"WANT_SUSPEND = False\n" \
-"WANT_VACATE = True\n" \
-"SUSPEND = False\n" \
-"CONTINUE = True\n" \
-"PREEMPT = False\n" \
-"KILL = False\n"
-
-/* HTCondor's defaults for what the configuration does not say, and the
- * macros the manual's policy examples use without defining them. Loaded
- * before the user's files, so that any of them can be redefined, and so
- * that $(START) in a file means the START in force before it. */
+/* What HTCondor's table of defaults (config_defaults.c) does not define: the
+ * macros the manual's policy examples use without defining them, and
+ * startd-step's own knobs. Loaded before the user's files, so that any of
+ * them can be redefined, and so that $(CPUBusy) in a file means the one in
+ * force before it. The templates of `use POLICY : Desktop` and the others
+ * are HTCondor's (config_templates.c). */
 static const char defaults_text[] =
 "# HTCondor's helper macros (the manual's Default Policy Settings)\n"
-"MINUTE = 60\n"
-"HOUR = (60 * $(MINUTE))\n"
-"StateTimer = (time() - EnteredCurrentState)\n"
-"ActivityTimer = (time() - EnteredCurrentActivity)\n"
 "ActivationTimer = ifThenElse(JobStart =!= UNDEFINED, (time() - JobStart), 0)\n"
 "LastCkpt = (time() - LastPeriodicCheckpoint)\n"
 "NonCondorLoadAvg = (LoadAvg - CondorLoadAvg)\n"
-"BackgroundLoad = 0.3\n"
-"HighLoad = 0.5\n"
-"StartIdleTime = 15 * $(MINUTE)\n"
-"ContinueIdleTime = 5 * $(MINUTE)\n"
-"MaxSuspendTime = 10 * $(MINUTE)\n"
-"MaxVacateTime = 10 * $(MINUTE)\n"
 "KeyboardBusy = (KeyboardIdle < $(MINUTE))\n"
 "ConsoleBusy = (ConsoleIdle < $(MINUTE))\n"
 "CPUIdle = ($(NonCondorLoadAvg) <= $(BackgroundLoad))\n"
@@ -117,69 +105,16 @@ static const char defaults_text[] =
 "KeyboardNotBusy = ($(KeyboardBusy) == False)\n"
 "MachineBusy = ($(CPUBusy) || $(KeyboardBusy))\n"
 "# used by the manual's WANT_SUSPEND and WANT_VACATE, defined by none of them\n"
-"SmallJob = (TARGET.ImageSize <= (15 * 1024))\n"
 "JustCPU = ($(CPUBusy) && ($(KeyboardBusy) == False))\n"
-"IsVanilla = (TARGET.JobUniverse =?= 5)\n"
 "IsPVM = (TARGET.JobUniverse =?= 4)\n"
-"IsVM = (TARGET.JobUniverse =?= 13)\n"
-"BenchmarkTimer = (time() - LastBenchmark)\n"
-"# the policy: preemption off, always willing to run jobs\n"
-"START = True\n"
-"IS_OWNER = False\n"
-NEVER_EVICT
-"RANK = 0.0\n"
-"MAXJOBRETIREMENTTIME = 0\n"
-"MachineMaxVacateTime = $(MaxVacateTime)\n"
-"CLAIM_WORKLIFE = -1\n"
-"RunBenchmarks = False\n"
-"ENABLE_BACKFILL = False\n"
-"START_BACKFILL = False\n"
-"EVICT_BACKFILL = False\n"
-"MATCH_TIMEOUT = 120\n"
-"KILLING_TIMEOUT = 30\n"
-"STARTD_STEP_BENCHMARK_TIME = 10\n"
-"MODIFY_REQUEST_EXPR_REQUESTCPUS = quantize(RequestCpus, {1})\n"
-"MODIFY_REQUEST_EXPR_REQUESTMEMORY = quantize(RequestMemory, {128})\n"
-"MODIFY_REQUEST_EXPR_REQUESTDISK = quantize(RequestDisk, {1024})\n"
-"# the machine as --init sees it\n"
-"NUM_CPUS = $(DETECTED_CPUS)\n"
-"MEMORY = $(DETECTED_MEMORY)\n";
-
-/* use POLICY : Desktop - HTCondor's desktop policy: run jobs while the
- * owner is away, suspend them when the owner comes back, vacate them when
- * suspended too long, kill them when vacating takes too long. */
-static const char tmpl_desktop[] =
-"IS_OWNER = (START =?= False)\n"
-"START = ( (KeyboardIdle > $(StartIdleTime)) && ( $(CPUIdle) || "
-    "(State != \"Unclaimed\" && State != \"Owner\")) )\n"
-"WANT_SUSPEND = ( $(SmallJob) || $(KeyboardNotBusy) || $(IsVanilla) )\n"
-"WANT_VACATE = ( $(ActivationTimer) > 10 * $(MINUTE) || $(IsVanilla) )\n"
-"SUSPEND = ( $(KeyboardBusy) || ( (CpuBusyTime > 2 * $(MINUTE)) && $(ActivationTimer) > 90 ) )\n"
-"CONTINUE = ( $(CPUIdle) && ($(ActivityTimer) > 10) && (KeyboardIdle > $(ContinueIdleTime)) )\n"
-"PREEMPT = ( ((Activity == \"Suspended\") && ($(ActivityTimer) > $(MaxSuspendTime))) || "
-    "(SUSPEND && (WANT_SUSPEND == False)) )\n"
-"KILL = $(ActivityTimer) > $(MaxVacateTime)\n"
-"MAXJOBRETIREMENTTIME = 0\n"
-"CLAIM_WORKLIFE =\n";
-
-/* use POLICY : Always_Run_Jobs - a dedicated machine: jobs always start and
- * are never suspended, vacated or killed because of the machine. */
-static const char tmpl_always[] =
-"IS_OWNER = False\n"
-"START = True\n"
-NEVER_EVICT
-"MAXJOBRETIREMENTTIME = 2147483647\n"
-"PREEMPTION_REQUIREMENTS = False\n"
-"NEGOTIATOR_CONSIDER_PREEMPTION = False\n";
+"# startd-step's own: the wall-clock limit of a startd cron hook\n"
+"STARTD_STEP_HOOK_TIMEOUT = 10\n";
 
 void
 ca_startd_config_prepare(ca_config *cfg)
 {
 	ca_diag err;
 
-	ca_config_add_template(cfg, "POLICY", "Desktop", tmpl_desktop);
-	ca_config_add_template(cfg, "POLICY", "UWCS_Desktop", tmpl_desktop);
-	ca_config_add_template(cfg, "POLICY", "Always_Run_Jobs", tmpl_always);
 	/* our own text: it cannot fail */
 	(void)ca_config_load_mem(cfg, "<startd-step defaults>", defaults_text,
 	    sizeof defaults_text - 1, &err);
@@ -352,10 +287,13 @@ policy_sattrs(ca_startd *sd, struct policy *p, int64_t id)
 
 	strbuf list = STRBUF_INIT, knob = STRBUF_INIT;
 	ca_diag err;
-	static const char *const lists[] = { "STARTD_ATTRS", "STARTD_EXPRS", NULL };
-	for (int k = 0; k < 3; k++) {
+	/* the latched expressions are published like STARTD_ATTRS, as
+	 * HTCondor's startd appends them to that list */
+	static const char *const lists[] = { "STARTD_ATTRS", "STARTD_EXPRS", NULL,
+	    "STARTD_LATCH_EXPRS", "SYSTEM_STARTD_LATCH_EXPRS" };
+	for (int k = 0; k < 5; k++) {
 		strbuf_reset(&knob);
-		if (k < 2)
+		if (lists[k] != NULL)
 			strbuf_adds(&knob, lists[k]);
 		else
 			strbuf_addf(&knob, "SLOT%lld_STARTD_ATTRS", (long long)id);
@@ -389,13 +327,13 @@ ca_sd_publish_policy(ca_startd *sd, struct slot *s)
 	struct policy *p = s->pol;
 
 	for (int i = 0; i < PX_N; i++) {
-		bool pub = (pxinfo[i].flags & PUB) ||
+		bool pub = (pxinfo[i].flags & (PUB | PUB_DEFINED)) ||
 		    (sd->backfill && (pxinfo[i].flags & PUB_BACKFILL));
 		if (!pub)
 			continue;
 		if (p->x[i] != NULL)
 			publish_expr(s, p->xname[i], pxinfo[i].attr, p->x[i]);
-		else if (get_expr(s->ad, p->xname[i]) != NULL)
+		else if (!(pxinfo[i].flags & PUB_DEFINED) && get_expr(s->ad, p->xname[i]) != NULL)
 			ca_ad_delete(s->ad, p->xname[i]);
 	}
 	for (int i = 0; i < PX_NVANILLA; i++) {
@@ -447,6 +385,48 @@ knob_range(ca_startd *sd, const char *name, int64_t v, int64_t min, ca_diag *err
 	    (long long)min, (long long)TIME_LIMIT);
 }
 
+/* STARTD_LATCH_EXPRS, then SYSTEM_STARTD_LATCH_EXPRS: each name once (the
+ * first spelling counts). */
+static int
+latches_init(ca_startd *sd, strbuf *sb, ca_diag *err)
+{
+	static const char *const knobs[] = { "STARTD_LATCH_EXPRS", "SYSTEM_STARTD_LATCH_EXPRS" };
+	ca_sd_names names = CA_VEC_INIT;
+
+	for (int k = 0; k < 2; k++) {
+		strbuf_reset(sb);
+		if (ca_config_string(sd->cfg, knobs[k], sb, err) < 0) {
+			ca_sd_names_free(&names);
+			return -1;
+		}
+		ca_sd_names_split(&names, sb->buf);
+		strbuf_reset(sb);
+	}
+	for (size_t i = 0; i < names.n; i++) {
+		const ca_name *n = intern(names.at[i]);
+		bool dup = false;
+		for (size_t j = 0; j < sd->latches.n; j++)
+			dup |= sd->latches.at[j].name == n;
+		if (dup)
+			continue;
+		struct latch *l = ca_vec_push(&sd->latches);
+		l->name = n;
+		strbuf_reset(sb);
+		strbuf_addf(sb, "%sValue", names.at[i]);
+		l->value_spell = ca_arena_strndup(&sd->arena, sb->buf, sb->len);
+		l->value = ca_intern(sb->buf, sb->len);
+		strbuf_reset(sb);
+		strbuf_addf(sb, "%sTime", names.at[i]);
+		l->time_spell = ca_arena_strndup(&sd->arena, sb->buf, sb->len);
+		l->time = ca_intern(sb->buf, sb->len);
+		if (n == sd->n[A_CPUBUSY])
+			sd->latch_cpubusy = true;
+	}
+	strbuf_reset(sb);
+	ca_sd_names_free(&names);
+	return 0;
+}
+
 ca_startd *
 ca_startd_new(ca_config *cfg, ca_diag *err)
 {
@@ -468,6 +448,14 @@ ca_startd_new(ca_config *cfg, ca_diag *err)
 			    ca_sstate_name[s], ca_sact_name[a]);
 			sd->tt[s][a] = intern(sd->tt_spell[s][a]);
 		}
+	ca_sd_clock_names_init(sd);
+	sd->bi_time = ca_builtin_find("time", 4);
+	sd->bi_if = ca_builtin_find("ifThenElse", 10);
+	sd->bi_int = ca_builtin_find("int", 3);
+	sd->bi_floor = ca_builtin_find("floor", 5);
+	sd->bi_ceiling = ca_builtin_find("ceiling", 7);
+	sd->bi_ceil = ca_builtin_find("ceil", 4);
+	sd->bi_round = ca_builtin_find("round", 5);
 	sd->req_normal = ca_parse_expr(&sd->arena, "START && WithinResourceLimits", 29, 0, &perr);
 	sd->req_false = ca_parse_expr(&sd->arena, "False", 5, 0, &perr);
 	static const char wrl[] =
@@ -479,12 +467,27 @@ ca_startd_new(ca_config *cfg, ca_diag *err)
 	if (knob_int(sd, "MATCH_TIMEOUT", 120, &sd->match_timeout, err) < 0 ||
 	    knob_int(sd, "KILLING_TIMEOUT", 30, &sd->killing_timeout, err) < 0 ||
 	    knob_int(sd, "STARTD_STEP_BENCHMARK_TIME", 10, &sd->bench_time, err) < 0 ||
+	    knob_int(sd, "STARTD_STEP_HOOK_TIMEOUT", 10, &sd->hook_timeout, err) < 0 ||
+	    knob_int(sd, "ALIVE_INTERVAL", 300, &sd->alive_interval, err) < 0 ||
+	    knob_int(sd, "MAX_CLAIM_ALIVES_MISSED", 6, &sd->alives_missed, err) < 0 ||
+	    knob_range(sd, "ALIVE_INTERVAL", sd->alive_interval, 1, err) < 0 ||
+	    knob_range(sd, "MAX_CLAIM_ALIVES_MISSED", sd->alives_missed, 1, err) < 0 ||
+	    knob_range(sd, "STARTD_STEP_HOOK_TIMEOUT", sd->hook_timeout, 1, err) < 0 ||
 	    ca_config_bool(cfg, "ENABLE_BACKFILL", &b, err) < 0 ||
 	    knob_range(sd, "MATCH_TIMEOUT", sd->match_timeout, 0, err) < 0 ||
 	    knob_range(sd, "KILLING_TIMEOUT", sd->killing_timeout, 0, err) < 0 ||
 	    knob_range(sd, "STARTD_STEP_BENCHMARK_TIME", sd->bench_time, 1, err) < 0)
 		goto fail;
 	sd->backfill = b;
+	/* HTCondor's startd runs one set of benchmarks when it starts if
+	 * RunBenchmarks is defined as anything but FALSE */
+	if (ca_config_string(cfg, "RunBenchmarks", &sb, err) < 0)
+		goto fail;
+	const char *rb = sb.buf;
+	while (*rb == ' ' || *rb == '\t')
+		rb++;
+	sd->bench_at_start = sb.len > 0 && *rb != 'F' && *rb != 'f';
+	strbuf_reset(&sb);
 	if (ca_config_string(cfg, "STARTD_SLOT_ATTRS", &sb, err) < 0)
 		goto fail;
 	if (sb.len > 0)
@@ -497,6 +500,8 @@ ca_startd_new(ca_config *cfg, ca_diag *err)
 			sd->xslot_vm = true;
 		}
 	}
+	if (latches_init(sd, &sb, err) < 0 || ca_sd_hooks_init(sd, err) < 0)
+		goto fail;
 	/* compile once, for a machine of one core, to find mistakes early */
 	struct policy *p = policy_compile(sd, 1, 1024, err);
 	if (p == NULL)
@@ -519,9 +524,12 @@ ca_startd_free(ca_startd *sd)
 		policy_free(sd->pols.at[i]);
 	ca_vec_free(&sd->pols);
 	ca_sd_names_free(&sd->xslot);
+	ca_vec_free(&sd->latches);
+	ca_sd_hooks_free(sd);
 	ca_sd_names_free(&sd->reported);
 	ca_sd_clear_records(sd);
 	ca_vec_free(&sd->recs);
+	ca_vec_free(&sd->tracked);
 	ca_ctx_free(&sd->cx);
 	ca_arena_free(&sd->arena);
 	strbuf_release(&sd->cause);
@@ -629,6 +637,10 @@ ca_sd_eval(ca_startd *sd, struct slot *s, int px, bool with_job)
 	ca_value v = e ? ca_eval_expr(&sd->cx, e, s->ad, job) : ca_undef();
 	if (sd->recording)
 		record(sd, name, e, v, job != NULL);
+	if (sd->track && e != NULL && e->node != CA_N_LIT) {
+		int ix = e == s->pol->x[px] ? px : PX_N + px - PX_FIRST_VANILLA;
+		*ca_vec_push(&sd->tracked) = (struct tracked){ e, ix, job != NULL };
+	}
 	sd->lastname = name;
 	return v;
 }

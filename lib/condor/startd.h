@@ -31,8 +31,14 @@
  * the prose wins: leaving Preempting/Vacating is 22 (to Owner) or 23 (to
  * Claimed/Idle), leaving Preempting/Killing is 24 (to Claimed/Idle) or 25 (to
  * Owner). Claimed/Busy, Retiring or Suspended sent straight to Preempting by a
- * command (a fast vacate, a release, a fast shutdown or drain) is logged as 10,
- * which the manual numbers only from Claimed/Idle.
+ * command (a fast vacate, a release, a fast shutdown or drain, a claim lease
+ * that ran out) is logged as 10, which the manual numbers only from
+ * Claimed/Idle.
+ *
+ * Advancing a machine stops at every event, every timer, every run of a
+ * startd cron hook and every second at which the clocks of a slot (the
+ * time, KeyboardIdle, ClockMin, ...) change what its policy decides, so the
+ * transitions do not depend on how far each step goes.
  */
 
 enum ca_sstate {
@@ -50,7 +56,8 @@ extern const char *const ca_sact_name[CA_A_NACTS];
 enum ca_sevkind {
 	CA_EV_MATCH, CA_EV_CLAIM, CA_EV_ACTIVATE, CA_EV_JOBEXIT, CA_EV_VACATE,
 	CA_EV_RELEASE, CA_EV_DRAIN, CA_EV_CANCELDRAIN, CA_EV_SHUTDOWN,
-	CA_EV_STARTEREXIT, CA_EV_BENCHMARKDONE, CA_EV_MACHINEUPDATE, CA_EV_N
+	CA_EV_STARTEREXIT, CA_EV_BENCHMARKDONE, CA_EV_MACHINEUPDATE, CA_EV_RECONFIG,
+	CA_EV_SCHEDDGONE, CA_EV_KEEPALIVE, CA_EV_N
 };
 extern const char *const ca_sevent_name[CA_EV_N];
 
@@ -108,17 +115,20 @@ void ca_slog_format(const ca_slog *rec, strbuf *out);
 /* A time as the log and the timeline write it: local "YYYY-MM-DD HH:MM:SS". */
 void ca_startd_time(strbuf *out, int64_t t);
 /* A problem in the configuration found while running (a STARTD_ATTRS value
- * that does not parse, an impossible slot layout...): err says where. */
+ * that does not parse, an impossible slot layout...): err says where. With
+ * status 0 it is a warning: a startd cron hook or benchmark that failed or
+ * printed something that is not an ad (err: the program and the line). */
 typedef void (*ca_sdiag_fn)(void *arg, const ca_diag *err);
 
 typedef struct ca_startd ca_startd;
 typedef struct ca_smachine ca_smachine;
 
-/* Before the user's files are loaded into cfg: define HTCondor's defaults
- * (START = True, IS_OWNER = False, MATCH_TIMEOUT = 120, the policy macros of
- * the manual: MINUTE, StateTimer, CPUIdle, KeyboardBusy, IsVanilla, ...) and
- * register the templates `use POLICY : Desktop | UWCS_Desktop |
- * Always_Run_Jobs` and `use FEATURE : StaticSlots | PartitionableSlot`. */
+/* Before the user's files are loaded into cfg: define what HTCondor's table
+ * of defaults leaves out (the policy macros of the manual that no default
+ * defines: CPUIdle, KeyboardBusy, ActivationTimer, ...; startd-step's own
+ * knobs). START = True, IS_OWNER = False, MATCH_TIMEOUT = 120 and the others
+ * come from that table, `use POLICY : Desktop` and the other templates from
+ * HTCondor's (config_templates.c). */
 void ca_startd_config_prepare(ca_config *cfg);
 
 /* The simulator for the policy in cfg (which must outlive it). The policy is

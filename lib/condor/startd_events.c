@@ -12,7 +12,8 @@
 
 const char *const ca_sevent_name[CA_EV_N] = {
 	"Match", "Claim", "Activate", "JobExit", "Vacate", "Release", "Drain", "CancelDrain",
-	"Shutdown", "StarterExit", "BenchmarkDone", "MachineUpdate"
+	"Shutdown", "StarterExit", "BenchmarkDone", "MachineUpdate", "Reconfig", "ScheddGone",
+	"KeepAlive"
 };
 
 /* ---- checking events ---- */
@@ -43,7 +44,7 @@ ca_sevent_init(ca_sevent *ev, const ca_ad *ad, int64_t deftime, ca_diag *err)
 	if (ev->kind < 0)
 		return refuse(err, "unknown event \"%s\" (Match, Claim, Activate, JobExit, "
 		    "Vacate, Release, Drain, CancelDrain, Shutdown, StarterExit, BenchmarkDone, "
-		    "MachineUpdate)", kind);
+		    "MachineUpdate, Reconfig, ScheddGone, KeepAlive)", kind);
 	ev->name = lit_str(ad, n_name);
 	if (ev->name == NULL || ev->name[0] == '\0')
 		return refuse(err, "a %s event needs the Name of a slot (or machine)",
@@ -663,22 +664,25 @@ ev_benchmark(ca_startd *sd, struct slot *s, const ca_sevent *ev)
 		return;
 	}
 	set_int(sd, s, A_LASTBENCH, s->clock);
-	static const int copy[] = { A_MIPS, A_KFLOPS };
+	static const int res[] = { A_MIPS, A_KFLOPS };
 	for (size_t i = 0; i < 2; i++) {
-		ca_expr *e = get_expr(ev->ad, sd->n[copy[i]]);
-		if (e != NULL)
-			ca_ad_set(s->ad, sd->n[copy[i]], ca_sd_aname[copy[i]],
-			    ca_expr_copy(s->ad->arena, e));
+		sd->cx.now = s->clock;
+		ca_value v = ca_eval_attr(&sd->cx, ev->ad, NULL, ca_sd_aname[res[i]]);
+		double d;
+		if (num_of(v, &d))
+			ca_sd_bench_result(sd, s, res[i], d);
 	}
 	ca_sd_go(sd, s, CA_S_UNCLAIMED, CA_A_IDLE, 4, "event BenchmarkDone");
 }
 
-/* Attributes a MachineUpdate may not set: the state machine's own. */
-static bool
-machine_owned(ca_startd *sd, const ca_name *n)
+/* Attributes a MachineUpdate or a hook may not set: the state machine's
+ * own. */
+bool
+ca_sd_machine_owned(ca_startd *sd, const ca_name *n)
 {
 	static const int own[] = {
-		A_NAME, A_EVENT, A_TIME, A_STATE, A_ACTIVITY, A_ECS, A_ECA, A_MYCURRENTTIME
+		A_NAME, A_EVENT, A_TIME, A_STATE, A_ACTIVITY, A_ECS, A_ECA, A_MYCURRENTTIME,
+		A_CRONRUNS
 	};
 
 	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
@@ -695,7 +699,7 @@ ev_update(ca_startd *sd, struct slot *s, const ca_sevent *ev)
 	strbuf_adds(&c, "event MachineUpdate:");
 	for (uint32_t i = 0; i < ev->ad->n; i++) {
 		const ca_attr *at = &ev->ad->attrs[i];
-		if (machine_owned(sd, at->name))
+		if (ca_sd_machine_owned(sd, at->name))
 			continue;
 		ca_ad_set(s->ad, at->name, NULL, ca_expr_copy(s->ad->arena, at->expr));
 		strbuf_addf(&c, " %s = ", at->name->spell);
@@ -710,6 +714,36 @@ ev_update(ca_startd *sd, struct slot *s, const ca_sevent *ev)
 	strbuf_release(&c);
 }
 
+/* The schedd of the claim is gone: it sends no more keep-alives, and the
+ * claim's lease runs out (eval_claimed); a KeepAlive says it is back. */
+static void
+ev_lease(ca_startd *sd, struct slot *s, const ca_sevent *ev)
+{
+	int64_t t;
+
+	if (s->st != CA_S_CLAIMED && s->st != CA_S_PREEMPTING) {
+		ignored(sd, s, ev, "no claim");
+		return;
+	}
+	if (ev->kind == CA_EV_KEEPALIVE) {
+		if (has(sd, s, A_GONE))
+			ca_sd_note(sd, s, "event KeepAlive: the schedd of the claim is back");
+		del(sd, s, A_GONE);
+		s->gone = false;
+		return;
+	}
+	if (lit_time(s->ad, sd->n[A_GONE], &t))
+		return;
+	set_int(sd, s, A_GONE, ev->time < s->clock ? s->clock : ev->time);
+	s->gone = true;
+	int64_t dur = 0, end = ca_sd_lease_end(sd, s, &dur);
+	strbuf w = STRBUF_INIT;
+	ca_startd_time(&w, end);
+	ca_sd_note(sd, s, "event ScheddGone: no more keep-alives; the claim lease (%lld s) "
+	    "runs out at %s", (long long)dur, w.buf);
+	strbuf_release(&w);
+}
+
 /* What each event does to a slot (ORDER EVENTS). */
 static void (*const handler[CA_EV_N])(ca_startd *, struct slot *, const ca_sevent *) = {
 	[CA_EV_MATCH] = ev_match, [CA_EV_CLAIM] = ev_claim, [CA_EV_ACTIVATE] = ev_activate,
@@ -717,6 +751,7 @@ static void (*const handler[CA_EV_N])(ca_startd *, struct slot *, const ca_seven
 	[CA_EV_DRAIN] = ev_drain, [CA_EV_CANCELDRAIN] = ev_canceldrain,
 	[CA_EV_SHUTDOWN] = ev_shutdown, [CA_EV_STARTEREXIT] = ev_exit,
 	[CA_EV_BENCHMARKDONE] = ev_benchmark, [CA_EV_MACHINEUPDATE] = ev_update,
+	[CA_EV_SCHEDDGONE] = ev_lease, [CA_EV_KEEPALIVE] = ev_lease,
 };
 
 static void
@@ -785,6 +820,16 @@ ca_sd_apply_event(ca_startd *sd, ca_smachine *m, ca_sevent *ev)
 	if (s == NULL && !whole)
 		return;
 	switch (ev->kind) {
+	case CA_EV_RECONFIG:
+		/* the startd's: its hooks */
+		ev->used = true;
+		for (size_t i = 0; i < n; i++)
+			if (live(m->slots.at[i])) {
+				ca_sd_note(sd, m->slots.at[i], "event Reconfig");
+				break;
+			}
+		ca_sd_hooks_reconfig(sd, m, ev->time);
+		return;
 	case CA_EV_DRAIN:
 	case CA_EV_CANCELDRAIN:
 	case CA_EV_SHUTDOWN:
@@ -795,6 +840,8 @@ ca_sd_apply_event(ca_startd *sd, ca_smachine *m, ca_sevent *ev)
 	case CA_EV_MACHINEUPDATE:
 	case CA_EV_VACATE:
 	case CA_EV_RELEASE:
+	case CA_EV_SCHEDDGONE:
+	case CA_EV_KEEPALIVE:
 		ev->used = true;
 		if (whole) {
 			apply_each(sd, m, n, ev, NULL, NULL);
@@ -815,7 +862,12 @@ ca_sd_apply_event(ca_startd *sd, ca_smachine *m, ca_sevent *ev)
 	if (s == NULL)
 		return;		/* a slot event naming a machine: no such slot */
 	ev->used = true;
-	if (s->kind == K_PARTITIONABLE && ev->kind != CA_EV_BENCHMARKDONE) {
+	if (ev->kind == CA_EV_BENCHMARKDONE) {
+		apply_one(sd, s, ev);
+		ca_sd_share_bench(sd, m, s);
+		return;
+	}
+	if (s->kind == K_PARTITIONABLE) {
 		struct slot *d = dslot_for(sd, m, s, ev);
 		const char *why = NULL;
 		if (ev->kind == CA_EV_MATCH || (ev->kind == CA_EV_CLAIM &&

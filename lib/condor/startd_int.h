@@ -26,6 +26,9 @@
  *   startd_events.c  events: checking them, filing them by machine and
  *                    applying them to slots
  *   startd_report.c  the transition log, --why and the timeline's status line
+ *   startd_deadline.c  when the policy may decide otherwise as the clocks move
+ *   startd_hooks.c   startd cron hooks and benchmark jobs: running them and
+ *                    merging the ads they print
  * Functions shared between them are named ca_sd_*.
  */
 
@@ -47,6 +50,7 @@ enum {
 	A_USER, A_OWNER, A_CLUSTERID, A_PROCID, A_JOBUNIVERSE, A_MJRT, A_JMVT,
 	A_REQCPUS, A_REQMEM, A_REQDISK,
 	A_EVENT, A_TIME, A_SUBMITTER, A_MATCHREASON, A_MODE, A_FAST, A_HOW, A_RESUME,
+	A_CPUBUSY, A_CRONRUNS, A_GONE, A_LEASE, A_HOLDREASON, A_HOLDCODE, A_HOLDSUB, A_HELDJOB,
 	A_N
 };
 extern const char *const ca_sd_aname[A_N];
@@ -56,7 +60,8 @@ extern const char *const ca_sd_aname[A_N];
 enum {
 	PX_START, PX_IS_OWNER, PX_WANT_SUSPEND, PX_WANT_VACATE, PX_SUSPEND, PX_CONTINUE,
 	PX_PREEMPT, PX_KILL, PX_RANK, PX_MJRT, PX_MMVT, PX_START_BACKFILL, PX_EVICT_BACKFILL,
-	PX_RUNBENCH, PX_CPUBUSY, PX_WORKLIFE, PX_MODCPUS, PX_MODMEM, PX_MODDISK, PX_N
+	PX_RUNBENCH, PX_CPUBUSY, PX_WORKLIFE, PX_MODCPUS, PX_MODMEM, PX_MODDISK, PX_WANT_HOLD,
+	PX_WANT_HOLD_REASON, PX_WANT_HOLD_SUBCODE, PX_N
 };
 #define PX_FIRST_VANILLA PX_WANT_SUSPEND	/* WANT_SUSPEND..KILL have _VANILLA forms */
 #define PX_NVANILLA	(PX_KILL - PX_WANT_SUSPEND + 1)
@@ -83,6 +88,7 @@ struct policy {
 	const ca_name *xname[PX_N];	/* published names */
 	const ca_name *vname[PX_NVANILLA];
 	ca_vec(struct sattrs) sa;	/* STARTD_ATTRS per SlotID, built when needed */
+	struct esum *sum[PX_N + PX_NVANILLA];	/* built when first needed */
 };
 
 /* ---- reasons a claim is given up (ORDER REASONS: ca_sd_reason_name[]) ---- */
@@ -90,7 +96,7 @@ struct policy {
 enum reason {
 	R_NONE, R_PREEMPT, R_VACATE, R_VACATE_FAST, R_RELEASE, R_SHUTDOWN,
 	R_SHUTDOWN_FAST, R_SHUTDOWN_PEACEFUL, R_DRAIN_QUICK, R_DRAIN_FAST,
-	R_IS_OWNER, R_WORKLIFE, R_AUTO_RELEASE, R_N
+	R_IS_OWNER, R_WORKLIFE, R_AUTO_RELEASE, R_START, R_LEASE, R_N
 };
 extern const char *const ca_sd_reason_name[R_N];
 
@@ -110,6 +116,9 @@ struct slot {
 	bool deleted;
 	bool bad;		/* not a slot we can run: written back unchanged */
 	struct policy *pol;
+	int64_t eval_at;	/* its policy may decide otherwise then (INT64_MAX: not
+				 * before an event) */
+	bool gone;		/* it has ScheddGoneTime: its claim's lease may end */
 };
 
 /* A list of names, each malloc'ed. */
@@ -122,6 +131,33 @@ struct ca_smachine {
 	uint32_t nindexed;	/* how many slots byname holds */
 	ca_sd_names keys;	/* the names the machine answers to */
 	bool settled;		/* evaluated at the slots' own clocks once */
+};
+
+/* A latch of STARTD_LATCH_EXPRS: the value of attribute name as a number,
+ * published as <name>Value, and the time it last changed as <name>Time. */
+struct latch {
+	const ca_name *name, *value, *time;
+	const char *value_spell, *time_spell;	/* in sd->arena */
+};
+
+/* A policy expression a decision evaluated, with the claim's job or not. */
+struct tracked {
+	const ca_expr *e;
+	int ix;			/* its index in policy.sum: px, or PX_N + a _VANILLA form */
+	bool job;
+};
+
+/* What a policy expression reads, for a quick look at whether a slot's
+ * clocks can change its value: the names it refers to, and whether it
+ * reads a clock itself (time(), KeyboardIdle, ...). */
+struct eref {
+	uint8_t scope;		/* a ca_scope */
+	const ca_name *name;
+};
+struct esum {
+	bool clock;
+	uint32_t n;
+	struct eref *refs;	/* in policy.arena */
 };
 
 /* What the evaluation records for --why and the timeline. */
@@ -138,8 +174,14 @@ struct ca_startd {
 	ca_arena arena;			/* expressions built once */
 	ca_vec(struct policy *) pols;
 	int64_t match_timeout, killing_timeout, bench_time;
+	int64_t alive_interval, alives_missed;	/* ALIVE_INTERVAL, MAX_CLAIM_ALIVES_MISSED */
 	bool backfill, auto_claim;
+	bool bench_at_start;		/* RunBenchmarks is defined and not FALSE */
 	ca_sd_names xslot;		/* STARTD_SLOT_ATTRS / STARTD_VM_EXPRS names */
+	ca_vec(struct latch) latches;	/* STARTD_LATCH_EXPRS, SYSTEM_STARTD_LATCH_EXPRS */
+	ca_vec(struct hook) hooks;	/* STARTD_CRON_JOBLIST, BENCHMARKS_JOBLIST */
+	int64_t hook_timeout;		/* STARTD_STEP_HOOK_TIMEOUT */
+	bool latch_cpubusy;		/* CpuBusy is latched: CpuBusyTime is its time */
 	bool xslot_vm;			/* vmN_X names (STARTD_VM_EXPRS) */
 	ca_slog_fn log;
 	void *log_arg;
@@ -159,6 +201,12 @@ struct ca_startd {
 	strbuf would;			/* what a dry run would have done */
 	ca_sd_names reported;		/* STARTD_ATTRS problems already reported */
 	const char *lastname;		/* the knob evaluated last, for causes */
+	/* what a slot's decision evaluated, for when it may change */
+	bool track;
+	ca_vec(struct tracked) tracked;
+	ca_smachine *machine;		/* the machine being settled */
+	const ca_builtin *bi_time, *bi_if, *bi_int, *bi_floor, *bi_ceiling, *bi_ceil, *bi_round;
+	uint64_t clock_bloom;		/* a bit of the hash of every clock's name */
 };
 
 /* ---- slot attributes: the fast path, by attribute index ---- */
@@ -444,12 +492,20 @@ void ca_sd_publish_end(ca_startd *sd, struct slot *s);
 bool ca_sd_cross_publish(ca_startd *sd, ca_smachine *m);
 /* One decision for slot s; true when something changed. */
 bool ca_sd_eval_slot(ca_startd *sd, ca_smachine *m, struct slot *s);
-/* Evaluate every slot of m until none changes. */
+/* Evaluate every slot of m until none changes, and find when each may
+ * decide otherwise (slot.eval_at). */
 void ca_sd_settle(ca_startd *sd, ca_smachine *m);
+/* Find slot.eval_at of s again when it is unknown (INT64_MIN). */
+void ca_sd_refresh_deadline(ca_startd *sd, ca_smachine *m, struct slot *s);
 /* Timers: when the next one of s expires (INT64_MAX: none) and which. */
-enum { T_NONE, T_MATCH, T_PMATCH, T_VACATE, T_KILL, T_BFKILL, T_BENCH, T_N };
+enum { T_NONE, T_MATCH, T_PMATCH, T_VACATE, T_KILL, T_BFKILL, T_BENCH, T_EVAL, T_N };
 int64_t ca_sd_deadline(ca_startd *sd, struct slot *s, int *which);
+/* The startd's own timers of s only (not T_EVAL). */
+int64_t ca_sd_timer(ca_startd *sd, struct slot *s, int *which);
 double ca_sd_retirement_left(ca_startd *sd, struct slot *s);
+/* When the claim of s ends because its schedd is gone (ScheddGone) and no
+ * keep-alive renewed its lease (INT64_MAX: never); its lease in *dur. */
+int64_t ca_sd_lease_end(ca_startd *sd, struct slot *s, int64_t *dur);
 const char *ca_sd_retire_cause(ca_startd *sd, const struct slot *s);
 /* Claims: their beginning, the preempting claim, a job starting, the
  * eviction of the job. */
@@ -464,6 +520,26 @@ void ca_sd_to_preempting(ca_startd *sd, struct slot *s, int num, bool kill, cons
 void ca_sd_leave_preempting(ca_startd *sd, struct slot *s, const char *why);
 /* Draining is over (cancelled, or done): its attributes go. */
 void ca_sd_stop_draining(ca_startd *sd, struct slot *s);
+/* A benchmark measured result for a (A_MIPS or A_KFLOPS): the first one
+ * is taken, later ones go into a weighted average, (3 * old + new) / 4, as
+ * HTCondor's startd kept them; a MIPS result that is not positive is not
+ * averaged in. */
+void ca_sd_bench_result(ca_startd *sd, struct slot *s, int a, double result);
+/* LastBenchmark, Mips and KFlops are the machine's: s's go to every slot. */
+void ca_sd_share_bench(ca_startd *sd, ca_smachine *m, const struct slot *s);
+
+/* ---- startd_deadline.c ---- */
+
+/* When expression e of slot s (with job as TARGET, or NULL) may next change
+ * its value, as the clocks of the slot move on: a time after s's clock, or
+ * INT64_MAX. */
+int64_t ca_sd_expr_deadline(ca_startd *sd, struct slot *s, const ca_expr *e, const ca_ad *job);
+/* The same for the policy expression of a decision: INT64_MAX at once when
+ * it reads no clock in slot s. */
+int64_t ca_sd_tracked_deadline(ca_startd *sd, struct slot *s, const struct tracked *t,
+    const ca_ad *job);
+/* Once, when sd is made: what tells the clocks' names apart quickly. */
+void ca_sd_clock_names_init(ca_startd *sd);
 
 /* ---- startd_slots.c: machines ---- */
 
@@ -480,7 +556,29 @@ void ca_sd_delete_dslot(ca_startd *sd, ca_smachine *m, struct slot *s);
 struct slot *ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
     const ca_sevent *ev, const char **why);
 
+/* ---- startd_hooks.c: startd cron hooks and benchmark jobs ---- */
+
+struct hook;
+/* Read STARTD_CRON_JOBLIST and BENCHMARKS_JOBLIST and their knobs: 0, or
+ * -1 with err set. */
+int ca_sd_hooks_init(ca_startd *sd, ca_diag *err);
+void ca_sd_hooks_free(ca_startd *sd);
+/* When the next startd cron hook of m is due, its clock at now (INT64_MAX:
+ * none). */
+int64_t ca_sd_hooks_deadline(ca_startd *sd, const ca_smachine *m, int64_t now);
+/* Run the hooks of m due at t; their ads go into the slots. */
+void ca_sd_hooks_run(ca_startd *sd, ca_smachine *m, int64_t t);
+/* A Reconfig event: the OneShot hooks with RECONFIG_RERUN, and the others
+ * with RECONFIG, run again at t. */
+void ca_sd_hooks_reconfig(ca_startd *sd, ca_smachine *m, int64_t t);
+/* Run the benchmark jobs for slot s of m (their Mips and KFlops averaged in);
+ * false when there are none. */
+bool ca_sd_run_benchmarks(ca_startd *sd, ca_smachine *m, struct slot *s);
+
 /* ---- startd_events.c ---- */
+
+/* Attributes nothing from outside may set: the state machine's own. */
+bool ca_sd_machine_owned(ca_startd *sd, const ca_name *n);
 
 /* "C.P" of a job: the event's JobId, else the job's ClusterId.ProcId. */
 const char *ca_sd_job_id(ca_startd *sd, const ca_ad *job, const ca_ad *ev, char *buf,
@@ -495,6 +593,9 @@ const char *ca_sd_causef(ca_startd *sd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* "NAME = value" for the knob evaluated last. */
 const char *ca_sd_cause_val(ca_startd *sd, ca_value v);
+/* The same for a knob evaluated without the job: "START = false locally
+ * (without a job)". */
+const char *ca_sd_cause_local(ca_startd *sd, ca_value v);
 /* A log record of s: the transition num from fst/fac, or a note (num 0). */
 void ca_sd_emit(ca_startd *sd, struct slot *s, int fst, int fac, int num, const char *cause);
 void ca_sd_note(ca_startd *sd, struct slot *s, const char *fmt, ...)

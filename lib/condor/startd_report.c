@@ -34,6 +34,14 @@ ca_sd_cause_val(ca_startd *sd, ca_value v)
 	return sd->cause.buf;
 }
 
+const char *
+ca_sd_cause_local(ca_startd *sd, ca_value v)
+{
+	ca_sd_cause_val(sd, v);
+	strbuf_adds(&sd->cause, " locally (without a job)");
+	return sd->cause.buf;
+}
+
 void
 ca_sd_emit(ca_startd *sd, struct slot *s, int fst, int fac, int num, const char *cause)
 {
@@ -108,6 +116,7 @@ static const char *const timer_name[] = {
 	[T_KILL] = "KILLING_TIMEOUT: the job is killed, the slot leaves Preempting [24/25]",
 	[T_BFKILL] = "KILLING_TIMEOUT: the backfill client is killed [29]",
 	[T_BENCH] = "benchmarks finish [4]",
+	[T_EVAL] = "an expression of the policy may change its value",
 };
 
 /* Evaluate s as the startd would now, recording every expression and
@@ -150,9 +159,15 @@ ca_startd_status(ca_startd *sd, ca_smachine *m, size_t i, strbuf *out)
 		}
 	}
 	dry_eval(sd, m, s);
-	for (size_t k = 0; k < sd->recs.n; k++)
-		strbuf_addf(out, "%s%s", k ? ", " : ": ", sd->recs.at[k].text);
-	int64_t d = ca_sd_deadline(sd, s, &w);
+	for (size_t k = 0; k < sd->recs.n; k++) {
+		const struct rec *r = &sd->recs.at[k];
+		bool twice = false;
+		for (size_t j = 0; j < sd->recs.n; j++)
+			twice |= j != k && strcmp(sd->recs.at[j].name, r->name) == 0;
+		strbuf_addf(out, "%s%s%s", k ? ", " : ": ", r->text,
+		    twice ? (r->job ? " for the job" : " locally") : "");
+	}
+	int64_t d = ca_sd_timer(sd, s, &w);
 	if (w != T_NONE)
 		strbuf_addf(out, "; %s in %lld s", timer_name[w],
 		    (long long)(d > s->clock ? d - s->clock : 0));
@@ -182,6 +197,8 @@ ca_startd_why(ca_startd *sd, ca_smachine *m, const char *name, strbuf *out)
 	}
 	lit_time(s->ad, sd->n[A_ECS], &ecs);
 	lit_time(s->ad, sd->n[A_ECA], &eca);
+	if (s->eval_at == INT64_MIN)
+		ca_sd_refresh_deadline(sd, m, s);
 	strbuf_adds(out, " at ");
 	ca_startd_time(out, s->clock);
 	strbuf_addf(out, "\n  in %s since ", ca_sstate_name[s->st]);
@@ -238,11 +255,17 @@ ca_startd_why(ca_startd *sd, ca_smachine *m, const char *name, strbuf *out)
 		strbuf_addf(out, "  => %s\n", sd->would.buf);
 	else
 		strbuf_adds(out, "  => none of them changes the state\n");
-	int64_t dl = ca_sd_deadline(sd, s, &w);
+	int64_t dl = ca_sd_timer(sd, s, &w);
 	if (w != T_NONE) {
 		strbuf_addf(out, "Timer: %s at ", timer_name[w]);
 		ca_startd_time(out, dl);
 		strbuf_addf(out, " (in %lld s)\n", (long long)(dl > s->clock ? dl - s->clock : 0));
+	}
+	if (s->eval_at != INT64_MAX && s->eval_at < dl) {
+		strbuf_adds(out, "Next decision: the clocks change what the policy evaluates at ");
+		ca_startd_time(out, s->eval_at);
+		strbuf_addf(out, " (in %lld s)\n",
+		    (long long)(s->eval_at > s->clock ? s->eval_at - s->clock : 0));
 	}
 	for (size_t k = 0; k < sd->recs.n; k++) {
 		if (sd->recs.at[k].e == NULL)

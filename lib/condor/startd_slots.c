@@ -150,6 +150,13 @@ ca_sd_delete_dslot(ca_startd *sd, ca_smachine *m, struct slot *s)
 	int64_t r[NRES] = { 0, 0, 0 };
 
 	get_res(sd, s, r);
+	if (p != NULL && has(sd, s, A_HELDJOB)) {
+		/* the hold the startd put on the job outlives its slot */
+		static const int held[] = { A_HELDJOB, A_HOLDREASON, A_HOLDCODE, A_HOLDSUB };
+		for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
+			ca_sd_setv(p->ad, sd->n[held[i]], ca_sd_aname[held[i]],
+			    lit(s->ad, sd->n[held[i]]));
+	}
 	if (p != NULL) {
 		add_res(sd, p, r, 1);
 		ca_sd_note(sd, s, "dynamic slot deleted: Cpus %lld, Memory %lld, Disk %lld go "
@@ -256,6 +263,7 @@ ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
 		}
 	}
 	struct slot *d = ca_xcalloc(1, sizeof *d);
+	d->eval_at = INT64_MAX;
 	d->ad = ca_ad_copy(p->ad);
 	d->kind = K_DYNAMIC;
 	d->id = p->id;
@@ -382,6 +390,8 @@ ca_smachine_add(ca_smachine *m, ca_ad *ad, int64_t now, ca_diag *err)
 	struct slot *s = ca_xcalloc(1, sizeof *s);
 	int64_t v;
 
+	s->eval_at = INT64_MAX;
+
 	s->ad = ad;
 	s->clock = now;
 	if (lit_time(ad, sd->n[A_MYCURRENTTIME], &v))
@@ -427,6 +437,8 @@ ca_smachine_add(ca_smachine *m, ca_ad *ad, int64_t now, ca_diag *err)
 	if ((s->pol = ca_sd_policy_for(sd, cores, mem)) == NULL)
 		return refuse(s, err, "%s: the policy does not compile for this machine (the ad "
 		    "is passed through unchanged)", slot_name(sd, s));
+	/* only a claim has a schedd that can go away */
+	s->gone = (s->st == CA_S_CLAIMED || s->st == CA_S_PREEMPTING) && has(sd, s, A_GONE);
 	if (!has(sd, s, A_ECS))
 		set_int(sd, s, A_ECS, s->clock);
 	if (!has(sd, s, A_ECA))
@@ -739,6 +751,7 @@ ca_smachine_create(ca_smachine *m, const ca_ad *desc, int64_t now, ca_diag *err)
 	int n = (int)reqs.n;
 	for (int i = 0; i < n; i++) {
 		struct slot *s = ca_xcalloc(1, sizeof *s);
+		s->eval_at = INT64_MAX;
 		s->ad = ca_ad_copy(desc);
 		s->st = CA_S_OWNER;
 		s->ac = CA_A_IDLE;
@@ -793,6 +806,16 @@ ca_smachine_create(ca_smachine *m, const ca_ad *desc, int64_t now, ca_diag *err)
 		ca_sd_publish_policy(sd, s);
 		ca_sd_publish_requirements(sd, s);
 		push_slot(m, s);
+	}
+	if (sd->hooks.n > 0)
+		ca_sd_hooks_run(sd, m, now);		/* they run as the startd starts */
+	if (sd->bench_at_start && m->slots.n > 0) {
+		struct slot *s = m->slots.at[0];
+		set_int(sd, s, A_LASTBENCH, now);
+		ca_sd_note(sd, s, "benchmarks run as the startd starts (RunBenchmarks is not "
+		    "FALSE)");
+		ca_sd_run_benchmarks(sd, m, s);
+		ca_sd_share_bench(sd, m, s);
 	}
 	/* what the first evaluation would publish, so that the ads are complete */
 	for (size_t i = 0; i < m->slots.n; i++)

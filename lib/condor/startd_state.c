@@ -63,7 +63,7 @@ tick(ca_startd *sd, struct slot *s, int64_t t)
 			add_num(sd, s, A_TCLAIMSUSP, dt, true);
 		}
 	}
-	if (lit_true(ad, sd->n[A_CPUISBUSY]))
+	if (!sd->latch_cpubusy && lit_true(ad, sd->n[A_CPUISBUSY]))
 		add_num(sd, s, A_CPUBUSYTIME, dt, true);
 	s->clock = t;
 	ca_sd_publish_clock(sd, s);
@@ -154,10 +154,15 @@ ca_sd_go(ca_startd *sd, struct slot *s, int st, int ac, int num, const char *cau
 	ca_sd_emit(sd, s, fst, fac, num, cause);
 }
 
-/* A claim begins: its rank and clocks. */
+/* A claim begins: its rank and clocks; the hold of the job of the last
+ * claim is forgotten. */
 void
 ca_sd_begin_claim(ca_startd *sd, struct slot *s)
 {
+	static const int held[] = { A_HELDJOB, A_HOLDREASON, A_HOLDCODE, A_HOLDSUB };
+
+	for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
+		del(sd, s, held[i]);
 	set_real(sd, s, A_CURRENTRANK, ca_sd_slot_rank(sd, s, job_of(sd, s)));
 	set_int(sd, s, A_CLAIMSTART, s->clock);
 	set_int(sd, s, A_CLAIMJOBSTARTS, 0);
@@ -172,11 +177,12 @@ end_claim(ca_startd *sd, struct slot *s)
 	static const int gone[] = {
 		A_JOB, A_REMOTEUSER, A_REMOTEOWNER, A_ACCTGROUP, A_JOBID, A_GLOBALJOBID,
 		A_JOBSTART, A_REMOTEUSERPRIO, A_CLAIMSTART, A_CLAIMJOBSTARTS, A_TJOBRUN,
-		A_TJOBSUSP, A_TCLAIMRUN, A_TCLAIMSUSP, A_RETLEFT, A_EVICTION
+		A_TJOBSUSP, A_TCLAIMRUN, A_TCLAIMSUSP, A_RETLEFT, A_EVICTION, A_GONE
 	};
 
 	for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
 		del(sd, s, gone[i]);
+	s->gone = false;
 	set_real(sd, s, A_CURRENTRANK, 0.0);
 }
 
@@ -287,6 +293,40 @@ retirement_expired(ca_startd *sd, struct slot *s, double *left)
 	return *left <= 0.0 || *left <= vacate_time(sd, s, *left);
 }
 
+/* A job evicted because PREEMPT fired, with WANT_HOLD true, is put on hold:
+ * the slot says so (HeldJobId, JobHoldReason, JobHoldReasonCode 21 as
+ * HTCondor's StartdHeldJob, JobHoldReasonSubCode) for the schedd, until its
+ * next claim. The reason is WANT_HOLD_REASON, else what HTCondor's startd
+ * writes. */
+static void
+want_hold(ca_startd *sd, struct slot *s)
+{
+	ca_value v = ca_sd_eval(sd, s, PX_WANT_HOLD, true);
+	double sub = 0;
+
+	if (ca_value_truth(v) != 1)
+		return;
+	v = ca_sd_eval(sd, s, PX_WANT_HOLD_REASON, true);
+	strbuf_reset(&sd->tmp);
+	if (v.kind == CA_STRING && v.x.len > 0)
+		strbuf_add(&sd->tmp, v.u.s, v.x.len);
+	else {
+		strbuf_adds(&sd->tmp, "The startd put this job on hold.  (At preemption time, "
+		    "WANT_HOLD evaluated to true: WANT_HOLD = ");
+		ca_print_expr(&sd->tmp, s->pol->x[PX_WANT_HOLD], 0);
+		strbuf_addc(&sd->tmp, ')');
+	}
+	sub = ca_sd_num(sd, s, PX_WANT_HOLD_SUBCODE, true, 0.0);
+	const char *id = lit_str(s->ad, sd->n[A_JOBID]);
+	if (id != NULL)
+		set_str(sd, s, A_HELDJOB, id);
+	set_str(sd, s, A_HOLDREASON, sd->tmp.buf);
+	set_int(sd, s, A_HOLDCODE, 21);
+	set_int(sd, s, A_HOLDSUB, fabs(sub) < 2e9 ? (int64_t)sub : 0);
+	ca_sd_note(sd, s, "WANT_HOLD = true: the job is put on hold (%s)",
+	    lit_str(s->ad, sd->n[A_HOLDREASON]));
+}
+
 /* Claimed -> Preempting: Killing when asked to kill, or when PREEMPT fired
  * and WANT_VACATE is false; else Vacating. */
 void
@@ -302,6 +342,8 @@ ca_sd_to_preempting(ca_startd *sd, struct slot *s, int num, bool kill, const cha
 			ac = CA_A_KILLING;
 	}
 	ca_sd_go(sd, s, CA_S_PREEMPTING, ac, num, cause);
+	if (job_active(sd, s) && eviction(sd, s) == R_PREEMPT)
+		want_hold(sd, s);
 }
 
 /* The starter is gone: back to Owner (22 from Vacating, 25 from Killing),
@@ -392,6 +434,24 @@ eval_unclaimed(ca_startd *sd, ca_smachine *m, struct slot *s)
 	return to >= 0 && move(sd, s, to, toac, num, c);
 }
 
+/* START locally evaluates to FALSE (without a job: not UNDEFINED), and does
+ * not hold for the job of the match or claim either: the slot gives the
+ * match or the idle claim up (8, 10). A START that only refuses jobs that
+ * are not this one, through a meta-operator (TARGET.IsHighPrioJob =?= True
+ * is false without a job), keeps it. The cause is in sd->cause. */
+static bool
+start_refuses(ca_startd *sd, struct slot *s)
+{
+	ca_value v = ca_sd_eval(sd, s, PX_START, false);
+
+	if (ca_value_truth(v) != 0)
+		return false;
+	if (job_of(sd, s) != NULL && ca_sd_truth(sd, s, PX_START, true) == 1)
+		return false;
+	ca_sd_cause_local(sd, v);
+	return true;
+}
+
 /* A Matched slot's claim fails or is given up: back to Owner (8). */
 void
 ca_sd_unmatch(ca_startd *sd, struct slot *s, const char *cause)
@@ -437,6 +497,8 @@ eval_matched(ca_startd *sd, struct slot *s)
 		c = "shutdown";
 	else if (ca_value_truth(v = ca_sd_eval(sd, s, PX_IS_OWNER, false)) == 1)
 		c = ca_sd_cause_val(sd, v);
+	else if (start_refuses(sd, s))
+		c = sd->cause.buf;
 	if (c != NULL) {
 		if (!ca_sd_act(sd, CA_S_OWNER, CA_A_IDLE, 8, c))
 			return false;
@@ -524,6 +586,8 @@ eval_claimed_idle(ca_startd *sd, struct slot *s)
 		c = "a preempting claim was accepted";
 	else if (ca_value_truth(v = ca_sd_eval(sd, s, PX_IS_OWNER, false)) == 1)
 		r = R_IS_OWNER, c = ca_sd_cause_val(sd, v);
+	else if (start_refuses(sd, s))
+		r = R_START, c = sd->cause.buf;
 	else if (draining(sd, s))
 		c = "draining";
 	else if (shutdown_mode(sd, s) != NULL)
@@ -616,9 +680,43 @@ eval_claimed_job(ca_startd *sd, struct slot *s)
 	return false;
 }
 
+int64_t
+ca_sd_lease_end(ca_startd *sd, struct slot *s, int64_t *dur)
+{
+	int64_t gone, start = s->clock, lease = sd->alives_missed * sd->alive_interval;
+	double d;
+
+	if (!s->gone || !lit_time(s->ad, sd->n[A_GONE], &gone))
+		return INT64_MAX;
+	const ca_ad *job = job_of(sd, s);
+	/* the job's JobLeaseDuration, else MAX_CLAIM_ALIVES_MISSED keep-alives */
+	if (job != NULL && job_num(sd, s, job, A_LEASE, &d) && d > 0 && d < 9e15)
+		lease = (int64_t)d;
+	*dur = lease;
+	lit_time(s->ad, sd->n[A_CLAIMSTART], &start);
+	/* keep-alives renew the lease every third of it from the claim's
+	 * start; the last one before the schedd went away counts */
+	int64_t every = lease / 3 > 0 ? lease / 3 : 1, last = start;
+	if (gone > start)
+		last = start + (gone - start) / every * every;
+	return last > TIME_LIMIT - lease ? INT64_MAX : last + lease;
+}
+
 static bool
 eval_claimed(ca_startd *sd, struct slot *s)
 {
+	int64_t dur = 0, end = s->gone ? ca_sd_lease_end(sd, s, &dur) : INT64_MAX;
+
+	if (end <= s->clock) {
+		const char *c = ca_sd_causef(sd, "the claim lease (%lld s) ran out: its schedd "
+		    "sends no keep-alives", (long long)dur);
+		if (!ca_sd_act(sd, CA_S_PREEMPTING, job_active(sd, s) ? CA_A_KILLING :
+		    CA_A_VACATING, 10, c))
+			return false;
+		set_eviction(sd, s, R_LEASE);
+		ca_sd_to_preempting(sd, s, 10, true, c);
+		return true;
+	}
 	if (sd->auto_claim && has(sd, s, A_PMATCHTIME) && !pclaim(sd, s)) {
 		if (!ca_sd_act(sd, -1, 0, 0, "auto-claim: claim the preempting match"))
 			return false;
@@ -692,6 +790,21 @@ eval_backfill(ca_startd *sd, struct slot *s)
 	return false;
 }
 
+/* Every live slot of m is Drained (with idle: none is still Drained/Retiring;
+ * a slot that went back to its owner when the draining finished counts). */
+static bool
+machine_drained(const ca_smachine *m, bool idle)
+{
+	for (size_t i = 0; i < m->slots.n; i++) {
+		const struct slot *x = m->slots.at[i];
+		if (!live(x))
+			continue;
+		if (idle ? x->st == CA_S_DRAINED && x->ac != CA_A_IDLE : x->st != CA_S_DRAINED)
+			return false;
+	}
+	return true;
+}
+
 static bool
 eval_drained(ca_startd *sd, ca_smachine *m, struct slot *s)
 {
@@ -703,13 +816,11 @@ eval_drained(ca_startd *sd, ca_smachine *m, struct slot *s)
 	else if (!draining(sd, s))
 		c = "draining cancelled";
 	else if (s->ac == CA_A_RETIRING) {
-		bool all = true;
-		for (size_t i = 0; i < m->slots.n; i++)
-			if (live(m->slots.at[i]) && m->slots.at[i]->st != CA_S_DRAINED)
-				all = false;
-		if (all)
+		if (machine_drained(m, false))
 			to = CA_S_DRAINED, num = 33, c = "every slot of the machine is drained";
-	} else if (lit_true(s->ad, sd->n[A_DRAINRESUME])) {
+	} else if (lit_true(s->ad, sd->n[A_DRAINRESUME]) && machine_drained(m, true)) {
+		/* the draining of the machine is over: every slot resumes, the
+		 * last one to finish too */
 		c = "draining finished (resume on completion)";
 	}
 	if (c == NULL || !ca_sd_act(sd, to, toac, num, c))
@@ -745,8 +856,37 @@ ca_sd_eval_slot(ca_startd *sd, ca_smachine *m, struct slot *s)
 	return false;
 }
 
-/* What is published after every settle: CpuIsBusy and CpuBusyTime, the
- * retirement time left, Requirements. */
+/* The latched expressions: <name>Value is the value of the slot's
+ * attribute name as a number (UNDEFINED: deleted), <name>Time the time it
+ * last changed, as HTCondor's startd keeps them. The ad is their memory:
+ * a run goes on from the Value and Time the last one left. */
+static void
+publish_latches(ca_startd *sd, struct slot *s)
+{
+	for (size_t i = 0; i < sd->latches.n; i++) {
+		const struct latch *l = &sd->latches.at[i];
+		sd->cx.now = s->clock;
+		ca_value v = ca_eval_attr(&sd->cx, s->ad, NULL, l->name->spell);
+		double d;
+		bool def = num_of(v, &d) && fabs(d) < 9e18;
+		ca_value was = lit(s->ad, l->value);
+		bool had = was.kind == CA_INT;
+		int64_t n = def ? (int64_t)d : 0, t;
+		bool changed = def ? !had || was.u.i != n : had;
+		if (!lit_time(s->ad, l->time, &t))
+			changed = true;		/* the first evaluation */
+		if (def)
+			ca_sd_setv(s->ad, l->value, l->value_spell, ca_int(n));
+		else if (had)
+			ca_ad_delete(s->ad, l->value);
+		if (changed)
+			ca_sd_setv(s->ad, l->time, l->time_spell, ca_int(s->clock));
+	}
+}
+
+/* What is published after every settle: CpuIsBusy and CpuBusyTime (the
+ * latch's when CpuBusy is latched), the latches, the retirement time left,
+ * Requirements. */
 void
 ca_sd_publish_end(ca_startd *sd, struct slot *s)
 {
@@ -754,8 +894,9 @@ ca_sd_publish_end(ca_startd *sd, struct slot *s)
 	bool busy = ca_value_truth(v) == 1, was = lit_true(s->ad, sd->n[A_CPUISBUSY]);
 
 	set_bool(sd, s, A_CPUISBUSY, busy);
-	if (!busy || !was)
+	if (!sd->latch_cpubusy && (!busy || !was))
 		set_int(sd, s, A_CPUBUSYTIME, 0);
+	publish_latches(sd, s);
 	if (s->st == CA_S_CLAIMED && job_active(sd, s))
 		set_int(sd, s, A_RETLEFT, (int64_t)fmin(ca_sd_retirement_left(sd, s), 9e15));
 	else
@@ -793,11 +934,126 @@ ca_sd_cross_publish(ca_startd *sd, ca_smachine *m)
 	return changed;
 }
 
+/* When the retirement of s runs out, at the pace it runs now (INT64_MAX:
+ * not retiring, or suspended, which does not count). It is over when no
+ * more time is left than the job gets to vacate: JobMaxVacateTime when
+ * the job has one, else MachineMaxVacateTime (vacate_time()). */
+static int64_t
+retirement_deadline(ca_startd *sd, struct slot *s)
+{
+	if (s->st != CA_S_CLAIMED || s->ac != CA_A_RETIRING || !job_active(sd, s) ||
+	    ca_sd_retire_cause(sd, s) == NULL)
+		return INT64_MAX;
+	double left = ca_sd_retirement_left(sd, s), jm, lim;
+	const ca_ad *job = job_of(sd, s);
+	if (job != NULL && job_num(sd, s, job, A_JMVT, &jm))
+		lim = jm;
+	else
+		lim = ca_sd_num(sd, s, PX_MMVT, true, 600.0);
+	lim = fmax(0.0, lim);
+	if (left <= lim || !(left - lim < 9e15))
+		return INT64_MAX;	/* over already: decided now */
+	return s->clock + (int64_t)ceil(left - lim);
+}
+
+/* When CLAIM_WORKLIFE ends the idle claim of s (INT64_MAX: it does not). */
+static int64_t
+worklife_deadline(ca_startd *sd, struct slot *s)
+{
+	int64_t starts = 0, since;
+
+	if (s->st != CA_S_CLAIMED || s->ac != CA_A_IDLE ||
+	    !lit_int(s->ad, sd->n[A_CLAIMJOBSTARTS], &starts) || starts < 1 ||
+	    !lit_time(s->ad, sd->n[A_CLAIMSTART], &since))
+		return INT64_MAX;
+	double w = ca_sd_num(sd, s, PX_WORKLIFE, false, -1.0);
+	if (w < 0 || !(w < 9e15))
+		return INT64_MAX;
+	int64_t t = (int64_t)floor((double)since + w) + 1;
+	return t > s->clock ? t : INT64_MAX;
+}
+
+/* When the policy of s may decide otherwise: the expressions its last
+ * decision evaluated (sd->tracked) and the latches, as the clocks move;
+ * its retirement and its claim's work life running out. */
+static int64_t
+eval_deadline(ca_startd *sd, struct slot *s)
+{
+	int64_t d = INT64_MAX, x;
+	const ca_ad *job = NULL;
+	bool have_job = false;
+
+	for (size_t i = 0; i < sd->tracked.n; i++) {
+		const struct tracked *t = &sd->tracked.at[i];
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = sd->tracked.at[k].e == t->e && sd->tracked.at[k].job == t->job;
+		if (seen)
+			continue;
+		if (t->job && !have_job) {
+			job = job_of(sd, s);
+			have_job = true;
+		}
+		if ((x = ca_sd_tracked_deadline(sd, s, t, t->job ? job : NULL)) < d)
+			d = x;
+	}
+	for (size_t i = 0; i < sd->latches.n; i++) {
+		const ca_expr *e = get_expr(s->ad, sd->latches.at[i].name);
+		if (e != NULL && (x = ca_sd_expr_deadline(sd, s, e, NULL)) < d)
+			d = x;
+	}
+	if ((x = retirement_deadline(sd, s)) < d)
+		d = x;
+	if ((x = worklife_deadline(sd, s)) < d)
+		d = x;
+	int64_t dur;
+	if (s->gone && s->st == CA_S_CLAIMED && (x = ca_sd_lease_end(sd, s, &dur)) < d &&
+	    x > s->clock)
+		d = x;
+	ca_arena_reset(&sd->cx.scratch);
+	return d;
+}
+
+static void settle(ca_startd *sd, ca_smachine *m, bool deadlines);
+
 /* Evaluate every slot of m until none changes (a slot's change may matter
- * to the others: resources given back, all slots drained, slot<N>_ values). */
+ * to the others: resources given back, all slots drained, slot<N>_ values),
+ * and when each may change next. */
 void
 ca_sd_settle(ca_startd *sd, ca_smachine *m)
 {
+	settle(sd, m, true);
+}
+
+/* When the policy of s may decide otherwise, found again (the settle at the
+ * end of a step leaves it unknown): its decision made again without acting,
+ * to see what it evaluates. */
+void
+ca_sd_refresh_deadline(ca_startd *sd, ca_smachine *m, struct slot *s)
+{
+	sd->machine = m;
+	sd->dry = true;
+	sd->tracked.n = 0;
+	sd->track = true;
+	(void)ca_sd_eval_slot(sd, m, s);
+	(void)ca_sd_eval(sd, s, PX_CPUBUSY, false);
+	if (s->st == CA_S_CLAIMED && job_active(sd, s))
+		(void)ca_sd_retirement_left(sd, s);
+	sd->track = false;
+	sd->dry = false;
+	strbuf_reset(&sd->would);
+	ca_arena_reset(&sd->cx.scratch);
+	s->eval_at = eval_deadline(sd, s);
+	sd->machine = NULL;
+}
+
+/* Settle m; with deadlines, find when each slot's policy may decide
+ * otherwise, else leave it unknown (INT64_MIN) for ca_sd_refresh_deadline. */
+static void
+settle(ca_startd *sd, ca_smachine *m, bool deadlines)
+{
+	sd->machine = m;
+	ca_sd_cross_publish(sd, m);	/* what the other slots are now */
 	for (int round = 0; round < 16; round++) {
 		bool changed = false;
 		for (size_t i = 0; i < m->slots.n; i++) {
@@ -805,30 +1061,75 @@ ca_sd_settle(ca_startd *sd, ca_smachine *m)
 			int k = 0;
 			if (!live(s))
 				continue;
-			while (ca_sd_eval_slot(sd, m, s)) {
+			for (;;) {
+				sd->tracked.n = 0;
+				sd->track = deadlines;
+				bool moved = ca_sd_eval_slot(sd, m, s);
+				sd->track = false;
+				if (!moved)
+					break;
 				changed = true;
 				ca_arena_reset(&sd->cx.scratch);
 				if (++k >= 64) {
 					ca_sd_note(sd, s, "the policy keeps changing the state: "
 					    "stopped after %d decisions at this time", k);
+					sd->tracked.n = 0;
 					break;
 				}
 			}
 			ca_arena_reset(&sd->cx.scratch);
-			if (live(s))
+			if (live(s)) {
+				sd->track = deadlines;
 				ca_sd_publish_end(sd, s);
+				sd->track = false;
+				s->eval_at = deadlines ? eval_deadline(sd, s) : INT64_MIN;
+			}
 		}
 		changed |= ca_sd_cross_publish(sd, m);
 		if (!changed || m->slots.n == 1)
 			break;
 	}
+	sd->machine = NULL;
+}
+
+/* ---- benchmarks ---- */
+
+void
+ca_sd_bench_result(ca_startd *sd, struct slot *s, int a, double result)
+{
+	int64_t old, r;
+
+	if (!(fabs(result) < 9e15))
+		return;
+	r = (int64_t)result;
+	if (lit_int(s->ad, sd->n[a], &old) && (a != A_MIPS || r > 0))
+		r = (old * 3 + r) / 4;
+	else if (a == A_MIPS && r <= 0 && has(sd, s, a))
+		return;		/* a bad MIPS measurement is not averaged in */
+	set_int(sd, s, a, r);
+}
+
+void
+ca_sd_share_bench(ca_startd *sd, ca_smachine *m, const struct slot *s)
+{
+	static const int res[] = { A_LASTBENCH, A_MIPS, A_KFLOPS };
+
+	for (size_t i = 0; i < m->slots.n; i++) {
+		struct slot *x = m->slots.at[i];
+		if (x == s || !live(x))
+			continue;
+		for (size_t k = 0; k < sizeof res / sizeof res[0]; k++) {
+			ca_value v = lit(s->ad, sd->n[res[k]]);
+			if (v.kind != CA_UNDEFINED)
+				ca_sd_setv(x->ad, sd->n[res[k]], ca_sd_aname[res[k]], v);
+		}
+	}
 }
 
 /* ---- timers ---- */
 
-/* When the next timer of slot s expires (INT64_MAX: none), and which. */
 int64_t
-ca_sd_deadline(ca_startd *sd, struct slot *s, int *which)
+ca_sd_timer(ca_startd *sd, struct slot *s, int *which)
 {
 	int64_t ecs = s->clock, eca = s->clock, t;
 
@@ -874,8 +1175,22 @@ ca_sd_deadline(ca_startd *sd, struct slot *s, int *which)
 	return INT64_MAX;
 }
 
+/* When the next timer of slot s expires (INT64_MAX: none), and which;
+ * T_EVAL when the policy must be evaluated again before any. */
+int64_t
+ca_sd_deadline(ca_startd *sd, struct slot *s, int *which)
+{
+	int64_t d = ca_sd_timer(sd, s, which);
+
+	if (live(s) && s->eval_at != INT64_MIN && s->eval_at < d) {
+		*which = T_EVAL;
+		return s->eval_at;
+	}
+	return d;
+}
+
 static void
-fire(ca_startd *sd, struct slot *s, int which)
+fire(ca_startd *sd, ca_smachine *m, struct slot *s, int which)
 {
 	const char *c;
 
@@ -907,10 +1222,14 @@ fire(ca_startd *sd, struct slot *s, int which)
 		    "killed", (long long)sd->killing_timeout);
 		ca_sd_go(sd, s, CA_S_BACKFILL, CA_A_IDLE, 29, c);
 		break;
+	case T_EVAL:
+		break;		/* the policy decides, at this time */
 	case T_BENCH:
 		set_int(sd, s, A_LASTBENCH, s->clock);
-		c = ca_sd_causef(sd, "benchmarks finished (STARTD_STEP_BENCHMARK_TIME %lld s)",
-		    (long long)sd->bench_time);
+		bool ran = ca_sd_run_benchmarks(sd, m, s);
+		ca_sd_share_bench(sd, m, s);
+		c = ca_sd_causef(sd, "benchmarks finished (STARTD_STEP_BENCHMARK_TIME %lld s%s)",
+		    (long long)sd->bench_time, ran ? ", BENCHMARKS_JOBLIST" : "");
 		ca_sd_go(sd, s, CA_S_UNCLAIMED, CA_A_IDLE, 4, c);
 		break;
 	}
@@ -922,14 +1241,22 @@ fire(ca_startd *sd, struct slot *s, int which)
 static void
 run_to(ca_startd *sd, ca_smachine *m, int64_t t)
 {
-	for (int guard = 0; guard < 100000; guard++) {
-		int64_t d = INT64_MAX;
+	for (int guard = 0; guard < 1000000; guard++) {
+		int64_t d = INT64_MAX, now = INT64_MIN;
 		int w;
+		for (size_t i = 0; i < m->slots.n; i++)
+			if (live(m->slots.at[i]) && m->slots.at[i]->eval_at == INT64_MIN)
+				ca_sd_refresh_deadline(sd, m, m->slots.at[i]);
 		for (size_t i = 0; i < m->slots.n; i++) {
 			int64_t x = ca_sd_deadline(sd, m->slots.at[i], &w);
 			if (x < d)
 				d = x;
+			if (live(m->slots.at[i]) && m->slots.at[i]->clock > now)
+				now = m->slots.at[i]->clock;
 		}
+		int64_t dh = sd->hooks.n > 0 ? ca_sd_hooks_deadline(sd, m, now) : INT64_MAX;
+		if (dh < d)
+			d = dh;
 		if (d > t)
 			break;
 		for (size_t i = 0; i < m->slots.n; i++)
@@ -938,14 +1265,16 @@ run_to(ca_startd *sd, ca_smachine *m, int64_t t)
 		for (size_t i = 0; i < m->slots.n; i++) {
 			struct slot *s = m->slots.at[i];
 			if (live(s) && ca_sd_deadline(sd, s, &w) <= s->clock && w != T_NONE)
-				fire(sd, s, w);
+				fire(sd, m, s, w);
 		}
+		if (dh <= d)
+			ca_sd_hooks_run(sd, m, d);
 		ca_sd_settle(sd, m);
 	}
 	for (size_t i = 0; i < m->slots.n; i++)
 		if (live(m->slots.at[i]))
 			tick(sd, m->slots.at[i], t);
-	ca_sd_settle(sd, m);
+	settle(sd, m, false);		/* the next step finds its deadlines again */
 }
 
 void
@@ -953,9 +1282,20 @@ ca_startd_advance(ca_startd *sd, ca_smachine *m, ca_sevent **evs, size_t nev, si
     int64_t t)
 {
 	if (!m->settled) {
-		/* what holds at the time the ads describe happens then */
+		/* what holds at the time the ads describe happens then; hooks
+		 * the machine has not run yet run then */
 		ca_sd_settle(sd, m);
 		m->settled = true;
+		if (sd->hooks.n > 0) {
+			int64_t now = INT64_MIN;
+			for (size_t i = 0; i < m->slots.n; i++)
+				if (live(m->slots.at[i]) && m->slots.at[i]->clock > now)
+					now = m->slots.at[i]->clock;
+			if (now != INT64_MIN && ca_sd_hooks_deadline(sd, m, now) <= now) {
+				ca_sd_hooks_run(sd, m, now);
+				ca_sd_settle(sd, m);
+			}
+		}
 	}
 	while (*next < nev && evs[*next]->time <= t) {
 		ca_sevent *ev = evs[(*next)++];

@@ -33,6 +33,9 @@
 #   116    alice    21:30  group_physics.hep: 30 two-hour jobs for the night
 #   117    frank    22:00  nice user: 60 two-hour jobs for the night
 #   118    dave     23:00  10 one-hour jobs
+#   119    dave     09:00  12 half-hour MATLAB jobs: three licences
+#                          (MATLAB_LIMIT), so three at a time
+# erin's ceiling of 8 cores (accountant.ads) keeps her to 8 of her jobs.
 
 ClusterId = 100
 Cmd = "/home/frank/bin/render"
@@ -274,3 +277,16 @@ Requirements = TARGET.Arch == "X86_64" && TARGET.OpSys == "LINUX"
 JobDuration = 3600
 SimSubmitTime = 23 * 3600
 Queue = 10
+
+ClusterId = 119
+Cmd = "/home/dave/bin/matlab-batch"
+Owner = "dave"
+User = "dave@example.org"
+ConcurrencyLimits = "MATLAB"
+RequestCpus = 1
+RequestMemory = 2048
+RequestDisk = 100000
+Requirements = TARGET.Arch == "X86_64" && TARGET.OpSys == "LINUX"
+JobDuration = 30 * 60
+SimSubmitTime = 9 * 3600
+Queue = 12

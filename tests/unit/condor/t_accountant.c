@@ -498,3 +498,147 @@ UNIT_SUITE(acct_state)
 	CHECK(rmdir(dir) == 0);
 	ca_ctx_free(&cx);
 }
+
+/* ---- concurrency limits ---- */
+
+UNIT_SUITE(acct_climits)
+{
+	ca_acct a;
+	ca_ctx cx;
+	strbuf name = STRBUF_INIT;
+	double inc;
+	bool valid;
+
+	/* the list: commas or blanks, NAME:N, case folded, names checked */
+	const char *list = " XSW, large.DB:2 fs:0,,9bad  a.b.c under_score:1.5 x:-3 ";
+	const char *p = list, *end = list + strlen(list);
+	static const struct { const char *name; double inc; bool valid; } want[] = {
+		{ "xsw", 1, true }, { "large.db", 2, true }, { "fs", 1, true },
+		{ "9bad", 1, false }, { "a.b.c", 1, false }, { "under_score", 1.5, true },
+		{ "x", 1, true },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		CHECK(ca_climit_next(&p, end, &name, &inc, &valid));
+		CHECK(strcmp(name.buf, want[i].name) == 0 && inc == want[i].inc &&
+		    valid == want[i].valid);
+	}
+	CHECK(!ca_climit_next(&p, end, &name, &inc, &valid));
+	strbuf_release(&name);
+
+	/* the maxima: NAME_LIMIT, then CONCURRENCY_LIMIT_DEFAULT_<SCOPE>, then
+	 * CONCURRENCY_LIMIT_DEFAULT (HTCondor's 2308032 unless set) */
+	acct_with(&a, NULL);
+	CHECK(ca_acct_limit_max(&a.pol, "xsw", 3) == 2308032);
+	ca_acct_free(&a);
+	acct_with(&a, "XSW_LIMIT = 3\nCONCURRENCY_LIMIT_DEFAULT = 5\n"
+	    "CONCURRENCY_LIMIT_DEFAULT_LARGE = 100\nLARGE.DB_LIMIT = 7\n"
+	    "NEGOTIATOR.XSW_LIMIT = 4\nMAX_THINGS_LIMIT = lots\n");
+	CHECK(ca_acct_limit_max(&a.pol, "xsw", 3) == 3);	/* no NEGOTIATOR. subsystem here */
+	CHECK(ca_acct_limit_max(&a.pol, "large.swlicense", 15) == 100);
+	CHECK(ca_acct_limit_max(&a.pol, "large.db", 8) == 7);
+	CHECK(ca_acct_limit_max(&a.pol, "other.license", 13) == 5);
+	CHECK(ca_acct_limit_max(&a.pol, "max_things", 10) == 5);	/* not a number */
+	CHECK(ca_acct_limit_max(&a.pol, "nolimit", 7) == 5);
+
+	/* counting and refusing */
+	ca_climits t = { 0 };
+	ca_climits_add(&t, &a.pol, "xsw, large.db:2", 15, 1);
+	ca_climits_add(&t, &a.pol, "XSW", 3, 1);
+	CHECK(ca_climits_get(&t, &a.pol, "xsw", 3)->count == 2);
+	CHECK(ca_climits_get(&t, &a.pol, "large.db", 8)->count == 2);
+	CHECK(ca_climits_refuse(&t, &a.pol, "xsw", 3, &inc) == NULL);
+	ca_climit *l = ca_climits_refuse(&t, &a.pol, "large.db:6, xsw:2", 17, &inc);
+	CHECK(l != NULL && strcmp(l->name, "large.db") == 0 && inc == 6 && l->max == 7);
+	l = ca_climits_refuse(&t, &a.pol, "large.db:5, xsw:2", 17, &inc);
+	CHECK(l != NULL && strcmp(l->name, "xsw") == 0 && inc == 2);
+	ca_climits_clear(&t);
+	CHECK(ca_climits_get(&t, &a.pol, "xsw", 3)->count == 0);
+	ca_climits_free(&t);
+
+	/* the use on a slot: its own ConcurrencyLimits, else its claim's job */
+	ca_ctx_init(&cx);
+	ca_climits u = { 0 };
+	ca_ad *s = ad_of("State = \"Claimed\"; Job = [ ConcurrencyLimits = strcat(\"x\", \"sw\") ]; "
+	    "PreemptingConcurrencyLimits = \"large.db\"");
+	ca_acct_slot_limits(&a, &cx, s, &u);
+	ca_ad_free(s);
+	s = ad_of("State = \"Unclaimed\"; Job = [ ConcurrencyLimits = \"xsw\" ]");
+	ca_acct_slot_limits(&a, &cx, s, &u);
+	ca_ad_free(s);
+	s = ad_of("State = \"Matched\"; Job = [ MatchedConcurrencyLimits = \"xsw:3\"; "
+	    "ConcurrencyLimits = \"xsw\" ]");
+	ca_acct_slot_limits(&a, &cx, s, &u);
+	ca_ad_free(s);
+	CHECK(ca_climits_get(&u, &a.pol, "xsw", 3)->count == 4);
+	CHECK(ca_climits_get(&u, &a.pol, "large.db", 8)->count == 1);
+	ca_climits_free(&u);
+
+	/* the accountant counts them at each update */
+	charge(&a, &cx, "State = \"Claimed\"; RemoteUser = \"u@x\"; ConcurrencyLimits = \"xsw\"", T0);
+	CHECK(a.limits.v.n == 0);
+	ca_diag err;
+	CHECK(ca_acct_update(&a, T0, &err) == 0);
+	CHECK(a.limits.v.n == 1 && a.limits.v.at[0].count == 1);
+	CHECK(ca_acct_update(&a, T0 + 60, &err) == 0);
+	CHECK(a.limits.v.n == 0);	/* none in use since */
+	ca_ctx_free(&cx);
+	ca_acct_free(&a);
+}
+
+/* ---- ceilings, floors, leases; condor_userprio's layouts ---- */
+
+UNIT_SUITE(acct_ceiling_floor)
+{
+	ca_acct a;
+	ca_ctx cx;
+	ca_diag err;
+
+	acct_with(&a, NULL);
+	ca_ctx_init(&cx);
+	ca_acct_rec *r = ca_acct_get(&a, "u@x", 3, T0);
+	CHECK(r->ceiling == -1 && r->floor == 0 && !r->has_ceiling && !r->has_floor);
+	CHECK(ca_acct_set_ceiling(r, 4, 0, T0) && r->ceiling == 4);
+	CHECK(ca_acct_set_floor(r, 2, 0, T0) && r->floor == 2);
+	/* leases: the value before comes back at the expiration */
+	CHECK(ca_acct_set_ceiling(r, 1, T0 + 100, T0) && r->ceiling == 1);
+	CHECK(!ca_acct_set_ceiling(r, 2, T0 + 200, T0 + 50) && r->ceiling == 1);
+	CHECK(ca_acct_lease_factor(r, 3, T0 + 100, T0) && r->factor == 3);
+	ca_acct_expire_leases(&a, T0 + 99);
+	CHECK(r->ceiling == 1 && r->factor == 3);
+	CHECK(ca_acct_update(&a, T0 + 100, &err) == 0);
+	CHECK(r->ceiling == 4 && r->factor == 1 && r->ceiling_lease == 0 && r->factor_lease == 0);
+	CHECK(!ca_acct_cancel_lease(r, CA_LEASE_FLOOR));
+	CHECK(ca_acct_set_floor(r, 9, T0 + 500, T0 + 100) && r->floor == 9);
+	CHECK(ca_acct_cancel_lease(r, CA_LEASE_FLOOR) && r->floor == 2);
+	/* written once set, read back */
+	ca_ad *ad = ca_ad_copy(ca_acct_rec_ad(&a, r));
+	ca_acct b;
+	acct_with(&b, NULL);
+	CHECK(ca_acct_add_ad(&b, ad, &cx, T0, &err) == 0);
+	CHECK(b.recs.n == 1 && b.recs.at[0]->ceiling == 4 && b.recs.at[0]->floor == 2);
+	ca_acct_free(&b);
+	ca_acct_free(&a);
+
+	/* condor_userprio's view: Priority is effective; the numbered layout */
+	acct_with(&a, NULL);
+	CHECK(ca_acct_add_ad(&a, ad_of("Name = \"v@x\"; Priority = 30.0; PriorityFactor = 10.0; "
+	    "AccountingGroup = \"<none>\"; SubmitterShare = 0.5; Ceiling = -1; Floor = 0"),
+	    &cx, T0, &err) == 0);
+	r = get(&a, "v@x");
+	CHECK(r->prio == 3 && r->factor == 10 && r->has_ceiling && r->ceiling == -1);
+	CHECK(!ca_has(r->ad, "AccountingGroup") && !ca_has(r->ad, "SubmitterShare"));
+	CHECK(ca_acct_add_ad(&a, ad_of("LastUpdate = 1700000000; NumSubmittors = 3; "
+	    "Name1 = \"n1@x\"; Priority1 = 4.0; PriorityFactor1 = 2.0; Ceiling1 = 5; "
+	    "Name3 = \"n3@x\"; Priority3 = 1.0; Priority2 = 7.0; ConcurrencyLimit_xsw1 = 1.0"),
+	    &cx, T0 + 1000, &err) == 0);
+	CHECK(a.recs.n == 3);	/* number 2 has no name */
+	r = get(&a, "n1@x");
+	CHECK(r != NULL && r->prio == 2 && r->ceiling == 5 && r->updated == 1700000000);
+	CHECK(a.recs.at[2] == get(&a, "n3@x") && get(&a, "n3@x")->prio == 1);
+	/* a bad record of it is reported */
+	CHECK(ca_acct_add_ad(&a, ad_of("NumSubmittors = 1; Name1 = \"w@x\"; Priority1 = -1"),
+	    &cx, T0, &err) < 0);
+	CHECK(strstr(err.msg, "Priority must be a number >= 0") != NULL);
+	ca_ctx_free(&cx);
+	ca_acct_free(&a);
+}

@@ -799,17 +799,17 @@ UNIT_SUITE(config_unsimulated)
 	    "SCHEDD.MAX_JOBS_RUNNING = 100\n"
 	    "NEGOTIATOR.USE_GLOBAL_JOB_PRIOS = True\n"
 	    "STARTD_CRON_JOBLIST =\n"		/* empty: nothing to warn of */
-	    "use POLICY : Hold_If_Disk_Exceeded\n");
+	    "use FEATURE : GPUs\n");
 	nunsim = 0;
 	unsim_seen[0] = '\0';
-	CHECK(ca_config_unsimulated(c, "NEGOTIATOR", count_unsim, NULL) == 3);
-	CHECK(strcmp(unsim_seen, "t.cfg:2:GROUP_AUTOREGROUP t.cfg:3:FOO_LIMIT "
-	    "t.cfg:5:NEGOTIATOR.USE_GLOBAL_JOB_PRIOS ") == 0);
+	/* GROUP_AUTOREGROUP and concurrency limits (FOO_LIMIT) are simulated */
+	CHECK(ca_config_unsimulated(c, "NEGOTIATOR", count_unsim, NULL) == 1);
+	CHECK(strcmp(unsim_seen, "t.cfg:5:NEGOTIATOR.USE_GLOBAL_JOB_PRIOS ") == 0);
 	unsim_seen[0] = '\0';
 	CHECK(ca_config_unsimulated(c, "STARTD", count_unsim, NULL) == 1);
-	CHECK(strcmp(unsim_seen, "t.cfg:7:WANT_HOLD ") == 0);
+	CHECK(strcmp(unsim_seen, "t.cfg:7:MACHINE_RESOURCE_INVENTORY_GPUs ") == 0);
 	CHECK(ca_config_unsimulated(c, "SCHEDD", NULL, NULL) == 1);
-	CHECK(ca_config_unsimulated(c, NULL, NULL, NULL) == 5);
+	CHECK(ca_config_unsimulated(c, NULL, NULL, NULL) == 3);
 	ca_config_unsim u = { "X_LIMIT", "NEGOTIATOR", "a concurrency limit", "f.cfg", 3, NULL };
 	strbuf sb = STRBUF_INIT;
 	ca_config_unsim_format(&u, &sb);

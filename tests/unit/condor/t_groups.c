@@ -65,11 +65,13 @@ UNIT_SUITE(negotiator_groups_static)
 	CHECK(g.root->quota == 0);
 	ca_groups_free(&g);
 
-	/* NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION keeps the subgroups' numbers */
+	/* NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION keeps the subgroups' numbers,
+	 * and the parent keeps all of its own (HTCondor's GroupEntry) */
 	CHECK(load(&g, "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION = True\n"
 	    "GROUP_QUOTA_c = 100\nGROUP_QUOTA_c.l1 = 40\nGROUP_QUOTA_c.l2 = 80\n", 100) == 0);
 	CHECK(find(&g, "c.l1")->quota == 40 && find(&g, "c.l2")->quota == 80);
-	CHECK(find(&g, "c")->quota == 0);
+	CHECK(find(&g, "c")->quota == 100);
+	CHECK(g.root->quota == 0);
 	ca_groups_free(&g);
 }
 
@@ -207,5 +209,26 @@ UNIT_SUITE(negotiator_groups_surplus)
 	CHECK(fabs(a->alloc - 20) < 1e-9 && fabs(b->alloc - 35) < 1e-9);
 	/* 45 left: z2 takes its 10, z1 the other 35 */
 	CHECK(fabs(z2->alloc - 10) < 1e-9 && fabs(z1->alloc - 35) < 1e-9);
+	ca_groups_free(&g);
+}
+
+UNIT_SUITE(negotiator_groups_autoregroup)
+{
+	ca_groups g;
+
+	/* GROUP_AUTOREGROUP for all, GROUP_AUTOREGROUP_<g> for one (later wins) */
+	CHECK(load(&g, "GROUP_NAMES = a, b, a.x\nGROUP_AUTOREGROUP = True\n"
+	    "GROUP_AUTOREGROUP_b = False\n", 10) == 0);
+	CHECK(find(&g, "a")->autoregroup && find(&g, "a.x")->autoregroup);
+	CHECK(!find(&g, "b")->autoregroup);
+	CHECK(g.autoregroup);
+	ca_groups_free(&g);
+	CHECK(load(&g, "GROUP_NAMES = a, b\nGROUP_AUTOREGROUP_B = yes\n", 10) == 0);
+	CHECK(!find(&g, "a")->autoregroup && find(&g, "b")->autoregroup && g.autoregroup);
+	ca_groups_free(&g);
+	CHECK(load(&g, "GROUP_NAMES = a\n", 10) == 0);
+	CHECK(!g.autoregroup && !find(&g, "a")->autoregroup);
+	ca_groups_free(&g);
+	CHECK(load(&g, "GROUP_NAMES = a\nGROUP_AUTOREGROUP_a = maybe\n", 10) < 0);
 	ca_groups_free(&g);
 }

@@ -344,3 +344,77 @@ UNIT_SUITE(negotiator_deterministic)
 	strbuf_release(&out[0]);
 	strbuf_release(&out[1]);
 }
+
+/* Concurrency limits, ceilings and floors, QDate and cluster skipping
+ * through the API: the decisions and the figures. */
+UNIT_SUITE(negotiator_limits)
+{
+	struct fix f;
+	strbuf s = STRBUF_INIT, j = STRBUF_INIT;
+	ca_neg_subinfo si;
+	char buf[64];
+
+	slots_text(&s, "n", 10, NULL);
+	jobs_text(&j, "a", 1, 6, "ConcurrencyLimits = \"XSW:2\"");
+	jobs_text(&j, "b", 2, 2, NULL);
+	setup(&f, "XSW_LIMIT = 7\n", NULL, s.buf, j.buf, "1.3");
+	CHECK(ca_neg_run(f.n) == 5);
+	CHECK(ca_neg_submitter(f.n, "a@x.org", &si) && si.matches == 3);
+	CHECK(si.why[CA_WHY_CLIMIT] == 3);
+	CHECK(strcmp(mattr(&f, 0, "MatchedConcurrencyLimits", buf, sizeof buf), "xsw:2") == 0);
+	CHECK(strstr(account(&f), "concurrency limit xsw reached (ConcurrencyLimit_xsw 6 of 7; "
+	    "it asks 2)") != NULL);
+	strbuf_reset(&f.text);
+	ca_neg_summary(f.n, &f.text);
+	CHECK(strstr(f.text.buf, "ConcurrencyLimit_xsw       0        6       7        3") != NULL);
+	teardown(&f);
+
+	/* a ceiling and a floor from the accountant's records */
+	strbuf_reset(&j);
+	jobs_text(&j, "a", 1, 10, NULL);
+	jobs_text(&j, "b", 2, 10, NULL);
+	setup(&f, NULL, "Name = \"a@x.org\"\nCeiling = 3\n\nName = \"b@x.org\"\nPriority = 5\n"
+	    "Floor = 6\n\n", s.buf, j.buf, NULL);
+	CHECK(ca_neg_run(f.n) == 10);
+	CHECK(ca_neg_submitter(f.n, "a@x.org", &si) && si.matches == 3 &&
+	    si.why[CA_WHY_CEILING] == 7);
+	CHECK(ca_neg_submitter(f.n, "b@x.org", &si) && si.matches == 7);
+	teardown(&f);
+
+	/* QDate before ClusterId; cluster skipping by ClusterId */
+	strbuf_reset(&s);
+	slots_text(&s, "n", 1, NULL);
+	strbuf_reset(&j);
+	jobs_text(&j, "a", 1, 1, "QDate = 20");
+	jobs_text(&j, "a", 2, 1, "QDate = 10");
+	setup(&f, NULL, NULL, s.buf, j.buf, NULL);
+	CHECK(ca_neg_run(f.n) == 1);
+	CHECK(strcmp(mattr(&f, 0, "JobId", buf, sizeof buf), "2.0") == 0);
+	teardown(&f);
+	strbuf_reset(&j);
+	jobs_text(&j, "a", 1, 1, "RequestMemory = 99999");
+	jobs_text(&j, "a", 1, 1, "ProcId = 1");
+	jobs_text(&j, "a", 2, 1, NULL);
+	setup(&f, NULL, NULL, s.buf, j.buf, "1.1");
+	CHECK(ca_neg_run(f.n) == 1);
+	CHECK(strcmp(mattr(&f, 0, "JobId", buf, sizeof buf), "2.0") == 0);
+	CHECK(strstr(account(&f), "job 1.1 skipped: job 1.0 of the same cluster (ClusterId)") !=
+	    NULL);
+	teardown(&f);
+	setup(&f, "NEGOTIATE_ALL_JOBS_IN_CLUSTER = true\n", NULL, s.buf, j.buf, NULL);
+	CHECK(ca_neg_run(f.n) == 1);
+	CHECK(strcmp(mattr(&f, 0, "JobId", buf, sizeof buf), "1.1") == 0);
+	CHECK(ca_neg_get_policy(f.n)->all_jobs_in_cluster);
+	teardown(&f);
+
+	/* the knobs read */
+	setup(&f, "NEGOTIATOR_DEPTH_FIRST = true\nPREEMPTION_RANK_STABLE = false\n"
+	    "SIGNIFICANT_ATTRIBUTES = Owner, Cmd\nGROUP_QUOTA_ROUND_ROBIN_RATE = 2\n", NULL,
+	    s.buf, j.buf, NULL);
+	const ca_neg_policy *p = ca_neg_get_policy(f.n);
+	CHECK(p->depth_first && p->pr_stable && !p->prank_stable && p->nsigattrs == 2);
+	CHECK(p->rr_rate == 2 && p->cross_slot_prios && p->weighted_demand);
+	teardown(&f);
+	strbuf_release(&s);
+	strbuf_release(&j);
+}

@@ -151,7 +151,9 @@ UNIT_SUITE(schedd_submit)
 	CHECK(num(&w, 1, "ClusterId") == 8 && num(&w, 3, "ClusterId") == 8);
 	CHECK(num(&w, 1, "ProcId") == 0 && num(&w, 3, "ProcId") == 2);
 	CHECK(num(&w, 2, "JobStatus") == CA_J_IDLE && num(&w, 2, "JobUniverse") == 5);
-	CHECK(num(&w, 2, "RequestMemory") == 512 && num(&w, 2, "RequestDisk") == 1024);
+	/* the manual's JOB_DEFAULT_REQUESTDISK = DiskUsage; DiskUsage 1 KiB */
+	CHECK(num(&w, 2, "RequestMemory") == 512 && num(&w, 2, "RequestDisk") == 1);
+	CHECK(num(&w, 2, "DiskUsage") == 1 && num(&w, 2, "JobLeaseDuration") == 2400);
 	CHECK(num(&w, 2, "QDate") == T0 && ca_has(ca_schedd_job(w.q, 2), "Requirements"));
 	CHECK(strcmp(w.events.buf, "SubmitEvent 8.0 0\nSubmitEvent 8.1 0\nSubmitEvent 8.2 0\n")
 	    == 0);
@@ -313,5 +315,46 @@ UNIT_SUITE(schedd_slot_exit)
 	CHECK(ca_get_int(&w.cx, ev, "Time", &t) == 1 && t == T0 + 42);
 	ca_ad_free(ev);
 	ca_ad_free(slot);
+	world_free(&w);
+}
+
+UNIT_SUITE(schedd_holds)
+{
+	struct world w;
+	ca_config *cfg = ca_config_new();
+	ca_diag err;
+	static const char conf[] =
+	    "SYSTEM_PERIODIC_HOLD = NumJobStarts > 2\n"
+	    "SYSTEM_PERIODIC_HOLD_SUBCODE = 9\n"
+	    "SYSTEM_PERIODIC_RELEASE = HoldReasonCode == 26\n"
+	    "SYSTEM_PERIODIC_REMOVE = JobStatus == 5 && HoldReasonCode == 3\n"
+	    "JOB_DEFAULT_REQUESTMEMORY = 1G\n";
+
+	world_init(&w, T0 + 600, false);
+	CHECK(ca_config_load_mem(cfg, "c", conf, sizeof conf - 1, &err) == 0);
+	CHECK(ca_schedd_configure(w.q, cfg, &err) == 0);
+	add(&w, CA_Q_JOB, 1, JOB(1, 1) "; NumJobStarts = 3 ]");
+	add(&w, CA_Q_JOB, 2, JOB(2, 5) "; HoldReasonCode = 26; HoldReason = \"x\"; NumHolds = 1 ]");
+	add(&w, CA_Q_JOB, 3, JOB(3, 5) "; HoldReasonCode = 3 ]");
+	add(&w, CA_Q_JOB, 4, JOB(4, 1) "; DeferralTime = 1700000000; DeferralWindow = 10 ]");
+	add(&w, CA_Q_SLOT, 5, "[ Name = \"s4\"; State = \"Claimed\"; Activity = \"Busy\"; "
+	    "JobId = \"4.0\"; JobStart = 1700000011; MyCurrentTime = 1700000600 ]");
+	add(&w, CA_Q_SUBMIT, 6, "[ Owner = \"bob\" ]");
+	CHECK(step(&w) == 0);
+	CHECK(num(&w, 0, "JobStatus") == CA_J_HELD && num(&w, 0, "HoldReasonCode") == 26 &&
+	    num(&w, 0, "HoldReasonSubCode") == 9);
+	CHECK(str_is(&w, 0, "HoldReason",
+	    "The system macro SYSTEM_PERIODIC_HOLD expression 'NumJobStarts > 2' evaluated to TRUE"));
+	CHECK(num(&w, 1, "JobStatus") == CA_J_IDLE && num(&w, 1, "LastHoldReasonCode") == 26);
+	CHECK(num(&w, 2, "JobStatus") == CA_J_REMOVED);
+	/* one second past its window: held for a missed deferral */
+	CHECK(num(&w, 3, "JobStatus") == CA_J_HELD &&
+	    num(&w, 3, "HoldReasonCode") == CA_HOLD_MISSED_DEFERRAL);
+	CHECK(num(&w, 4, "RequestMemory") == 1024);
+	CHECK(strstr(w.events.buf, "JobHeldEvent 1.0 600\n") != NULL);
+	CHECK(strstr(w.events.buf, "JobReleasedEvent 2.0 600 The system macro") != NULL);
+	CHECK(strstr(w.events.buf, "JobAbortedEvent 3.0 600 The system macro") != NULL);
+	CHECK(strstr(w.events.buf, "JobHeldEvent 4.0 11 s4\n") != NULL);
+	ca_config_free(cfg);
 	world_free(&w);
 }

@@ -473,3 +473,94 @@ UNIT_SUITE(startd_sevents)
 	ca_sevents_free(q);
 	world_free(&w);
 }
+
+/* One advance far ahead and many small ones make the same transitions, at
+ * the same times: a KeyboardIdle threshold and a time of day. */
+static void
+history(const char *policy, int64_t from, int64_t to, int64_t every, strbuf *out)
+{
+	struct world w;
+
+	if (!world_init(&w, policy, DESK))
+		return;
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"Claim\"; Time = 1700000010; "
+	    JOB(1, "alice") " ]");
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"Activate\"; Time = 1700000010 ]");
+	event(&w, "[ Name = \"desk\"; Event = \"MachineUpdate\"; Time = 1700000300; "
+	    "KeyboardIdle = 0 ]");
+	for (int64_t t = from; t < to; t += every)
+		run_to(&w, t);
+	run_to(&w, to);
+	strbuf_adds(out, w.text.buf);
+	world_free(&w);
+}
+
+UNIT_SUITE(startd_deadlines)
+{
+	static const char desktop[] =
+	    "NUM_SLOTS = 1\nWANT_SUSPEND = True\nSUSPEND = KeyboardIdle < 60\n"
+	    "CONTINUE = KeyboardIdle > 5 * $(MINUTE)\n";
+	strbuf one = STRBUF_INIT, many = STRBUF_INIT;
+
+	history(desktop, T0, T0 + 3600, 3600, &one);
+	history(desktop, T0, T0 + 3600, 7, &many);
+	CHECK(strcmp(one.buf, many.buf) == 0);
+	/* CONTINUE the second KeyboardIdle passes 300: 300 + 301 s from T0 */
+	CHECK(strstr(one.buf, "Claimed/Suspended -> Claimed/Busy: CONTINUE = true") != NULL);
+	CHECK(one.len > 0);
+
+	/* a retirement that runs out exactly, between two advances */
+	struct world w;
+	CHECK(world_init(&w, "NUM_SLOTS = 1\nPREEMPT = KeyboardIdle < 60\n"
+	    "MAXJOBRETIREMENTTIME = 300\nMachineMaxVacateTime = 60\n", DESK));
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"Claim\"; Time = 1700000010; "
+	    JOB(1, "alice") " ]");
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"Activate\"; Time = 1700000010 ]");
+	event(&w, "[ Name = \"desk\"; Event = \"MachineUpdate\"; Time = 1700000100; "
+	    "KeyboardIdle = 0 ]");
+	run_to(&w, T0 + 1000);
+	/* 300 s from the start (T0 + 10), less the 60 s of vacating */
+	CHECK(strstr(w.log.buf, "13 18 ") != NULL);
+	CHECK(strstr(w.text.buf, "retirement (PREEMPT) is over: 60 s of MaxJobRetirementTime "
+	    "left") != NULL);
+	world_free(&w);
+	strbuf_release(&one);
+	strbuf_release(&many);
+}
+
+/* Attribute a of the only slot of w is written as want. */
+static bool
+attr_is(struct world *w, const char *a, const char *want)
+{
+	char buf[64];
+
+	return strcmp(attr(w, 0, a, buf, sizeof buf), want) == 0;
+}
+
+UNIT_SUITE(startd_benchmarks_and_latches)
+{
+	struct world w;
+
+	/* RunBenchmarks not FALSE: one set as the startd starts */
+	CHECK(world_init(&w, "NUM_SLOTS = 1\nRunBenchmarks = (time() - LastBenchmark) > 600\n"
+	    "STARTD_LATCH_EXPRS = CpuBusy\n", DESK));
+	CHECK(attr_is(&w, "LastBenchmark", "1700000000"));
+	CHECK(attr_is(&w, "CpuBusyValue", "0"));
+	CHECK(attr_is(&w, "CpuBusyTime", "1700000000"));
+	/* benchmarks 601 s on; a result, then another averaged in */
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"BenchmarkDone\"; Time = 1700000603; "
+	    "Mips = 4000; KFlops = 800 ]");
+	run_to(&w, T0 + 700);
+	CHECK(attr_is(&w, "Mips", "4000"));
+	event(&w, "[ Name = \"slot1@desk\"; Event = \"BenchmarkDone\"; Time = 1700001210; "
+	    "Mips = 8000; KFlops = 0 ]");
+	run_to(&w, T0 + 1300);
+	CHECK(attr_is(&w, "Mips", "5000"));
+	CHECK(attr_is(&w, "KFlops", "600"));
+	event(&w, "[ Name = \"desk\"; Event = \"MachineUpdate\"; Time = 1700001400; "
+	    "LoadAvg = 3.0 ]");
+	run_to(&w, T0 + 1500);
+	CHECK(attr_is(&w, "CpuBusyValue", "1"));
+	CHECK(attr_is(&w, "CpuBusyTime", "1700001400"));
+	world_free(&w);
+}
