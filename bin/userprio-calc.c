@@ -937,8 +937,8 @@ view_ad(ca_acct_rec *r)
 	for (uint32_t i = 0; i < rec->n; i++)
 		if (ca_ad_find(ad, rec->attrs[i].name) == NULL &&
 		    strcasecmp(rec->attrs[i].name->key, "lastupdate") != 0)
-			ca_ad_set_copy(ad, rec->attrs[i].spell, strlen(rec->attrs[i].spell),
-			    rec->attrs[i].expr);
+			ca_ad_set_copy(ad, ca_attr_spell(&rec->attrs[i]),
+			    strlen(ca_attr_spell(&rec->attrs[i])), rec->attrs[i].expr);
 	ca_set_int(ad, "LastUpdate", acct.last_update);
 	return ad;
 }
@@ -964,7 +964,7 @@ legacy_ad(ca_acct_rec **rows, size_t n, const double *share)
 			if (strcasecmp(at->name->key, "lastupdate") == 0)
 				continue;
 			strbuf_reset(&nm);
-			strbuf_addf(&nm, "%s%zu", at->spell, i + 1);
+			strbuf_addf(&nm, "%s%zu", ca_attr_spell(at), i + 1);
 			const ca_name *in = ca_intern(nm.buf, nm.len);
 			ca_ad_set(ad, in, ca_name_spelling(ad->arena, in, nm.buf, nm.len),
 			    ca_expr_copy(ad->arena, at->expr));

@@ -418,11 +418,11 @@ ca_attr_set_expr(ca_attr *at, ca_expr *e, const char *spelling)
 	at->expr = e;
 	if (spelling != NULL) {
 		at->lit = ca_str(spelling, 0);
-		at->is_lit = 0;
+		at->lit_cached = 0;
 		at->spelled = 1;
 	} else {
 		at->lit = e->node == CA_N_LIT ? e->u.lit : ca_undef();
-		at->is_lit = e->node == CA_N_LIT;
+		at->lit_cached = e->node == CA_N_LIT;
 		at->spelled = 0;
 	}
 	at->busy = busy;

@@ -54,15 +54,15 @@ typedef struct ca_attr {
 	const ca_name *name;
 	struct ca_expr *expr;		/* in the ad's arena, or a shared tree */
 	union {
-		ca_value lit;		/* the value when is_lit */
+		ca_value lit;		/* the value when lit_cached */
 		struct {
 			uint8_t kind_;		/* lit.kind */
-			uint8_t is_lit;		/* lit holds expr's value: a literal, and
+			uint8_t lit_cached;		/* lit holds expr's value: a literal, and
 						 * not spelled (test expr->node
 						 * for whether it is a literal) */
 			uint8_t busy;		/* being evaluated: cycle detection */
 			uint8_t spelled;	/* the ad spells the name otherwise than
-						 * name->spell: lit.u.s is how (is_lit 0) */
+						 * name->spell: lit.u.s is how (lit_cached 0) */
 			uint32_t x_;
 			uint64_t u_;
 		};

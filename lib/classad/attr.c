@@ -108,7 +108,7 @@ get(ca_ctx *cx, const ca_ad *ad, const char *name)
 
 	if (at == NULL)
 		return ca_undef();
-	if (at->is_lit)
+	if (at->lit_cached)
 		return at->lit;
 	return ca_eval_attr(cx, ad, NULL, name);
 }

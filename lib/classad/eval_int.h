@@ -19,7 +19,7 @@
 CA_HOT ca_value
 eval_attr_in(ca_ctx *cx, ca_attr *at, const ca_frame *f, int flat)
 {
-	if (at->is_lit && (flat >= 0 || cx->trace == NULL)) {
+	if (at->lit_cached && (flat >= 0 || cx->trace == NULL)) {
 		cx->steps++;
 		return at->lit;
 	}

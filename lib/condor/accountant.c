@@ -380,7 +380,7 @@ str_named(ca_ctx *cx, const ca_ad *ad, const ca_name *nm, const ca_ad *target,
 
 	if (at == NULL)
 		return false;
-	ca_value v = at->is_lit ? at->lit : ca_eval_expr(cx, at->expr, ad, target);
+	ca_value v = at->lit_cached ? at->lit : ca_eval_expr(cx, at->expr, ad, target);
 	if (v.kind != CA_STRING || v.x.len == 0)
 		return false;
 	*s = v.u.s;
@@ -801,9 +801,10 @@ add_numbered(ca_acct *a, ca_ad *ad, ca_ctx *cx, int64_t now, ca_diag *err)
 		for (; i < v.n && v.at[i].id == id; i++) {
 			const ca_attr *at = &ad->attrs[v.at[i].attr];
 			size_t stem;
-			name_number(at->spell, strlen(at->spell), &stem);
-			const ca_name *nm = ca_intern(at->spell, stem);
-			ca_ad_set(rec, nm, ca_name_spelling(rec->arena, nm, at->spell, stem),
+			const char *spell = ca_attr_spell(at);
+			name_number(spell, strlen(spell), &stem);
+			const ca_name *nm = ca_intern(spell, stem);
+			ca_ad_set(rec, nm, ca_name_spelling(rec->arena, nm, spell, stem),
 			    ca_expr_copy(rec->arena, at->expr));
 		}
 		if (upd != NULL && ca_ad_find(rec, a->attr[A_UPDATE]) == NULL)
