@@ -889,3 +889,35 @@ asan() {
 	run -2 --separate-stderr classad-eval $'--w\xc3\xa9' x
 	[[ $stderr == *$'\xc3\xa9'* ]]
 }
+
+# An ad whose a0 costs 2^60 steps (a0 = a1 + a1 ... a60 = 1) and whose s12
+# is ten-fold replaceAll()s of a 10-byte string (10^13 bytes), then $1.
+costly_ad() {
+	local i
+	for ((i = 0; i < 60; i++)); do echo "a$i = a$((i + 1)) + a$((i + 1))"; done
+	echo 'a60 = 1'
+	echo 's0 = "xxxxxxxxxx"'
+	for ((i = 0; i < 12; i++)); do echo "s$((i + 1)) = replaceAll(\"x\", s$i, \"xxxxxxxxxx\")"; done
+	echo "$1"
+}
+
+@test "budgets: an ad's costly attribute costs one evaluation's budget, not one per pair" {
+	costly_ad 'Requirements = a0 > 0' > "$BATS_TEST_TMPDIR/job.ads"
+	printf 'ClusterId = 1\nProcId = 0\nOwner = "u"\nRequestMemory = 1\n' >> "$BATS_TEST_TMPDIR/job.ads"
+	for ((i = 0; i < 2000; i++)); do
+		printf 'Name = "slot%d@h"\nMemory = 100\nRequirements = TARGET.RequestMemory <= Memory\n\n' "$i"
+	done > "$BATS_TEST_TMPDIR/slots.ads"
+	# 0.1 s and more a pair when every pair spent the whole budget
+	try 1 classad-match --now $T0 "$BATS_TEST_TMPDIR/job.ads" "$BATS_TEST_TMPDIR/slots.ads"
+	[[ -z $output ]]
+}
+
+@test "budgets: text that grows ten-fold a step is ERROR in bounded memory" {
+	costly_ad 'n = size(s12)' > "$BATS_TEST_TMPDIR/ad"
+	lim=1000000
+	asan && lim=
+	run --separate-stderr bash -c '[ -z "$1" ] || ulimit -v "$1"; exec timeout "$2" classad-eval -f "$3" n "size(s5)" "isError(s12)"' \
+	    sh "$lim" "$LIMIT" "$BATS_TEST_TMPDIR/ad"
+	((status == 0)) || { echo "status $status: $stderr"; false; }
+	[[ $output == $'error\n1000000\nerror' ]]
+}

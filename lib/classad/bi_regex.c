@@ -162,17 +162,22 @@ ca_bi_regexp_member(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv,
 }
 
 /* Append the replacement text repl for a match (\0..\9 are the groups).
- * Returns -1 when a group number is not below the match's count. */
+ * Returns -1 when a group number is not below the match's count, -2 when
+ * the text grows past the evaluation's budget. */
 static int
-expand(strbuf *sb, const char *repl, size_t rlen, const char *s, const PCRE2_SIZE *ov, int count)
+expand(ca_ctx *cx, strbuf *sb, const char *repl, size_t rlen, const char *s,
+    const PCRE2_SIZE *ov, int count)
 {
 	for (size_t i = 0; i < rlen; i++) {
 		if (repl[i] == '\\' && i + 1 < rlen && ca_is_digit(repl[i + 1])) {
 			int g = repl[++i] - '0';
 			if (g >= count)
 				return -1;
-			if (ov[2 * g] != PCRE2_UNSET)
-				strbuf_add(sb, s + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
+			if (ov[2 * g] == PCRE2_UNSET)
+				continue;
+			if (!ca_eval_room(cx, sb->len + (ov[2 * g + 1] - ov[2 * g])))
+				return -2;
+			strbuf_add(sb, s + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
 		} else
 			strbuf_addc(sb, repl[i]);
 	}
@@ -259,8 +264,9 @@ ca_bi_substitute(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, in
 		const PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 		if (full)
 			strbuf_add(&sb, s + copied, ov[0] - copied);
-		if (expand(&sb, repl, rlen, s, ov, rc) < 0) {
-			fail = why->group;
+		int x = expand(cx, &sb, repl, rlen, s, ov, rc);
+		if (x < 0 || !ca_eval_room(cx, sb.len)) {
+			fail = x == -1 ? why->group : why->match;
 			break;
 		}
 		copied = ov[1];

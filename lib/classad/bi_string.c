@@ -20,6 +20,10 @@ ca_bi_strcat(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int ar
 			strbuf_release(&sb);
 			return argv[i];
 		}
+		if (!ca_eval_room(cx, sb.len)) {
+			strbuf_release(&sb);
+			return ca_error("strcat: over the evaluation's budget");
+		}
 	}
 	return ca_bi_sb_value(cx, &sb);
 }
@@ -68,6 +72,10 @@ ca_bi_join(ca_ctx *cx, const ca_frame *f, int op, const ca_value *argv, int argc
 		if (sb.len)
 			strbuf_add(&sb, sep, seplen);
 		strbuf_add(&sb, s, len);
+		if (!ca_eval_room(cx, sb.len)) {
+			strbuf_release(&sb);
+			return ca_error("join: over the evaluation's budget");
+		}
 		def = true;
 	}
 	if (undef && !def) {

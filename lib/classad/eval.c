@@ -22,6 +22,8 @@ ca_ctx_init(ca_ctx *cx)
 	memset(cx, 0, sizeof *cx);
 	cx->now = (int64_t)time(NULL);
 	cx->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)cx->now;
+	cx->max_steps = CA_EVAL_MAX_STEPS;
+	cx->max_bytes = CA_EVAL_MAX_BYTES;
 	cx->empty = ca_ad_new();
 	cx->around = (ca_frame){ cx->empty, NULL, cx->empty, NULL };
 	for (int i = 0; i < CA_SP_N; i++) {

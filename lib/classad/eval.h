@@ -13,8 +13,19 @@
 /* Evaluation nesting (attribute references, calls, operators) deeper than
  * this gives ERROR "expression nested too deeply". */
 #define CA_EVAL_MAX_DEPTH 1000
-/* Nodes one top-level evaluation may visit before giving ERROR. */
+/*
+ * Budgets. One top-level evaluation may visit at most max_steps nodes and
+ * build at most max_bytes of strings and lists (a context's fields, set by
+ * ca_ctx_init to these defaults; max_steps at most CA_EVAL_MAX_STEPS);
+ * past either it is ERROR as a whole. An attribute whose evaluation used
+ * up a budget (more than half of it spent in the attribute, which belongs
+ * to the ad that spent it) is marked in its ad: any later evaluation that
+ * reaches it is ERROR at once. So no expression of any ad costs more than
+ * about one budget per attribute over a whole program, whatever other ads
+ * it meets.
+ */
 #define CA_EVAL_MAX_STEPS 20000000u
+#define CA_EVAL_MAX_BYTES ((size_t)64 << 20)
 
 /* Where an expression is being evaluated: the ad whose attribute it is, the
  * enclosing scope (for ads nested in ads), and the two sides of the match. */
@@ -44,7 +55,13 @@ typedef struct ca_ctx {
 	int64_t now;		/* time(): seconds since the epoch */
 	bool strict;		/* new ClassAd lookup rules instead of the daemons' */
 	uint64_t rng;		/* random() state */
-	uint32_t steps;		/* nodes visited in this top-level evaluation */
+	uint32_t steps;		/* nodes visited in this top-level evaluation,
+				 * counted up to CA_EVAL_MAX_STEPS from
+				 * CA_EVAL_MAX_STEPS - max_steps */
+	uint32_t max_steps;	/* budget of steps per top-level evaluation */
+	size_t max_bytes;	/* budget of bytes built per top-level evaluation */
+	size_t bytes_cap;	/* scratch.total the evaluation may reach */
+	const struct ca_ad *culprit;	/* the ad whose attribute used up a budget */
 	const char *failed;	/* why a builtin failed the evaluation (ca_eval_fail),
 				 * or NULL */
 	int depth;
@@ -86,6 +103,9 @@ ca_value ca_eval_end(ca_ctx *cx, ca_value v);
  * evaluation fails rather than giving ERROR: the top-level value is ERROR,
  * whatever isError() or =?= make of the ERROR returned here. */
 ca_value ca_eval_fail(ca_ctx *cx, const char *why);
+/* For builtins that build text or lists: whether the evaluation may build
+ * n bytes more; when not, it fails (ERROR, over its budget of bytes). */
+bool ca_eval_room(ca_ctx *cx, size_t n);
 /* Evaluate e in frame f where a failure stays with it: e is then ERROR
  * (with the failure's reason) and the evaluation around goes on. For an
  * element of a list (HTCondor evaluates one only when it is used) and the

@@ -12,6 +12,29 @@
  * its own inlined copy, which is what makes the flat form fast. */
 #define CA_HOT static inline __attribute__((always_inline))
 
+/* ca_attr.busy: 1 while at is being evaluated; once an evaluation of it
+ * used up a budget (eval.h), which one. */
+enum { ATTR_SPENT_STEPS = 2, ATTR_SPENT_BYTES };
+
+/* The start of a top-level evaluation: its budgets. */
+static inline void
+eval_start(ca_ctx *cx)
+{
+	uint32_t n = cx->max_steps < CA_EVAL_MAX_STEPS ? cx->max_steps : CA_EVAL_MAX_STEPS;
+	size_t total = cx->scratch.total;
+
+	cx->steps = CA_EVAL_MAX_STEPS - n;
+	cx->bytes_cap = total + cx->max_bytes < total ? SIZE_MAX : total + cx->max_bytes;
+	cx->culprit = NULL;
+}
+
+/* A budget ran out while at was being evaluated (begun at step before):
+ * mark at when it is the ad's that spent it (eval.h). */
+void ca_eval_over(ca_ctx *cx, ca_attr *at, const ca_frame *f, uint32_t before);
+/* The evaluation reached an attribute marked spent: it fails as the
+ * evaluation that spent the budget did. */
+ca_value ca_eval_spent(ca_ctx *cx, const ca_attr *at);
+
 /* The value of attribute at, whose expression belongs in frame f. flat >= 0
  * is the flat form's call: no trace is on, and an expression (not a
  * literal) is evaluated at nesting depth flat. A literal costs one step,
@@ -26,10 +49,13 @@ eval_attr_in(ca_ctx *cx, ca_attr *at, const ca_frame *f, int flat)
 	if (flat >= 0)
 		cx->depth = flat;
 	if (at->busy)
-		return ca_error("circular reference");
+		return at->busy == 1 ? ca_error("circular reference") : ca_eval_spent(cx, at);
 	at->busy = 1;
+	uint32_t before = cx->steps;
 	ca_value v = ca_eval(cx, at->expr, f);
 	at->busy = 0;
+	if (__builtin_expect(cx->steps > CA_EVAL_MAX_STEPS, 0))
+		ca_eval_over(cx, at, f, before);
 	return v;
 }
 

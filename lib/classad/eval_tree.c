@@ -129,6 +129,11 @@ logical(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 	return ca_logic_right(and, l, ca_eval(cx, e->u.k.b, f));
 }
 
+/* Why an evaluation is ERROR when over its budgets, or when it reaches an
+ * attribute that used one up before (the same words: the same failure). */
+static const char over_bytes[] = "evaluation built more text and lists than its budget";
+static const char over_steps[] = "evaluation took too many steps";
+
 static __attribute__((noinline)) ca_value
 call(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 {
@@ -139,13 +144,21 @@ call(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 		return ca_error("unknown function");
 	if (n < fn->min || (fn->max >= 0 && n > fn->max))
 		return ca_error("wrong number of arguments");
+	ca_value v;
 	if (fn->lazy)
-		return fn->lazy(cx, f, fn->op, e->u.call.args, n);
-	ca_value small[8];
-	ca_value *argv = n <= 8 ? small : ca_arena_array(&cx->scratch, (size_t)n, sizeof *argv);
-	for (int i = 0; i < n; i++)
-		argv[i] = ca_eval(cx, e->u.call.args[i], f);
-	return fn->fn(cx, f, fn->op, argv, n);
+		v = fn->lazy(cx, f, fn->op, e->u.call.args, n);
+	else {
+		ca_value small[8];
+		ca_value *argv = n <= 8 ? small :
+		    ca_arena_array(&cx->scratch, (size_t)n, sizeof *argv);
+		for (int i = 0; i < n; i++)
+			argv[i] = ca_eval(cx, e->u.call.args[i], f);
+		v = fn->fn(cx, f, fn->op, argv, n);
+	}
+	/* what the functions built, all told, within the budget */
+	if (__builtin_expect(cx->scratch.total > cx->bytes_cap, 0))
+		return ca_eval_fail(cx, over_bytes);
+	return v;
 }
 
 /* A list is evaluated element by element. HTCondor keeps the elements
@@ -222,7 +235,7 @@ ca_eval(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 		while (e->node == CA_N_PAREN)
 			e = e->u.k.a;
 	if (++cx->steps > CA_EVAL_MAX_STEPS)
-		return ca_error("evaluation took too many steps");
+		return ca_error(over_steps);
 	if (cx->depth >= CA_EVAL_MAX_DEPTH)
 		return ca_error("expression nested too deeply");
 	cx->depth++;
@@ -258,7 +271,7 @@ ca_eval_attr(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const char *name)
 void
 ca_eval_begin(ca_ctx *cx)
 {
-	cx->steps = 0;
+	eval_start(cx);
 	cx->depth = 0;
 	cx->failed = NULL;
 }
@@ -282,6 +295,40 @@ ca_eval_apart(ca_ctx *cx, const ca_expr *e, const ca_frame *f)
 		cx->steps = steps + 1;
 	}
 	return v;
+}
+
+bool
+ca_eval_room(ca_ctx *cx, size_t n)
+{
+	if (cx->scratch.total <= cx->bytes_cap && n <= cx->bytes_cap - cx->scratch.total)
+		return true;
+	ca_eval_fail(cx, over_bytes);
+	return false;
+}
+
+void
+ca_eval_over(ca_ctx *cx, ca_attr *at, const ca_frame *f, uint32_t before)
+{
+	uint32_t budget = cx->max_steps < CA_EVAL_MAX_STEPS ? cx->max_steps : CA_EVAL_MAX_STEPS;
+
+	if (cx->failed != NULL && cx->failed != over_bytes)
+		return;		/* a failure, not a budget */
+	if (cx->failed == NULL && CA_EVAL_MAX_STEPS - before < budget / 2)
+		return;		/* little of it spent here: at only waited */
+	if (cx->culprit == NULL)
+		cx->culprit = f->ad;
+	if (f->ad == cx->culprit)
+		at->busy = cx->failed == NULL ? ATTR_SPENT_STEPS : ATTR_SPENT_BYTES;
+}
+
+ca_value
+ca_eval_spent(ca_ctx *cx, const ca_attr *at)
+{
+	if (at->busy == ATTR_SPENT_BYTES)
+		return ca_eval_fail(cx, over_bytes);
+	/* as when the steps run out: no reason of a builtin's */
+	cx->steps = CA_EVAL_MAX_STEPS + 1;
+	return ca_error(over_steps);
 }
 
 ca_value

@@ -176,7 +176,7 @@ ca_prog_eval(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
 	const struct ca_pins *ins = p->ins, *i = ins;
 	int t;
 
-	cx->steps = 0;
+	eval_start(cx);
 	for (;;) {
 		switch (i->code) {
 		case P_LIT:

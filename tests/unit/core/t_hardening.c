@@ -302,3 +302,102 @@ UNIT_SUITE(hardening_long_backslash)
 	CHECK(read_all(text, strlen(text), CA_FMT_LONG, &nerr, &first) == 1 && nerr == 0);
 	free(text);
 }
+
+/* An ad of a0 = a1 + a1 ... a60 = 1 (2^60 steps) and s1..s12 growing
+ * ten-fold each, then what text adds. */
+static ca_ad *
+costly_ad(const char *more)
+{
+	strbuf sb = STRBUF_INIT;
+	ca_diag err;
+
+	strbuf_adds(&sb, "[ ");
+	for (int i = 0; i < 60; i++)
+		strbuf_addf(&sb, "a%d = a%d + a%d; ", i, i + 1, i + 1);
+	strbuf_adds(&sb, "a60 = 1; s0 = \"xxxxxxxxxx\"; ");
+	for (int i = 0; i < 12; i++)
+		strbuf_addf(&sb, "s%d = replaceAll(\"x\", s%d, \"xxxxxxxxxx\"); ", i + 1, i);
+	strbuf_addf(&sb, "%s ]", more);
+	ca_ad *ad = ca_parse_ad(sb.buf, sb.len, NULL, 0, &err);
+	strbuf_release(&sb);
+	return ad;
+}
+
+static double
+seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+UNIT_SUITE(hardening_eval_budgets)
+{
+	ca_ctx cx;
+	ca_ad *job = costly_ad("Requirements = a0 > 0; RequestMemory = a0; Cheap = a59"),
+	    *slot = costly_ad("Requirements = TARGET.RequestMemory > 0; Memory = 4000");
+	ca_value v;
+
+	CHECK(job != NULL && slot != NULL);
+	ca_ctx_init(&cx);
+	CHECK(cx.max_steps == CA_EVAL_MAX_STEPS && cx.max_bytes == CA_EVAL_MAX_BYTES);
+
+	/* the first evaluation runs out of steps; the attributes that spent
+	 * them are marked, so the thousand after it cost nothing */
+	v = ca_eval_attr(&cx, job, slot, "Requirements");
+	CHECK(v.kind == CA_ERROR);
+	double t = seconds();
+	for (int i = 0; i < 1000; i++) {
+		v = ca_eval_attr(&cx, job, slot, "Requirements");
+		CHECK(v.kind == CA_ERROR);
+	}
+	CHECK(seconds() - t < 0.05);
+	/* what did not spend the budget is untouched */
+	v = ca_eval_attr(&cx, job, slot, "Cheap");
+	CHECK(v.kind == CA_INT && v.u.i == 2);
+
+	/* the slot's Requirements reaches the job's costly attribute: ERROR,
+	 * but the slot's own attributes are not marked for it */
+	v = ca_eval_attr(&cx, slot, job, "Requirements");
+	CHECK(v.kind == CA_ERROR);
+	ca_ad *fine = costly_ad("RequestMemory = 10");
+	v = ca_eval_attr(&cx, slot, fine, "Requirements");
+	CHECK(v.kind == CA_BOOL && v.u.b);
+	/* a fresh copy has no marks */
+	ca_ad *copy = ca_ad_copy(job);
+	v = ca_eval_attr(&cx, copy, slot, "Cheap");
+	CHECK(v.kind == CA_INT && v.u.i == 2);
+
+	/* the budget of bytes: ten-fold growth stops with ERROR, in bounded
+	 * memory, and a smaller budget is kept */
+	ca_arena_reset(&cx.scratch);
+	v = ca_eval_attr(&cx, job, NULL, "s5");
+	CHECK(v.kind == CA_STRING && v.x.len == 1000000);
+	t = seconds();
+	v = ca_eval_attr(&cx, job, NULL, "s12");
+	CHECK(v.kind == CA_ERROR);
+	CHECK(cx.scratch.total < 4 * CA_EVAL_MAX_BYTES);
+	ca_arena_reset(&cx.scratch);
+	cx.max_bytes = 100000;
+	v = ca_eval_attr(&cx, copy, NULL, "s5");
+	CHECK(v.kind == CA_ERROR);
+	v = ca_eval_attr(&cx, copy, NULL, "s3");
+	CHECK(v.kind == CA_STRING && v.x.len == 10000);
+	cx.max_bytes = CA_EVAL_MAX_BYTES;
+
+	/* a smaller budget of steps */
+	ca_ad_free(copy);
+	copy = ca_ad_copy(job);
+	cx.max_steps = 1000;
+	v = ca_eval_attr(&cx, copy, NULL, "a56");
+	CHECK(v.kind == CA_INT && v.u.i == 16);
+	v = ca_eval_attr(&cx, copy, NULL, "a50");
+	CHECK(v.kind == CA_ERROR);
+
+	ca_ad_free(copy);
+	ca_ad_free(fine);
+	ca_ad_free(job);
+	ca_ad_free(slot);
+	ca_ctx_free(&cx);
+}
