@@ -101,6 +101,7 @@ read_ads(ca_neg *neg, const char *path, bool slots)
 
 	if (r == NULL)
 		return -1;
+	ca_reader_pack(r);	/* the whole pool is held */
 	while (cli_next_ad(r, &ad, &bad))
 		if (slots)
 			ca_neg_add_slot(neg, ad);

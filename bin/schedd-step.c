@@ -148,6 +148,7 @@ read_all(const char *path, int what)
 
 	if (r == NULL)
 		return false;
+	ca_reader_pack(r);	/* the queue is held */
 	while (cli_next_ad(r, &ad, &bad))
 		*ca_vec_push(&ads) = (struct read){ ad, ca_reader_ad_line(r) };
 	ca_reader_close(r);

@@ -164,6 +164,9 @@ ca_intern_cleanup(void)
 
 /* ---- ads ---- */
 
+/* names an ad sharing its shape's index may have beyond the shape's */
+#define EXTRAS_MAX 8
+
 /* The index of an ad's attributes is open addressing over their places,
  * not a ca_dict: ca_ad_find is the evaluation's hottest lookup, and an ad
  * nested in an arena could not free a dict's memory. */
@@ -290,6 +293,14 @@ ca_ad_find_slow(const ca_ad *ad, const ca_name *name)
 			k = ad->index[j];
 			if (k == 0 || ad->attrs[k - 1].name == name)
 				break;
+		}
+		if (k == 0 && (ad->table & CA_TABLE_SHARED_INDEX)) {
+			/* the names added after the shape's (ca_ad_set) */
+			for (uint32_t i = ca_ad_shape(ad->shape)->n; i < ad->n; i++)
+				if (ad->attrs[i].name == name) {
+					k = i + 1;
+					break;
+				}
 		}
 	} else {
 		for (uint32_t i = 0; i < ad->n; i++)
@@ -453,22 +464,34 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 		ca_attr_set_expr(at, e, at->spelled ? at->lit.u.s : NULL);
 		return;
 	}
-	if (ad->n == ad->cap || table_of(ad) == CA_TABLE_FIXED) {
+	/* An ad that shares its shape's index keeps it for a few names more
+	 * (a slot's attributes that a program adds), which ca_ad_find_slow
+	 * looks for after the shape's; past EXTRAS_MAX it gets its own. */
+	const struct ca_shape *sh = ad->table & CA_TABLE_SHARED_INDEX ? ca_ad_shape(ad->shape) : NULL;
+	if (sh != NULL && ad->n - sh->n >= EXTRAS_MAX) {
+		index_build(ad);
+		sh = NULL;
+	}
+	if (ad->n == ad->cap) {
 		if (ad->cap >= UINT32_MAX / 4)
 			ca_xmalloc(SIZE_MAX);	/* reports out of memory */
-		uint32_t cap = ad->cap ? ad->cap * 2 : 8;
-		table_resize(ad, cap < 8 ? 8 : cap, ad->icap);
-		if (ad->index)
+		/* a packed ad gets room for a few more; a growing one doubles */
+		uint32_t cap = table_of(ad) == CA_TABLE_FIXED ? ad->n + EXTRAS_MAX :
+		    ad->cap ? ad->cap * 2 : 8;
+		table_resize(ad, cap < 8 ? 8 : cap, sh != NULL ? 0 : ad->icap);
+		if (sh != NULL) {
+			ad->index = sh->index;
+			ad->icap = sh->icap;
+			ad->table |= CA_TABLE_SHARED_INDEX;
+		} else if (ad->index)
 			index_build(ad);
 	}
-	if (ad->table & CA_TABLE_SHARED_INDEX)
-		index_build(ad);	/* the shape's does not have the new name */
 	at = &ad->attrs[ad->n++];
 	at->name = name;
 	at->busy = 0;
 	ca_attr_set_expr(at, e, spell && spell != name->spell && strcmp(spell, name->spell) != 0 ?
 	    spell : NULL);
-	if (ad->n > CA_INDEX_FROM) {
+	if (ad->n > CA_INDEX_FROM && sh == NULL) {
 		if (ad->n * 2 + 2 > ad->icap)
 			index_build(ad);
 		else {

@@ -10,6 +10,9 @@
 
 /* ads with more attributes than this get a hash index */
 #define CA_INDEX_FROM 8
+/* room a packed ad keeps for attributes set after it was read (the few a
+ * negotiator or startd adds to a slot), so that they need no new table */
+#define CA_PACK_ROOM 6
 
 /* Where an ad's attributes and index live (ca_ad.table). */
 enum {
@@ -18,7 +21,7 @@ enum {
 	CA_TABLE_ARENA,	/* an ad nested in an arena: both from the arena */
 	CA_TABLE_FIXED	/* inside the ad's own allocation (ca_ad_pack), with
 			 * the shape's index or its own after the attributes;
-			 * moves to the heap when the ad gets more attributes */
+			 * moves to the heap when the ad outgrows its room */
 };
 #define CA_TABLE_SHARED_INDEX	0x80	/* in ca_ad.table: the index is the shape's */
 

@@ -404,9 +404,10 @@ ca_ad_pack(const ca_ad *src)
 		} else
 			tree += ca_expr_bytes(e);
 	}
-	size_t size = sizeof(struct ca_owned_ad) + (size_t)n * sizeof(ca_attr) +
-	    (size_t)icap * sizeof(uint32_t);
-	size = ALIGN8(size) + nodes * sizeof(ca_expr) + bytes;
+	uint32_t cap = n + CA_PACK_ROOM;
+	size_t table = ALIGN8(sizeof(struct ca_owned_ad) + (size_t)cap * sizeof(ca_attr) +
+	    (size_t)icap * sizeof(uint32_t));
+	size_t size = table + nodes * sizeof(ca_expr) + bytes;
 	struct ca_owned_ad *o = ca_xmalloc(size);
 	memset(o, 0, sizeof *o);
 	ca_ad *ad = &o->ad;
@@ -414,10 +415,10 @@ ca_ad_pack(const ca_ad *src)
 	ad->own_arena = true;
 	ad->table = CA_TABLE_FIXED;
 	ad->attrs = (ca_attr *)o->data;
-	ad->n = ad->cap = n;
+	ad->n = n;
+	ad->cap = cap;
 	ad->shape = shape;
-	char *p = (char *)o + ALIGN8(sizeof(struct ca_owned_ad) + (size_t)n * sizeof(ca_attr) +
-	    (size_t)icap * sizeof(uint32_t));
+	char *p = (char *)o + table;
 	ca_expr *node = (ca_expr *)p;
 	char *str = p + nodes * sizeof(ca_expr);
 	if (tree)
@@ -451,7 +452,7 @@ ca_ad_pack(const ca_ad *src)
 		ca_attr_set_expr(at, e, spelling);
 	}
 	if (icap) {
-		ad->index = (uint32_t *)(ad->attrs + n);
+		ad->index = (uint32_t *)(ad->attrs + cap);
 		ad->icap = icap;
 		ca_ad_index_fill(ad->index, icap, ad->attrs, n);
 	} else if (sh != NULL && sh->index != NULL) {

@@ -290,7 +290,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			spell = ca_name_spelling(ad->arena, nm, ns, nlen);
 		}
 		ca_diag perr;
-		ca_expr *e = ca_parse_expr(ad->arena, rs, (size_t)(re - rs), CA_P_OLDSTR, &perr);
+		ca_expr *e = ca_rd_parse(ad->arena, rs, (size_t)(re - rs), CA_P_OLDSTR, &perr);
 		bool cut = next == len;	/* the last line of the input, without a newline */
 		if (e == NULL) {
 			ca_rd_error(r, 0, r->line, (int)(rs - ls) + 1 + (int)perr.pos, "%s%s", perr.msg,

@@ -17,6 +17,7 @@
 #include "print.h"
 #include "reader.h"
 #include "reader_int.h"
+#include "share.h"
 
 #define ZBLOCK		(64 * 1024)	/* compressed input read at a time */
 #define DETECT_MAX	(1024 * 1024)	/* how far format detection looks */
@@ -659,7 +660,37 @@ ca_reader_next(ca_reader *r, ca_ad **out, ca_diag *err)
 			*out = NULL;
 			return -1;
 		}
-		ca_ad_trim(*out);
+		if (r->pack) {
+			ca_ad *p = ca_ad_pack(*out);
+			ca_ad_free(*out);
+			*out = p;
+		} else
+			ca_ad_trim(*out);
 	}
 	return rc;
+}
+
+void
+ca_reader_pack(ca_reader *r)
+{
+	r->pack = true;
+	ca_share_allow(CA_SHARE_HELD);
+}
+
+/* Texts longer than this are parsed each time: they are rarely repeated. */
+#define SHARE_TEXT_MAX	4096
+
+ca_expr *
+ca_rd_parse(ca_arena *a, const char *s, size_t n, int pflags, ca_diag *err)
+{
+	if (n > SHARE_TEXT_MAX)
+		return ca_parse_expr(a, s, n, pflags, err);
+	uint64_t h = ca_share_hash(s, n);
+	const ca_expr *e = ca_share_text_find(s, n, pflags, h);
+	if (e != NULL)
+		return (ca_expr *)(uintptr_t)e;	/* immutable: see share.h */
+	ca_expr *t = ca_parse_expr(a, s, n, pflags, err);
+	if (t != NULL && ca_share_admit(h) && (e = ca_share_text_add(s, n, pflags, h, t)) != NULL)
+		return (ca_expr *)(uintptr_t)e;
+	return t;
 }

@@ -47,6 +47,13 @@ int ca_reader_next(ca_reader *r, ca_ad **out, ca_diag *err);
  * newline, or the ads before it ended with HTCondor's "***" history lines
  * and it does not. Programs ask when the input is done. */
 bool ca_reader_warning(ca_reader *r, ca_diag *w);
+/* For a program that holds the ads it reads (a pool in memory): from now
+ * on each ad comes in one allocation sized to it (still freed with
+ * ca_ad_free, and changed as any other). Every reader shares expressions
+ * that come again and again between the ads it reads, in a store of at
+ * most 2 MB for the process; a packing reader lets it grow to 64 MB,
+ * which holding the whole input makes worth it. */
+void ca_reader_pack(ca_reader *r);
 /* The format in use (after detection, known once the first ad is read). */
 ca_format ca_reader_format(const ca_reader *r);
 /* 1-based line where the last ad returned starts. */

@@ -48,6 +48,7 @@ struct ca_reader {
 	char *buf;
 	size_t cap, pos, end;
 	bool borrowed;		/* buf is the caller's memory */
+	bool pack;		/* ca_reader_pack */
 	bool eof;		/* nothing follows buf[end] */
 	uint64_t base;		/* offset in the text of buf[0] */
 	int line;		/* line number at pos */
@@ -69,6 +70,11 @@ struct ca_reader {
 	ca_vec(ca_expr *) stk;	/* the items of the lists being read */
 	ca_vec(struct escpos) esc;	/* json: the escapes of the last string */
 };
+
+/* The expression of text s[0..n) (parser flags pflags), in arena a or
+ * shared (share.h): ca_parse_expr for the readers, which see the same
+ * texts again and again. */
+ca_expr *ca_rd_parse(ca_arena *a, const char *s, size_t n, int pflags, ca_diag *err);
 
 /* The next ad of each format, or 0 at the end, R_FATAL or R_AGAIN. */
 int ca_rd_next_long(struct ca_reader *r, ca_ad **out);

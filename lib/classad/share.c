@@ -7,7 +7,9 @@
 #include "ad.h"
 #include "arena.h"
 #include "expr.h"
+#include "print.h"
 #include "share.h"
+#include "strbuf.h"
 
 enum { SH_VALUE = 0xff };	/* kind of a value's key; a text's is its parser flags */
 
@@ -21,6 +23,7 @@ static struct {
 	uint64_t seed;
 	ca_arena arena;		/* entries, keys and trees */
 	uint32_t *seen;		/* 1 << SEEN_BITS fingerprints */
+	size_t max;		/* bytes it may hold (0: CA_SHARE_STREAM) */
 	const ca_expr *small[SMALL_MAX - SMALL_MIN + 1];
 	const ca_expr *bools[2];
 } st;
@@ -104,7 +107,7 @@ find(const char *key, size_t n, int kind, uint64_t hash)
 static ca_shared *
 add(const char *key, size_t n, int kind, uint64_t hash, const ca_expr *e)
 {
-	if (st.arena.total + n + 256 > CA_SHARE_MAX || n > UINT32_MAX)
+	if (st.arena.total + n + 256 > (st.max ? st.max : CA_SHARE_STREAM) || n > UINT32_MAX)
 		return NULL;
 	if (st.cap == 0 || (st.n + 1) * 2 > st.cap)
 		grow();
@@ -219,6 +222,44 @@ ca_share_value(ca_value v)
 	if (slot != NULL)
 		*slot = &e->node;
 	return &e->node;
+}
+
+const char *
+ca_share_old_text(const ca_expr *e, size_t *len)
+{
+	ca_shared *sh = ca_shared_of(e);
+
+	if (sh->old == NULL) {
+		strbuf sb = STRBUF_INIT;
+		ca_print_expr(&sb, e, CA_PR_OLD);
+		if (sb.len <= UINT32_MAX &&
+		    st.arena.total + sb.len < (st.max ? st.max : CA_SHARE_STREAM)) {
+			sh->old = ca_arena_strndup(&st.arena, sb.buf, sb.len);
+			sh->oldlen = (uint32_t)sb.len;
+		}
+		strbuf_release(&sb);
+		if (sh->old == NULL)
+			return NULL;
+	}
+	*len = sh->oldlen;
+	return sh->old;
+}
+
+bool
+ca_share_old_unsafe(const ca_expr *e, bool (*old_unsafe)(const ca_expr *))
+{
+	ca_shared *sh = ca_shared_of(e);
+
+	if (sh->unsafe == 0)
+		sh->unsafe = old_unsafe(e) ? 2 : 1;
+	return sh->unsafe == 2;
+}
+
+void
+ca_share_allow(size_t bytes)
+{
+	if (bytes > st.max)
+		st.max = bytes;
 }
 
 void

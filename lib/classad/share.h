@@ -13,8 +13,9 @@
  * Something enters the store the second time it is seen (a table of
  * fingerprints of recent misses remembers the first), so text that occurs
  * once (a slot's Name, a time stamp) stays with its ad; the store stops
- * growing at CA_SHARE_MAX bytes. Memory so stays bounded on an endless
- * stream of new texts.
+ * growing at CA_SHARE_STREAM bytes, or CA_SHARE_HELD once a reader packs
+ * the ads it reads for a program that holds them (ca_reader_pack). Memory
+ * so stays bounded on an endless stream of new texts.
  */
 #ifndef CA_SHARE_H
 #define CA_SHARE_H
@@ -26,7 +27,8 @@
 #include "node.h"
 #include "value.h"
 
-#define CA_SHARE_MAX	(64u << 20)	/* bytes the store may hold */
+#define CA_SHARE_STREAM	((size_t)2 << 20)	/* bytes the store may hold */
+#define CA_SHARE_HELD	((size_t)64 << 20)	/* ... when ads are held */
 
 /* A shared tree: its root and what is known of it. */
 typedef struct ca_shared {
@@ -65,6 +67,17 @@ const ca_expr *ca_share_text_add(const char *s, size_t n, int pflags, uint64_t h
  * one, when v was seen before (or is a small integer, a bool); NULL
  * otherwise. */
 const ca_expr *ca_share_value(ca_value v);
+
+/* The text of shared root e in the old syntax, as ca_print_expr prints it
+ * with CA_PR_OLD (printed the first time, then kept while the store has
+ * room: NULL when it has none, then print e). */
+const char *ca_share_old_text(const ca_expr *e, size_t *len);
+/* Whether the long format cannot hold shared root e (old_unsafe(e) the
+ * first time, then kept). */
+bool ca_share_old_unsafe(const ca_expr *e, bool (*old_unsafe)(const ca_expr *));
+
+/* Let the store grow to bytes (at least). */
+void ca_share_allow(size_t bytes);
 
 /* The store's size, for reports: entries and bytes. */
 void ca_share_stats(size_t *entries, size_t *bytes);

@@ -6,6 +6,7 @@
 
 #include "expr.h"
 #include "print.h"
+#include "share.h"
 #include "writer_int.h"
 
 /* Can the long format hold this name as it is? The reader splits at the
@@ -35,7 +36,15 @@ ca_wr_long(strbuf *sb, const ca_ad *ad)
 		else
 			ca_print_name(sb, s, n);
 		strbuf_add(sb, " = ", 3);
-		ca_print_expr(sb, ad->attrs[i].expr, CA_PR_OLD);
+		/* an expression many ads share is printed once */
+		const ca_expr *e = ad->attrs[i].expr;
+		const char *text = NULL;
+		if (e->flags & CA_EXPR_SHARED)
+			text = ca_share_old_text(e, &n);
+		if (text != NULL)
+			strbuf_add(sb, text, n);
+		else
+			ca_print_expr(sb, e, CA_PR_OLD);
 		strbuf_addc(sb, '\n');
 	}
 }
@@ -77,6 +86,21 @@ old_expr_unsafe(const ca_expr *e, bool last)
 }
 
 static bool
+old_line_unsafe_tree(const ca_expr *e)
+{
+	return old_expr_unsafe(e, true);
+}
+
+/* The same for an attribute's expression, on a line of its own. */
+static bool
+old_line_unsafe(const ca_expr *e)
+{
+	if (e->flags & CA_EXPR_SHARED)
+		return ca_share_old_unsafe(e, old_line_unsafe_tree);
+	return old_expr_unsafe(e, true);
+}
+
+static bool
 old_ad_unsafe(const ca_ad *ad)
 {
 	for (uint32_t i = 0; i < ad->n; i++)
@@ -97,7 +121,7 @@ ca_wr_long_refusal(const ca_ad *ad, const char *text, size_t len)
 		lines++;
 	bool unsafe = lines != ad->n;
 	for (uint32_t i = 0; i < ad->n && !unsafe; i++)
-		unsafe = old_expr_unsafe(ad->attrs[i].expr, true);
+		unsafe = old_line_unsafe(ad->attrs[i].expr);
 	if (ad->n == 0)
 		return "the long format cannot hold an ad without attributes "
 		    "(-o new, json or xml can)";

@@ -473,6 +473,18 @@ fold_all(ca_matcher *m, ca_expr *const *v, uint32_t n, const ca_ad *job, bool *s
 	return out;
 }
 
+/* A copy of node e (its children those of e) to change: never marked as
+ * a shared tree's root, as e may be. */
+static ca_expr *
+node_copy(ca_matcher *m, const ca_expr *e)
+{
+	ca_expr *c = ca_arena_alloc(&m->prep, sizeof *c);
+
+	*c = *e;
+	c->flags &= (uint16_t)~CA_EXPR_SHARED;
+	return c;
+}
+
 /* e, an expression of job, with every subtree that reaches nothing of the
  * slot replaced by its value (partial evaluation: the result evaluates like
  * e for this job against any slot). *self_left is set when the copy still
@@ -511,20 +523,17 @@ fold(ca_matcher *m, const ca_expr *e, const ca_ad *job, bool *self_left)
 	case CA_N_COND:
 	case CA_N_ELVIS:
 	case CA_N_PAREN:
-		c = ca_arena_alloc(&m->prep, sizeof *c);
-		*c = *e;
+		c = node_copy(m, e);
 		c->u.k.a = (ca_expr *)fold(m, e->u.k.a, job, self_left);
 		c->u.k.b = (ca_expr *)fold(m, e->u.k.b, job, self_left);
 		c->u.k.c = (ca_expr *)fold(m, e->u.k.c, job, self_left);
 		return c;
 	case CA_N_CALL:
-		c = ca_arena_alloc(&m->prep, sizeof *c);
-		*c = *e;
+		c = node_copy(m, e);
 		c->u.call.args = fold_all(m, e->u.call.args, e->u.call.n, job, self_left);
 		return c;
 	case CA_N_LIST:
-		c = ca_arena_alloc(&m->prep, sizeof *c);
-		*c = *e;
+		c = node_copy(m, e);
 		c->u.list.items = fold_all(m, e->u.list.items, e->u.list.n, job, self_left);
 		return c;
 	default:

@@ -413,3 +413,97 @@ UNIT_SUITE(core_print)
 	}
 	strbuf_release(&sb);
 }
+
+/* An attribute as an integer, a number or a string; -1, NaN or "?" when
+ * it is not one. */
+static int64_t
+gi(ca_ctx *cx, const ca_ad *ad, const char *name)
+{
+	int64_t v;
+
+	return ca_get_int(cx, ad, name, &v) == 1 ? v : -1;
+}
+
+static double
+gn(ca_ctx *cx, const ca_ad *ad, const char *name)
+{
+	double v;
+
+	return ca_get_num(cx, ad, name, &v) == 1 ? v : NAN;
+}
+
+static const char *
+gs(ca_ctx *cx, const ca_ad *ad, const char *name)
+{
+	const char *v;
+
+	return ca_get_str(cx, ad, name, &v, NULL) == 1 ? v : "?";
+}
+
+/* Ads a reader packs (ca_reader_pack): one allocation each, the
+ * expressions they have in common shared, and changed like any other ad:
+ * attributes added in their room, past it, past the names the shape's
+ * shared index lets them add, deleted; a shared literal set in one ad
+ * stays as it was in the others. */
+UNIT_SUITE(core_packed_ads)
+{
+	strbuf sb = STRBUF_INIT;
+	ca_diag err;
+
+	for (int k = 0; k < 3; k++) {
+		strbuf_addf(&sb, "Name = \"slot%d\"\nStart = KeyboardIdle > 15 * 60\n", k);
+		for (int i = 0; i < 30; i++)
+			strbuf_addf(&sb, "Attr%d = %d\n", i, i * 1000);
+		strbuf_adds(&sb, "Arch = \"X86_64\"\nLoadAvg = 0.56077062042573733\n\n");
+	}
+	ca_reader *r = ca_reader_open_mem("t", sb.buf, sb.len, CA_FMT_LONG, &err);
+	CHECK(r != NULL);
+	ca_reader_pack(r);
+	ca_ad *ad[3];
+	for (int k = 0; k < 3; k++)
+		CHECK(ca_reader_next(r, &ad[k], &err) == 1);
+	ca_reader_close(r);
+	/* the second and third share what the first and second had in common */
+	CHECK(ca_ad_lookup(ad[1], "Start") == ca_ad_lookup(ad[2], "Start"));
+	CHECK(ca_ad_lookup(ad[1], "Arch") == ca_ad_lookup(ad[2], "Arch"));
+	CHECK(ca_ad_lookup(ad[1], "Name") != ca_ad_lookup(ad[2], "Name"));
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	CHECK(gn(&cx, ad[2], "LoadAvg") == 0.56077062042573733);
+
+	/* a shared literal set in one ad: the others keep theirs */
+	CHECK(ca_ad_set_lit(ad[1], ca_intern("Arch", 4), NULL, ca_str("ARM", 3)));
+	CHECK(strcmp(gs(&cx, ad[2], "Arch"), "X86_64") == 0);
+	CHECK(strcmp(gs(&cx, ad[1], "Arch"), "ARM") == 0);
+
+	/* twenty names more, found, in order, then some deleted */
+	char name[32];
+	for (int i = 0; i < 20; i++) {
+		snprintf(name, sizeof name, "Extra%d", i);
+		ca_set_int(ad[2], name, i);
+		for (int j = 0; j <= i; j++) {
+			snprintf(name, sizeof name, "extra%d", j);
+			CHECK(gi(&cx, ad[2], name) == j);
+		}
+		CHECK(gi(&cx, ad[2], "Attr29") == 29000);
+		CHECK(gi(&cx, ad[1], "Extra0") == -1);
+	}
+	CHECK(ad[2]->n == 34 + 20);
+	snprintf(name, sizeof name, "Extra%d", 19);
+	CHECK(strcmp(ca_attr_spell(&ad[2]->attrs[ad[2]->n - 1]), name) == 0);
+	CHECK(ca_unset(ad[2], "Attr3") && ca_unset(ad[2], "Extra5"));
+	CHECK(!ca_has(ad[2], "Attr3") && !ca_has(ad[2], "extra5"));
+	CHECK(gi(&cx, ad[2], "Extra6") == 6 && gi(&cx, ad[2], "Attr4") == 4000);
+	CHECK(ca_unset(ad[0], "Attr0"));
+	CHECK(gi(&cx, ad[0], "Attr29") == 29000);
+
+	/* a copy of a packed ad shares its shared trees */
+	ca_ad *c = ca_ad_copy(ad[2]);
+	CHECK(ca_ad_lookup(c, "Start") == ca_ad_lookup(ad[2], "Start"));
+	CHECK(gi(&cx, c, "Extra19") == 19);
+	ca_ad_free(c);
+	for (int k = 0; k < 3; k++)
+		ca_ad_free(ad[k]);
+	ca_ctx_free(&cx);
+	strbuf_release(&sb);
+}
