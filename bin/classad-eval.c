@@ -1161,7 +1161,7 @@ option(void *arg, int key, char *val)
 		*ca_vec_push(&cmd.acts) = (struct action){ key == CLI_POS ? 0 : key, val, optind - 1 };
 		break;
 	case 'q':
-		quiet = true;
+		quiet = cli_common.quiet = true;
 		break;
 	case 'w':
 		if (cmd.where)

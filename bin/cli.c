@@ -2,11 +2,13 @@
  * "prog: file:line:col: message" form, exit statuses, option values. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "classad.h"
@@ -74,6 +76,63 @@ cli_write_safe(FILE *fp, const char *text, size_t n)
 	}
 }
 
+/*
+ * Progress while ads are read, on standard error: after two seconds, twice
+ * a second, how many ads and how fast, on one line written over in place
+ * and erased when the input ends or a message comes. Only at a terminal
+ * (standard error one, standard output not: output to the terminal would
+ * run into the line) and never with -q.
+ */
+#define PROGRESS_AFTER	2.0	/* seconds before the first line */
+#define PROGRESS_EVERY	0.5
+#define PROGRESS_CHECK	1024	/* ads between looks at the clock */
+
+static struct {
+	int on;			/* 0 not known yet, 1 yes, -1 no */
+	uint64_t ads;
+	double start, next;
+	bool shown;		/* a line is on the terminal */
+} progress;
+
+static double
+mono_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+progress_erase(void)
+{
+	if (progress.shown) {
+		fputs("\r\033[K", stderr);
+		progress.shown = false;
+	}
+}
+
+static void
+progress_ad(void)
+{
+	if (progress.on == 0) {
+		progress.on = !cli_common.quiet && isatty(STDERR_FILENO) &&
+		    !isatty(STDOUT_FILENO) ? 1 : -1;
+		progress.start = mono_seconds();
+		progress.next = progress.start + PROGRESS_AFTER;
+	}
+	if (progress.on < 0 || ++progress.ads % PROGRESS_CHECK != 0)
+		return;
+	double now = mono_seconds();
+	if (now < progress.next)
+		return;
+	fprintf(stderr, "\r%s: %" PRIu64 " ads read, %.0f a second\033[K", progname,
+	    progress.ads, (double)progress.ads / (now - progress.start));
+	fflush(stderr);
+	progress.shown = true;
+	progress.next = now + PROGRESS_EVERY;
+}
+
 /* The one place messages reach the terminal: "prog: " (unless NULL), the
  * place, the message, with every control byte and stray byte escaped as
  * \xHH, so nothing a file name or an ad holds can drive the terminal. */
@@ -105,6 +164,7 @@ vemit(const char *prog, const char *file, int line, int col, const char *fmt, va
 			sb = t;
 		}
 	strbuf_addc(&sb, '\n');
+	progress_erase();
 	cli_write_safe(stderr, sb.buf, sb.len);
 	strbuf_release(&sb);
 }
@@ -179,6 +239,10 @@ cli_next_ad(ca_reader *r, ca_ad **ad, bool *bad)
 		if (err.status == CA_EX_SYSTEM)
 			return 0;
 	}
+	if (rc == 1)
+		progress_ad();
+	else
+		progress_erase();
 	if (rc == 0 && ca_reader_warning(r, &err))
 		cli_errat(err.file, err.line, err.col, "warning: %s", err.msg);
 	return rc;

@@ -79,6 +79,7 @@ struct cli_common {
 	ca_format in, out;	/* CA_FMT_AUTO, CA_FMT_LONG unless given */
 	bool gzip;
 	bool in_set, out_set, gzip_set;
+	bool quiet;		/* -q: no progress on standard error (cli_next_ad) */
 };
 extern struct cli_common cli_common;
 
@@ -144,7 +145,8 @@ void cli_note(const ca_diag *e);
  * path ("-": standard input) or reports why not (NULL); cli_next_ad gives
  * the next ad (1) or says the input is over (0). A bad ad is reported with
  * its file, line and column and skipped, raising the exit status, and *bad
- * (when not NULL) set; reading stops after an I/O error. */
+ * (when not NULL) set; reading stops after an I/O error. A long read shows
+ * its progress on standard error at a terminal (unless cli_common.quiet). */
 ca_reader *cli_open(const char *path, ca_format fmt);
 int cli_next_ad(ca_reader *r, ca_ad **ad, bool *bad);
 void cli_raise(int status);

@@ -69,7 +69,7 @@ option(void *arg, int key, char *val)
 	case OPT_EVERY: opt.every = cli_int("--every", val, 1, 365 * 86400); break;
 	case OPT_START: opt.start = cli_int("--start", val, 0, (int64_t)1 << 40); break;
 	case OPT_EACH: opt.each = true; break;
-	case 'q': opt.quiet = true; break;
+	case 'q': opt.quiet = cli_common.quiet = true; break;
 	case OPT_NOREPORT: opt.noreport = true; break;
 	case OPT_SVG: opt.svg = val; break;
 	case OPT_COMMIT: opt.commit_each = true; break;
