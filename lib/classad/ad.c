@@ -503,6 +503,25 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	}
 }
 
+void
+ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
+{
+	if (ad->index != NULL || table_of(ad) != CA_TABLE_HEAP) {
+		ca_ad_set(ad, name, spell, e);
+		return;
+	}
+	if (ad->n == ad->cap) {
+		if (ad->cap >= UINT32_MAX / 4)
+			ca_xmalloc(SIZE_MAX);	/* reports out of memory */
+		table_resize(ad, ad->cap ? ad->cap * 2 : 16, 0);
+	}
+	ca_attr *at = &ad->attrs[ad->n++];
+	at->name = name;
+	at->busy = 0;
+	ca_attr_set_expr(at, e, spell && spell != name->spell && strcmp(spell, name->spell) != 0 ?
+	    spell : NULL);
+}
+
 bool
 ca_ad_delete(ca_ad *ad, const ca_name *name)
 {

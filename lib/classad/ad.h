@@ -115,6 +115,9 @@ ca_ad_find(const ca_ad *ad, const ca_name *name)
 ca_attr *ca_ad_findn(const ca_ad *ad, const char *s, size_t len);	/* by text */
 struct ca_expr *ca_ad_lookup(const ca_ad *ad, const char *name);	/* by C string */
 bool ca_ad_delete(ca_ad *ad, const ca_name *name);
+/* ca_ad_set of a name the caller knows ad does not have (a reader
+ * building an ad): no look-up, and no index until ca_ad_trim. */
+void ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, struct ca_expr *e);
 /* Once ad is complete: give back the unused room of its attribute table,
  * and find its shape (ads read from one stream mostly share a few); ads of
  * one shape share one hash index. */

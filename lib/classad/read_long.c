@@ -147,6 +147,9 @@ long_no_eq(ca_reader *r, const char *ls, const char *p, const char *le)
 	return ca_rd_error(r, 0, r->line, (int)(q - ls) + 1, "expected '=' after attribute name");
 }
 
+/* names of the last ad looked at after the one expected (see ca_reader) */
+#define SHAPE_AHEAD 4
+
 /* A control byte *q in an attribute name: a tab is part of the name (as
  * in HTCondor), another is reported (true). */
 static __attribute__((noinline, cold)) bool
@@ -277,27 +280,55 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		if (ad == NULL) {
 			ad = ca_ad_new();
 			r->ad_line = r->line;
+			r->in_shape = true;
+			r->spos = 0;
 		}
-		const ca_name *nm;
+		const ca_name *nm = NULL;
 		const char *spell = NULL;
 		size_t nlen = (size_t)(ne - ns);
-		if (*ns == '\'') {
+		/* a name of the last ad, at its place or a little after,
+		 * spelled the same: no need to look it up, nor for it in ad */
+		bool fresh = false;
+		if (r->in_shape)
+			for (uint32_t j = r->spos; j < r->shape.n && j < r->spos + SHAPE_AHEAD; j++) {
+				const struct shape_name *x = &r->shape.at[j];
+				if (x->name->len == nlen && memcmp(x->spell, ns, nlen) == 0) {
+					nm = x->name;
+					spell = x->spell == nm->spell ? nm->spell :
+					    ca_arena_strndup(ad->arena, ns, nlen);
+					r->spos = j + 1;
+					fresh = true;
+					break;
+				}
+			}
+		if (nm != NULL)
+			;
+		else if (*ns == '\'') {
+			r->in_shape = false;
 			nm = long_quoted_name(r, ad, ls, ns, nlen, &spell);
 			if (nm == NULL)
 				goto bad;
 		} else {
 			nm = ca_intern(ns, nlen);
 			spell = ca_name_spelling(ad->arena, nm, ns, nlen);
+			/* a name of the last ad's further on could now come
+			 * twice: then the names are looked for in ad from here */
+			for (uint32_t j = r->spos; r->in_shape && j < r->shape.n; j++)
+				if (r->shape.at[j].name == nm)
+					r->in_shape = false;
 		}
 		ca_diag perr;
-		ca_expr *e = ca_rd_parse(ad->arena, rs, (size_t)(re - rs), CA_P_OLDSTR, &perr);
+		ca_expr *e = ca_rd_parse(r, ad->arena, rs, (size_t)(re - rs), CA_P_OLDSTR, &perr);
 		bool cut = next == len;	/* the last line of the input, without a newline */
 		if (e == NULL) {
 			ca_rd_error(r, 0, r->line, (int)(rs - ls) + 1 + (int)perr.pos, "%s%s", perr.msg,
 			    cut && perr.eof ? " (the input ends here: it looks truncated)" : "");
 			goto bad;
 		}
-		ca_ad_set(ad, nm, spell, e);
+		if (fresh || ca_ad_find(ad, nm) == NULL)
+			ca_ad_append(ad, nm, spell, e);
+		else
+			ca_ad_set(ad, nm, spell, e);	/* a repeated name: the last one counts */
 		if (cut)
 			truncated(r, r->line, "the last line of the input has no newline");
 		next_line(r, next);
@@ -308,6 +339,16 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 	 * HTCondor's "***" line (a history file), this one should too */
 	if (rc == 0 && r->stars)
 		truncated(r, r->ad_line, "the last ad has no \"***\" line after it as the others have");
+	if (!r->in_shape || r->spos != ad->n || ad->n != r->shape.n) {
+		r->shape.n = 0;
+		ca_arena_reset(&r->shape_text);
+		for (uint32_t i = 0; i < ad->n; i++) {
+			const ca_attr *at = &ad->attrs[i];
+			const char *s = at->spelled ? ca_arena_strndup(&r->shape_text, at->lit.u.s,
+			    at->name->len) : at->name->spell;
+			*ca_vec_push(&r->shape) = (struct shape_name){ at->name, s };
+		}
+	}
 	*out = ad;
 	return 1;
 bad:

@@ -308,6 +308,8 @@ ca_reader_close(ca_reader *r)
 	strbuf_release(&r->sb2);
 	ca_vec_free(&r->stk);
 	ca_vec_free(&r->esc);
+	ca_vec_free(&r->shape);
+	ca_arena_free(&r->shape_text);
 	free(r);
 }
 
@@ -677,11 +679,12 @@ ca_reader_pack(ca_reader *r)
 	ca_share_allow(CA_SHARE_HELD);
 }
 
-/* Texts longer than this are parsed each time: they are rarely repeated. */
+/* Texts longer than this are parsed each time: they are rarely repeated.
+ * Short ones are looked up too: that is quicker than parsing them. */
 #define SHARE_TEXT_MAX	4096
 
 ca_expr *
-ca_rd_parse(ca_arena *a, const char *s, size_t n, int pflags, ca_diag *err)
+ca_rd_parse(ca_reader *r, ca_arena *a, const char *s, size_t n, int pflags, ca_diag *err)
 {
 	if (n > SHARE_TEXT_MAX)
 		return ca_parse_expr(a, s, n, pflags, err);

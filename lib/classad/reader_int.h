@@ -49,6 +49,14 @@ struct ca_reader {
 	size_t cap, pos, end;
 	bool borrowed;		/* buf is the caller's memory */
 	bool pack;		/* ca_reader_pack */
+	/* long: the names of the last ad, in order, as it spelled them
+	 * (texts in shape_text). While an ad has only names of it, in its
+	 * order (in_shape), up to shape.at[spos], a name spelled as one of
+	 * the next few there is that name, and new to the ad. */
+	ca_vec(struct shape_name { const ca_name *name; const char *spell; }) shape;
+	ca_arena shape_text;
+	uint32_t spos;
+	bool in_shape;
 	bool eof;		/* nothing follows buf[end] */
 	uint64_t base;		/* offset in the text of buf[0] */
 	int line;		/* line number at pos */
@@ -74,7 +82,8 @@ struct ca_reader {
 /* The expression of text s[0..n) (parser flags pflags), in arena a or
  * shared (share.h): ca_parse_expr for the readers, which see the same
  * texts again and again. */
-ca_expr *ca_rd_parse(ca_arena *a, const char *s, size_t n, int pflags, ca_diag *err);
+ca_expr *ca_rd_parse(struct ca_reader *r, ca_arena *a, const char *s, size_t n, int pflags,
+    ca_diag *err);
 
 /* The next ad of each format, or 0 at the end, R_FATAL or R_AGAIN. */
 int ca_rd_next_long(struct ca_reader *r, ca_ad **out);

@@ -33,7 +33,8 @@ strbuf_grow(strbuf *sb, size_t extra)
 void
 strbuf_add(strbuf *sb, const char *s, size_t n)
 {
-	strbuf_grow(sb, n);
+	if (n >= sb->cap - sb->len)
+		strbuf_grow(sb, n);
 	memcpy(sb->buf + sb->len, s, n);
 	sb->len += n;
 	sb->buf[sb->len] = '\0';
