@@ -11,8 +11,10 @@
  * (ca_ad_prefetch, for any loop over a pool held in memory); the tree
  * evaluator's figure (ca_eval_expr, same prefetching) and the 64-slot
  * figure (everything in cache) are for comparison. `bench lib` prints the
- * library's figures only. Each program's figures come from its
- * tests/bench_<program>.c (bench_cron(), bench_match(), ..., bench_pool()) when linked in.
+ * library's figures only, `bench whole` the programs' whole-process figures
+ * on the realistic corpus only. Each program's figures come from its
+ * tests/bench_<program>.c (bench_cron(), bench_match(), ..., bench_pool()) when linked in,
+ * and the whole-process figures from tests/bench_whole.c.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -42,6 +44,7 @@ void bench_userprio(void) __attribute__((weak));
 void bench_startd(void) __attribute__((weak));
 void bench_negotiate(void) __attribute__((weak));
 void bench_pool(void) __attribute__((weak));
+void bench_whole(void) __attribute__((weak));
 
 static const char job_text[] =
     "Args = \"-i input.dat -o output.dat\"\n"
@@ -443,6 +446,13 @@ main(int argc, char **argv)
 	strbuf pool = STRBUF_INIT;
 	int rc = 0;
 
+	if (argc > 1 && strcmp(argv[1], "whole") == 0) {
+		/* `bench whole`: the programs' whole-process figures only */
+		if (bench_whole != NULL)
+			bench_whole();
+		ca_intern_cleanup();
+		return 0;
+	}
 	generate(&pool);
 	printf("pool: %d slot ads, %.1f MB of condor_status -long text\n",
 	    NSLOTS, (double)pool.len / 1e6);
@@ -455,7 +465,7 @@ main(int argc, char **argv)
 	strbuf_release(&pool);
 	fflush(stdout);
 	void (*more[])(void) = { bench_cron, bench_match, bench_userprio, bench_startd,
-	    bench_negotiate, bench_pool };
+	    bench_negotiate, bench_pool, bench_whole };
 	/* `bench lib`: the library's figures only */
 	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
 		if (more[i] != NULL && !(argc > 1 && strcmp(argv[1], "lib") == 0)) {

@@ -115,14 +115,14 @@ export T0 FLAT
 	[[ $output == 250000 ]]
 }
 
-# A pool held whole: at most 16 MB and 6 KB an ad (the ads here are about
-# 250 bytes; negotiate(1) says about 4 KB an ad), at 10,000 and 40,000 ads.
+# A pool held whole: at most 16 MB and 3 KB an ad (the ads here are about
+# 250 bytes; negotiate(1) says about 1.2 KB an ad), at 10,000 and 40,000 ads.
 @test "bounds: negotiate holds the pool: memory proportional to the ads (10,000 and 40,000)" {
 	local n
 	for n in 5000 20000; do
 		slots $n >"$TMP/slots"
 		jobs $n >"$TMP/jobs"
-		run bash -c "limited $((16384 + 6 * 2 * n)) negotiate --now $T0 \
+		run bash -c "limited $((16384 + 3 * 2 * n)) negotiate --now $T0 \
 		    --slots '$TMP/slots' --jobs '$TMP/jobs' | grep -c '^Event = \"Match\"'"
 		bounded "negotiate ($((2 * n)) ads)"
 		((output > 0))
@@ -134,7 +134,7 @@ export T0 FLAT
 	for n in 5000 20000; do
 		slots $n >"$TMP/slots"
 		jobs $n >"$TMP/jobs"
-		run bash -c "limited $((16384 + 6 * 2 * n)) schedd-step --now $T0 \
+		run bash -c "limited $((16384 + 3 * 2 * n)) schedd-step --now $T0 \
 		    --jobs '$TMP/jobs' '$TMP/slots' | grep -c '^ClusterId = '"
 		bounded "schedd-step ($((2 * n)) ads)"
 		[[ $output == "$n" ]]
