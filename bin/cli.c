@@ -316,11 +316,13 @@ cli_expr(ca_arena *a, const char *opt, const char *text, int pflags)
 void
 cli_usage_error(const char *fmt, ...)
 {
+	strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vemit(progname, NULL, 0, 0, fmt, ap);
+	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	cli_err("%s", sb.buf);
 	fprintf(stderr, "Try '%s --help'.\n", progname);
 	exit(EX_USAGE);
 }
@@ -672,8 +674,14 @@ cli_err_lines(const char *prefix, const char *text)
 }
 
 void
+cli_unsimulated(ca_config *cfg, const char *subsys)
+{
+	ca_config_unsimulated(cfg, subsys, unsimulated, NULL);
+}
+
+void
 cli_config_warnings(ca_config *cfg, const char *subsys)
 {
 	cli_err_lines("warning: ", ca_config_warnings(cfg));
-	ca_config_unsimulated(cfg, subsys, unsimulated, NULL);
+	cli_unsimulated(cfg, subsys);
 }

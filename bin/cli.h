@@ -101,6 +101,9 @@ int cli_load_configs(struct ca_config *cfg);
  * knob that would change a decision of subsys's daemon ("NEGOTIATOR",
  * "STARTD", "SCHEDD") but is not simulated; the exit status is unchanged. */
 void cli_config_warnings(struct ca_config *cfg, const char *subsys);
+/* Only the knobs and templates of cfg no program simulates (for subsys's
+ * daemon, or every daemon when subsys is NULL), as warnings. */
+void cli_unsimulated(struct ca_config *cfg, const char *subsys);
 
 #define CA_VERSION "0.1.0"
 

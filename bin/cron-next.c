@@ -106,27 +106,8 @@ count_bits(uint64_t set)
 static void
 name_set(int field, uint64_t set, char *buf, size_t len)
 {
-	const char *const *names = field == CA_CRON_MONTH ? month_names : wday_names;
-	int lo = field == CA_CRON_MONTH ? 1 : 0, hi = field == CA_CRON_MONTH ? 12 : 6;
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (int v = lo; v <= hi && o < len; v++) {
-		int end = v;
-
-		if (!(set >> v & 1))
-			continue;
-		while (end < hi && (set >> (end + 1) & 1))
-			end++;
-		if (end - v >= 2)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s-%s", o ? ", " : "",
-			    names[v], names[end]);
-		else
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", names[v]);
-		if (end - v == 1 && o < len)
-			o += (size_t)snprintf(buf + o, len - o, ", %s", names[end]);
-		v = end;
-	}
+	ca_cron_format_names(field, set, field == CA_CRON_MONTH ? month_names : wday_names,
+	    buf, len);
 }
 
 /* Append to buf (of size len, *o bytes used), cutting short when full. */
