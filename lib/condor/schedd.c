@@ -994,40 +994,6 @@ job_leaves(ca_schedd *q, ca_ad *job, int64_t t)
 	ca_unset(job, "RemoteHost");
 }
 
-/* The job finished its run at t. Returns true when it leaves the queue. */
-static bool
-job_exits(ca_schedd *q, ca_ad *job, int64_t t)
-{
-	ca_ad *e = slot_event(q, job, CA_JEV_TERMINATED, t, str(q, job, "RemoteHost"));
-	int64_t exec;
-	bool remove;
-
-	if (!get_int(q, job, "JobCurrentStartExecutingDate", &exec))
-		exec = int_or(q, job, "JobCurrentStartDate", t);
-	ca_set_int(e, "RunTime", t >= exec ? t - exec : 0);
-	ca_set_int(e, "ReturnValue", 0);
-	ca_set_bool(e, "TerminatedNormally", true);
-	job_leaves(q, job, t);
-	ca_set_int(job, "ExitCode", 0);
-	ca_set_bool(job, "ExitBySignal", false);
-	add_int(q, job, "NumJobCompletions", 1);
-	/* OnExitRemove (cron jobs: false unless they say otherwise) */
-	int r = ca_get_bool(&q->cx, job, "OnExitRemove", &remove);
-	bool requeue = (r == 1 && !remove) || (r == 0 && is_cron(job));
-	ca_set_bool(e, "Requeued", requeue);
-	log_event(q, e);
-	if (requeue) {
-		set_status(q, job, CA_J_IDLE, t);
-		ca_unset(job, "DeferralTime");	/* the next run is computed afresh */
-		ca_unset(job, "CronDue");
-		ca_unset(job, "JobCurrentStartExecutingDate");
-		return false;
-	}
-	set_status(q, job, CA_J_COMPLETED, t);
-	ca_set_int(job, "CompletionDate", t);
-	return true;
-}
-
 /* The job is put on hold at t (leaving its slot if it ran): JobStatus 5,
  * HoldReason, HoldReasonCode and HoldReasonSubCode as HTCondor's schedd
  * sets them, NumHolds, and a JobHeldEvent. */
@@ -1169,8 +1135,8 @@ fires(ca_schedd *q, const ca_ad *job, const ca_expr *e)
 }
 
 /* Policy k of the job (attr: PeriodicHold) or of the system (the
- * SYSTEM_PERIODIC_ knobs): true with the reason, its code (job: 3, system:
- * 26, for a hold) and subcode when one fires. */
+ * SYSTEM_PERIODIC_ knobs; k -1: none): true with the reason, its code (job:
+ * 3, system: 26, for a hold) and subcode when one fires. */
 static bool
 policy_fires(ca_schedd *q, ca_ad *job, int k, const char *attr, strbuf *reason,
     int64_t *code, int64_t *subcode)
@@ -1198,7 +1164,7 @@ policy_fires(ca_schedd *q, ca_ad *job, int k, const char *attr, strbuf *reason,
 		strbuf_reset(&q->tmp);
 		return true;
 	}
-	for (size_t i = 0; i < q->pol[k].n; i++) {
+	for (size_t i = 0; k >= 0 && i < q->pol[k].n; i++) {
 		const struct syspol *sp = &q->pol[k].at[i];
 		if (!fires(q, job, sp->e))
 			continue;
@@ -1247,6 +1213,51 @@ periodic(ca_schedd *q, ca_ad *job)
 	strbuf_release(&reason);
 	ca_arena_reset(&q->cx.scratch);
 	return gone;
+}
+
+/* The job finished its run at t. Returns true when it leaves the queue. */
+static bool
+job_exits(ca_schedd *q, ca_ad *job, int64_t t)
+{
+	int64_t exec, code, sub;
+	bool remove;
+	strbuf why = STRBUF_INIT;
+
+	if (!get_int(q, job, "JobCurrentStartExecutingDate", &exec))
+		exec = int_or(q, job, "JobCurrentStartDate", t);
+	ca_set_int(job, "ExitCode", 0);
+	ca_set_bool(job, "ExitBySignal", false);
+	add_int(q, job, "NumJobCompletions", 1);
+	/* OnExitHold, with the exit known, before OnExitRemove: the job stays
+	 * in the queue, held (code 3, or the OnExitHoldReason and
+	 * OnExitHoldSubCode it gives) */
+	q->cx.now = t;
+	bool hold = policy_fires(q, job, -1, "OnExitHold", &why, &code, &sub);
+	if (hold)
+		job_held(q, job, t, why.buf, code, sub);
+	strbuf_release(&why);
+	if (hold)
+		return false;
+	ca_ad *e = slot_event(q, job, CA_JEV_TERMINATED, t, str(q, job, "RemoteHost"));
+	ca_set_int(e, "RunTime", t >= exec ? t - exec : 0);
+	ca_set_int(e, "ReturnValue", 0);
+	ca_set_bool(e, "TerminatedNormally", true);
+	job_leaves(q, job, t);
+	/* OnExitRemove (cron jobs: false unless they say otherwise) */
+	int r = ca_get_bool(&q->cx, job, "OnExitRemove", &remove);
+	bool requeue = (r == 1 && !remove) || (r == 0 && is_cron(job));
+	ca_set_bool(e, "Requeued", requeue);
+	log_event(q, e);
+	if (requeue) {
+		set_status(q, job, CA_J_IDLE, t);
+		ca_unset(job, "DeferralTime");	/* the next run is computed afresh */
+		ca_unset(job, "CronDue");
+		ca_unset(job, "JobCurrentStartExecutingDate");
+		return false;
+	}
+	set_status(q, job, CA_J_COMPLETED, t);
+	ca_set_int(job, "CompletionDate", t);
+	return true;
 }
 
 /* The step of a job from what happened in the pool. */
