@@ -333,7 +333,7 @@ jobs_mode(char **files, int nfiles, ca_format out, bool gzip)
 		cli_die(EX_SYSTEM, "cannot start the output");
 	for (int i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
 		const char *path = nfiles > 0 ? files[i] : "-";
-		const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+		const char *name = cli_display(path);
 		ca_reader *r = cli_open(path, cli_common.in);
 		ca_ad *ad;
 

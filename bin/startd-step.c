@@ -149,13 +149,6 @@ static ca_startd *sd;
 static ca_sevents *events;
 static FILE *logfp;
 
-/* The name of an input in messages. */
-static const char *
-display(const char *path)
-{
-	return strcmp(path, "-") == 0 ? "<stdin>" : path;
-}
-
 /* ---- the log ---- */
 
 /* Timeline mode collects the log lines of one step and prints them in time
@@ -228,7 +221,7 @@ read_events(void)
 		if (r == NULL)
 			continue;
 		while (cli_next_ad(r, &ad, NULL))
-			if (ca_sevents_add(events, ad, opt.now, display(opt.events.at[f]),
+			if (ca_sevents_add(events, ad, opt.now, cli_display(opt.events.at[f]),
 			    ca_reader_ad_line(r), &err) < 0) {
 				cli_diag(&err);
 				ca_ad_free(ad);
@@ -409,7 +402,7 @@ add_slot(ca_ad *ad, const char *path, int line)
 		strbuf_adds(&machine_key, k);
 	}
 	if (ca_smachine_add(machine, ad, opt.now, &err) < 0) {
-		err.file = display(path);
+		err.file = cli_display(path);
 		err.line = line;
 		err.col = 1;
 		cli_diag(&err);
@@ -437,7 +430,7 @@ init_machine(ca_ad *ad, const char *path, int line)
 
 	if (ca_smachine_create(m, ad, opt.now, &err) < 0) {
 		if (err.file == NULL) {
-			err.file = display(path);
+			err.file = cli_display(path);
 			err.line = line;
 			err.col = 1;
 		}

@@ -266,6 +266,18 @@ attr() {
 	[[ $output == $'1.0\tJobHeldEvent\n2.0\tJobHeldEvent\n3.0\tJobTerminatedEvent' ]]
 }
 
+@test "job attributes not simulated (JobUniverse 7, 9, 11, 12; NextJobStartDelay): a warning once each" {
+	job 1.0 1 'JobUniverse = 5' 'NextJobStartDelay = 0'
+	job 2.0 1 'JobUniverse = 11'
+	job 3.0 1 'JobUniverse = 7' 'NextJobStartDelay = 30'
+	slot slot1@a Unclaimed Idle
+	run -0 --separate-stderr schedd-step --now $T0 --jobs "$TMP/q.ads" "$TMP/slots.ads"
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	[[ ${stderr_lines[0]} == "schedd-step: $TMP/q.ads:9: warning: JobUniverse = 11 is not simulated (the scheduler, grid, parallel and local universes: such a job is matched here as a vanilla job); later jobs with it are not reported" ]]
+	[[ ${stderr_lines[1]} == "schedd-step: $TMP/q.ads:16: warning: NextJobStartDelay = 30 is not simulated"* ]]
+	[ "$(printf '%s\n' "$output" | grep -c '^ClusterId')" -eq 3 ]
+}
+
 @test "a deferred job executes at its DeferralTime: ExecuteEvent then" {
 	job 1.0 1 "DeferralTime = $((T0 + 300))"
 	slot slot1@a Claimed Busy 'JobId = "1.0"' "JobStart = $((T0 + 60))"

@@ -1375,3 +1375,44 @@ ca_schedd_free_lent(ca_schedd *q)
 	ca_vec_free(&q->lent);
 	ca_schedd_free(q);
 }
+
+/* ---- job attributes not simulated ---- */
+
+/* Whether a universe's jobs go to slots through the negotiator: not the
+ * scheduler (7), grid (9), parallel (11) or local (12) universes. */
+static bool
+universe_matters(int64_t u)
+{
+	return u == 7 || u == 9 || u == 11 || u == 12;
+}
+
+static bool
+positive(int64_t v)
+{
+	return v > 0;
+}
+
+static const struct {
+	ca_job_unsim u;
+	bool (*matters)(int64_t v);
+} job_unsim[] = {
+	{ { "JobUniverse", "the scheduler, grid, parallel and local universes: such a "
+	    "job is matched here as a vanilla job" }, universe_matters },
+	{ { "NextJobStartDelay", "the schedd's delay between the starts of a cluster's "
+	    "jobs" }, positive },
+};
+
+void
+ca_job_unsimulated(const ca_ad *job, uint32_t *seen, ca_job_unsim_fn fn, void *arg)
+{
+	for (size_t i = 0; i < sizeof job_unsim / sizeof job_unsim[0]; i++) {
+		const char *name = job_unsim[i].u.name;
+		const ca_attr *at = ca_ad_findn(job, name, strlen(name));
+		int64_t v;
+		if ((*seen >> i & 1) || at == NULL || !at->is_lit ||
+		    ca_value_int(at->lit, &v) != 1 || !job_unsim[i].matters(v))
+			continue;
+		*seen |= UINT32_C(1) << i;
+		fn(arg, job, &job_unsim[i].u);
+	}
+}
