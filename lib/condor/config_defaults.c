@@ -218,7 +218,6 @@ static const struct cfg_unsim unsim[] = {
 	/* the startd */
 	{ "HIBERNATE", "STARTD", "False", "hibernation" },
 	{ "HIBERNATE_CHECK_INTERVAL", "STARTD", "0", "hibernation" },
-	{ "MACHINE_RESOURCE_*", "STARTD", NULL, "custom machine resources" },
 	{ "STARTD_JOB_HOOK_KEYWORD", "STARTD", NULL, "fetch-work hooks" },
 	{ "*_HOOK_FETCH_WORK", "STARTD", NULL, "fetch-work hooks" },
 	{ "RESERVED_MEMORY", "STARTD", "0", "memory kept from the slots" },
