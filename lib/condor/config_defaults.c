@@ -27,6 +27,7 @@ static const struct {
 	{ "BackgroundLoad", "0.3" },
 	{ "BenchmarkTimer", "(time() - LastBenchmark)" },
 	{ "BIN", "$(RELEASE_DIR)/bin" },
+	{ "CLAIM_PARTITIONABLE_LEFTOVERS", "$(NEGOTIATOR_USE_SLOT_WEIGHTS)" },
 	{ "CLAIM_WORKLIFE", "-1" },			/* HTCondor: 1200 */
 	{ "COLLECTOR.IsCollector", "True" },
 	{ "COLLECTOR_HOST", "$(CONDOR_HOST)" },
