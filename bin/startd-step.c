@@ -443,6 +443,72 @@ init_machine(ca_ad *ad, const char *path, int line)
 	ca_ad_free(ad);
 }
 
+/* --init reads machine descriptions and slot ads of a condor_status -long
+ * dump, in any mix: the slot ads of one Machine (wherever they are in the
+ * input) make one machine, created where its first slot was. */
+struct init_item {
+	ca_ad *desc;			/* a machine description, or NULL */
+	ca_vec(ca_ad *) slots;		/* the slots of a machine of the dump */
+	const char *path;
+	int line;
+};
+static ca_vec(struct init_item) init_items;
+
+static void
+init_add(ca_ad *ad, const char *path, int line)
+{
+	struct init_item *it;
+
+	if (ca_startd_is_slot_ad(ad)) {
+		const char *k = ca_startd_machine_key(ad);
+		for (size_t i = 0; i < init_items.n; i++) {
+			it = &init_items.at[i];
+			if (it->desc == NULL &&
+			    strcasecmp(ca_startd_machine_key(it->slots.at[0]), k) == 0) {
+				*ca_vec_push(&it->slots) = ad;
+				return;
+			}
+		}
+	}
+	it = ca_vec_push(&init_items);
+	memset(it, 0, sizeof *it);
+	it->path = path;
+	it->line = line;
+	if (ca_startd_is_slot_ad(ad))
+		*ca_vec_push(&it->slots) = ad;
+	else
+		it->desc = ad;
+}
+
+static void
+init_all(void)
+{
+	strbuf warn = STRBUF_INIT;
+
+	for (size_t i = 0; i < init_items.n; i++) {
+		struct init_item *it = &init_items.at[i];
+		if (it->desc != NULL) {
+			init_machine(it->desc, it->path, it->line);
+			continue;
+		}
+		strbuf_reset(&warn);
+		ca_ad *desc = ca_startd_dump_machine(sd, it->slots.at, it->slots.n, &warn);
+		for (char *p = warn.buf, *e; p != NULL && *p; p = e + 1) {
+			e = strchr(p, '\n');
+			*e = '\0';
+			ca_diag w;
+			ca_diag_set(&w, CA_EX_INPUT, display(it->path), it->line, 0, "warning: %s", p);
+			cli_note(&w);
+		}
+		for (size_t k = 0; k < it->slots.n; k++)
+			ca_ad_free(it->slots.at[k]);
+		ca_vec_free(&it->slots);
+		init_machine(desc, it->path, it->line);
+	}
+	ca_vec_free(&init_items);
+	strbuf_release(&warn);
+}
+
 /* ---- the timeline ---- */
 
 static ca_vec(ca_smachine *) machines;
@@ -520,7 +586,8 @@ run(void)
 {
 	if (opt.init) {
 		out_open(cli_common.out);
-		read_ads(init_machine, NULL);
+		read_ads(init_add, NULL);
+		init_all();
 		out_close(!slots_lost);
 	} else if (opt.timeline) {
 		ca_format fmt = CA_FMT_LONG;
