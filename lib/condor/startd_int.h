@@ -650,6 +650,9 @@ const char *ca_sd_job_id(ca_startd *sd, const ca_ad *job, const ca_ad *ev, char 
 /* "job 12.0 of alice@example.org" */
 const char *ca_sd_describe_job(ca_startd *sd, const ca_ad *job, const ca_ad *ev, strbuf *out);
 void ca_sd_apply_event(ca_startd *sd, ca_smachine *m, ca_sevent *ev);
+/* A match of partitionable slot p that waits for the dynamic slots it
+ * preempts (PendingMatch) is applied once none of them is left vacating. */
+void ca_sd_pending_match(ca_startd *sd, ca_smachine *m, struct slot *p);
 
 /* ---- startd_report.c: causes and the log ---- */
 

@@ -171,6 +171,8 @@ ca_sd_delete_dslot(ca_startd *sd, ca_smachine *m, struct slot *s)
 		    custom.len ? custom.buf : "");
 	strbuf_release(&custom);
 	s->deleted = true;
+	if (p != NULL)
+		ca_sd_pending_match(sd, m, p);
 }
 
 /* A request value of the job after MODIFY_REQUEST_EXPR_<X>, rounded up. */
