@@ -201,6 +201,7 @@ custom_ids(ca_startd *sd, ca_ad *const *slots, size_t n, const bool *skip, int k
 		if (!dup)
 			*ca_vec_push(&all) = ca_xstrndup(ids.at[i], strlen(ids.at[i]));
 	}
+	ca_sd_ids_sort(&all);
 	if (all.n > 0) {
 		for (size_t i = 0; i < all.n; i++)
 			strbuf_addf(&sb, "%s%s", i ? ", " : "", all.at[i]);

@@ -599,6 +599,9 @@ int ca_sd_res_init(ca_startd *sd, ca_diag *err);
 /* The index of custom resource name (known from now on), or -1 when it
  * cannot be one (Cpus, Memory, Disk, Swap, not a name, too many). */
 int ca_sd_res_find(ca_startd *sd, const char *name, size_t len);
+/* Sort ids as a startd hands them out: digits by their number (CUDA2 before
+ * CUDA10). */
+void ca_sd_ids_sort(ca_sd_names *v);
 /* The clauses WithinResourceLimits has for the configured resources. */
 void ca_sd_res_wrl(ca_startd *sd, strbuf *out);
 /* What the machine of description desc has of resource k (free h->ids

@@ -175,8 +175,8 @@ idcmp(const char *a, const char *b)
 	return *a ? 1 : *b ? -1 : 0;
 }
 
-static void
-sort_ids(ca_sd_names *v)
+void
+ca_sd_ids_sort(ca_sd_names *v)
 {
 	for (size_t i = 1; i < v->n; i++)
 		for (size_t k = i; k > 0 && idcmp(v->at[k - 1], v->at[k]) > 0; k--) {
@@ -470,7 +470,7 @@ update_ids(ca_startd *sd, struct slot *s, const struct mres *r, const ca_sd_name
 		} else if (sign > 0 && at == v.n)
 			*ca_vec_push(&v) = ca_xstrndup(x->at[i], strlen(x->at[i]));
 	}
-	sort_ids(&v);
+	ca_sd_ids_sort(&v);
 	set_ids(sd, s, r, &v);
 	ca_sd_names_free(&v);
 }
