@@ -277,6 +277,7 @@ ca_sd_res_have(ca_startd *sd, const ca_ad *desc, int k, struct mhave *h)
 			h->ids.at[w++] = h->ids.at[i];
 	}
 	h->ids.n = w;
+	ca_sd_ids_sort(&h->ids);
 	h->with_ids = true;
 	h->total = (int64_t)w;
 }

@@ -380,6 +380,39 @@ UNIT_SUITE(startd_pslot)
 	world_free(&w);
 }
 
+UNIT_SUITE(startd_custom_resources)
+{
+	struct world w;
+	char b[128];
+
+	/* ids from the configuration, a count, and the WithinResourceLimits clause */
+	CHECK(world_init(&w, "MACHINE_RESOURCE_GPUs = CUDA10, CUDA2\nMACHINE_RESOURCE_Cogs = 3\n",
+	    "[ Name = \"g\"; Cpus = 4; Memory = 4096; Disk = 100000 ]"));
+	/* ids in the order the startd hands them out: CUDA2 before CUDA10 */
+	CHECK(strcmp(attr(&w, 0, "AssignedGPUs", b, sizeof b), "\"CUDA2,CUDA10\"") == 0);
+	CHECK(strcmp(attr(&w, 0, "Cogs", b, sizeof b), "3") == 0);
+	CHECK(strcmp(attr(&w, 0, "AssignedCogs", b, sizeof b), "(none)") == 0);
+	event(&w, "[ Name = \"slot1@g\"; Event = \"Claim\"; Time = 1700000010; Job = [ "
+	    "ClusterId = 1; ProcId = 0; Owner = \"a\"; RequestCpus = 1; RequestMemory = 100; "
+	    "RequestDisk = 100; RequestGPUs = 1; RequestCogs = 2 ] ]");
+	event(&w, "[ Name = \"slot1@g\"; Event = \"Claim\"; Time = 1700000010; Job = [ "
+	    "ClusterId = 2; ProcId = 0; Owner = \"a\"; RequestCpus = 1; RequestMemory = 100; "
+	    "RequestDisk = 100; RequestCogs = 2 ] ]");
+	event(&w, "[ Name = \"slot1@g\"; Event = \"Vacate\"; Time = 1700000020; "
+	    "JobId = \"1.0\" ]");
+	run_to(&w, T0 + 15);
+	CHECK(ca_smachine_count(w.m) == 2);
+	CHECK(strcmp(attr(&w, 1, "AssignedGPUs", b, sizeof b), "\"CUDA2\"") == 0);
+	CHECK(strcmp(attr(&w, 0, "AssignedGPUs", b, sizeof b), "\"CUDA10\"") == 0);
+	CHECK(strcmp(attr(&w, 0, "Cogs", b, sizeof b), "1") == 0);
+	CHECK(strstr(w.text.buf, "WithinResourceLimits = false") != NULL);
+	run_to(&w, T0 + 30);
+	CHECK(ca_smachine_slot(w.m, 1) == NULL);
+	CHECK(strcmp(attr(&w, 0, "AssignedGPUs", b, sizeof b), "\"CUDA2,CUDA10\"") == 0);
+	CHECK(strcmp(attr(&w, 0, "Cogs", b, sizeof b), "3") == 0);
+	world_free(&w);
+}
+
 UNIT_SUITE(startd_why_and_status)
 {
 	struct world w;
