@@ -1616,6 +1616,9 @@ random_events() {
 	[[ $(val AvailableGPUs slot1@gpu1.example.org) == '{ GPUs_GPU_aa11,GPUs_GPU_bb22 }' ]]
 	[[ $(val AssignedGPUs slot2@gpu1.example.org) == '"GPU-cc33"' ]]
 	[[ $(val DetectedGPUs) == 3 && $(val Cpus slot1@gpu1.example.org) == 8 ]]
+	# the properties its GPUs agree on, for matchmaking
+	[[ $(val GPUs_Capability slot1@gpu1.example.org) == 8.0 ]]
+	[[ $(val GPUs_DeviceName slot2@gpu1.example.org) == '"T4"' ]]
 	# the property ads come with the machine
 	[[ $(val GPUs_GPU_cc33 slot1@gpu1.example.org) == *'DeviceName = "T4"'* ]]
 	printf '%s\n' 'MACHINE_RESOURCE_GPUs = CUDA0' 'SLOT_TYPE_1 = GPUs = 1 : "CUDA7"' \
@@ -1642,6 +1645,7 @@ random_events() {
 	    "no dynamic slot: WithinResourceLimits = false for this job" \
 	    "for job 6.0: Cpus 1, Memory 1024, Disk 1024"
 	[[ $(val GPUs $P) == 0 && $(val AssignedGPUs $P) == '""' && $(val AvailableGPUs $P) == '{  }' ]]
+	[[ -z $(val GPUs_Capability $P) && $(val GPUs_Capability slot1_1@gpu1.example.org) == 7.5 ]]
 	[[ $(val TotalSlotGPUs $P) == 3 ]]
 	[[ $(val AssignedGPUs slot1_2@gpu1.example.org) == '"GPU-aa11"' ]]
 	[[ $(val GPUs slot1_2@gpu1.example.org) == 1 && $(val TotalSlotGPUs slot1_2@gpu1.example.org) == 1 ]]

@@ -284,6 +284,53 @@ ca_sd_res_have(ca_startd *sd, const ca_ad *desc, int k, struct mhave *h)
 
 /* ---- publishing ---- */
 
+/* <name>_<property> for the properties the ids' property ads agree on
+ * (GPUs_Capability = 8.0 for a slot of two A100s), as a startd publishes
+ * them for matchmaking; those of the other ids of the machine go. */
+static void
+set_props(ca_startd *sd, struct slot *s, const struct mres *r, const ca_sd_names *ids)
+{
+	size_t pl = strlen(r->name);
+	strbuf sb = STRBUF_INIT;
+	ca_vec(const ca_ad *) props = CA_VEC_INIT;
+
+	/* every property ad of the machine: what may have been published */
+	for (uint32_t i = 0; i < s->ad->n; i++) {
+		const char *sp = s->ad->attrs[i].spell;
+		const ca_ad *pa;
+		if (strncasecmp(sp, r->name, pl) != 0 || sp[pl] != '_' ||
+		    (pa = nested(s->ad, s->ad->attrs[i].name)) == NULL)
+			continue;
+		*ca_vec_push(&props) = pa;
+	}
+	for (size_t k = 0; k < props.n; k++)
+		for (uint32_t j = 0; j < props.at[k]->n; j++) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s_%s", r->name, props.at[k]->attrs[j].spell);
+			const ca_name *n = ca_intern(sb.buf, sb.len);
+			if (nested(s->ad, n) == NULL)
+				ca_ad_delete(s->ad, n);
+		}
+	const ca_ad *first = ids->n > 0 ? prop_ad(sd, s->ad, r, ids->at[0]) : NULL;
+	for (uint32_t j = 0; first != NULL && j < first->n; j++) {
+		const ca_attr *a = &first->attrs[j];
+		bool common = true;
+		for (size_t k = 1; k < ids->n && common; k++) {
+			const ca_ad *o = prop_ad(sd, s->ad, r, ids->at[k]);
+			const ca_attr *b = o ? ca_ad_find(o, a->name) : NULL;
+			common = b != NULL && ca_expr_same(a->expr, b->expr, 0);
+		}
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s_%s", r->name, a->spell);
+		const ca_name *n = ca_intern(sb.buf, sb.len);
+		if (common && nested(s->ad, n) == NULL)
+			ca_ad_set(s->ad, n, ca_name_spelling(s->ad->arena, n, sb.buf, sb.len),
+			    ca_expr_copy(s->ad->arena, a->expr));
+	}
+	ca_vec_free(&props);
+	strbuf_release(&sb);
+}
+
 static void
 set_ids(ca_startd *sd, struct slot *s, const struct mres *r, const ca_sd_names *ids)
 {
@@ -309,6 +356,7 @@ set_ids(ca_startd *sd, struct slot *s, const struct mres *r, const ca_sd_names *
 		ca_expr *e = ca_parse_expr(s->ad->arena, sb.buf, sb.len, 0, &perr);
 		if (e != NULL)
 			ca_ad_set(s->ad, r->n[MR_AVAIL], r->spell[MR_AVAIL], e);
+		set_props(sd, s, r, ids);
 	}
 	strbuf_release(&sb);
 }
