@@ -1719,3 +1719,14 @@ random_events() {
 	[[ $stderr == *"warning: $P: 6 Cpus left and 9 in its dynamic slots, but TotalSlotCpus = 16"* ]]
 	[[ $(grep -c '^Name = ' <<<"$output") == 1 ]]
 }
+
+@test "custom resources: a consumption policy's match gives the dynamic slot what it consumed" {
+	cfg 'MACHINE_RESOURCE_GPUs = CUDA0, CUDA1, CUDA2'
+	slots "$D/node.ad" -c "$TMP/c.config"
+	P=slot1@node1.example.org
+	ev $P Match $((T0 + 10)) "$(job 1.0 alice 'RequestGPUs = 1')" 'ConsumedCpus = 4' \
+	    'ConsumedMemory = 2048' 'ConsumedDisk = 1024' 'ConsumedGPUs = 2'
+	step $((T0 + 20)) -c "$TMP/c.config"
+	logged "for job 1.0: Cpus 4, Memory 2048, Disk 1024, GPUs 2 (CUDA0,CUDA1)"
+	[[ $(val Cpus $P) == 4 && $(val GPUs $P) == 1 && $(val AssignedGPUs $P) == '"CUDA2"' ]]
+}

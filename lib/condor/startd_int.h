@@ -612,9 +612,11 @@ void ca_sd_res_have(ca_startd *sd, const ca_ad *desc, int k, struct mhave *h);
 void ca_sd_res_publish(ca_startd *sd, struct slot *s, int k, const struct mhave *machine,
     int64_t amt, const ca_sd_names *ids);
 /* What partitionable slot p gives of its custom resources to job (plan,
- * *n entries; free with ca_sd_res_plan_free): NULL, or why it cannot. */
-const char *ca_sd_res_plan(ca_startd *sd, struct slot *p, const ca_ad *job, struct rplan *plan,
-    int *n);
+ * *n entries; free with ca_sd_res_plan_free): what it asks for, or what
+ * the match event evad (or NULL) says a consumption policy consumed
+ * (Consumed<name>). NULL, or why it cannot. */
+const char *ca_sd_res_plan(ca_startd *sd, struct slot *p, const ca_ad *job, const ca_ad *evad,
+    struct rplan *plan, int *n);
 void ca_sd_res_plan_free(struct rplan *plan, int n);
 /* Give dynamic slot d what the plan says, out of p; ", GPUs 1 (CUDA0)" to
  * note for each resource it gets. */

@@ -440,7 +440,8 @@ ca_sd_res_plan_free(struct rplan *plan, int n)
 }
 
 const char *
-ca_sd_res_plan(ca_startd *sd, struct slot *p, const ca_ad *job, struct rplan *plan, int *n)
+ca_sd_res_plan(ca_startd *sd, struct slot *p, const ca_ad *job, const ca_ad *evad,
+    struct rplan *plan, int *n)
 {
 	int ks[CA_SD_NCUSTOM], nk;
 	const char *why = NULL;
@@ -456,7 +457,12 @@ ca_sd_res_plan(ca_startd *sd, struct slot *p, const ca_ad *job, struct rplan *pl
 		memset(x, 0, sizeof *x);
 		x->k = ks[i];
 		lit_int(p->ad, r->n[MR_AMT], &have);
-		if (!num_of(ca_eval_attr(&sd->cx, job, p->ad, r->spell[MR_REQ]), &d))
+		char cname[96];
+		int64_t c;
+		snprintf(cname, sizeof cname, "Consumed%s", r->name);
+		if (evad != NULL && lit_int(evad, ca_intern(cname, strlen(cname)), &c) && c >= 0)
+			d = (double)c;
+		else if (!num_of(ca_eval_attr(&sd->cx, job, p->ad, r->spell[MR_REQ]), &d))
 			d = 0;
 		ca_arena_reset(&sd->cx.scratch);
 		if (d < 0) {

@@ -236,6 +236,17 @@ ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
 			    ca_sd_aname[req[r]], (long long)raw[r]);
 			return NULL;
 		}
+	/* a match made by a consumption policy carries what it consumed: the
+	 * dynamic slot gets that (as HTCondor's startd evaluates the same
+	 * policy) */
+	static const char *const consumed[NRES] = {
+		"ConsumedCpus", "ConsumedMemory", "ConsumedDisk"
+	};
+	for (int r = 0; r < NRES && ev != NULL && ev->ad != NULL; r++) {
+		int64_t c;
+		if (lit_int(ev->ad, ca_intern(consumed[r], strlen(consumed[r])), &c) && c >= 0)
+			raw[r] = want[r] = c;
+	}
 	get_res(sd, p, left);
 	if (want[R_CPUS] < 1)
 		want[R_CPUS] = 1;
@@ -257,7 +268,7 @@ ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
 	}
 	struct rplan plan[CA_SD_NCUSTOM];
 	int nplan = 0;
-	if ((*why = ca_sd_res_plan(sd, p, job, plan, &nplan)) != NULL) {
+	if ((*why = ca_sd_res_plan(sd, p, job, ev ? ev->ad : NULL, plan, &nplan)) != NULL) {
 		ca_sd_res_plan_free(plan, nplan);
 		return NULL;
 	}
