@@ -1114,18 +1114,26 @@ ca_neg_claim_leftovers(ca_neg *n, uint32_t si, uint32_t q)
 		return;
 	for (uint32_t r = 0; r < nres; r++)
 		left[r] -= need[r];
+	/* what is left only shrinks: a job that does not fit or match it now
+	 * never will, nor will the jobs alike (one key) */
+	uint8_t *refused = ca_xcalloc(n->keys.n + 1, 1);
 	for (uint32_t p = q + 1; p < u->jobs.n && left[0] >= 1; p++) {
 		uint32_t ji = u->jobs.at[p];
 		struct job *jb = &n->jobs.at[ji];
 		bool fits = true;
-		if (jb->match != NONE || jb->left != NONE || jb->negreq != NULL)
+		if (jb->match != NONE || jb->left != NONE || jb->negreq != NULL ||
+		    refused[jb->key])
 			continue;
-		if (!left_need(n, s, jb, res, nres, need))
+		if (!left_need(n, s, jb, res, nres, need)) {
+			refused[jb->key] = 1;
 			continue;
+		}
 		for (uint32_t r = 0; r < nres; r++)
 			fits &= need[r] <= left[r];
-		if (!fits)
+		if (!fits) {
+			refused[jb->key] = 1;
 			continue;
+		}
 		const char *lim;
 		size_t llen;
 		double inc;
@@ -1152,8 +1160,10 @@ ca_neg_claim_leftovers(ca_neg *n, uint32_t si, uint32_t q)
 		}
 		ca_arena_reset(&n->cx->scratch);
 		ca_neg_tmp_undo(n, mark);
-		if (!ok)
+		if (!ok) {
+			refused[jb->key] = 1;
 			continue;
+		}
 		uint32_t mi = (uint32_t)n->matches.n;
 		struct match *m = ca_vec_push(&n->matches);
 		memset(m, 0, sizeof *m);
@@ -1183,6 +1193,7 @@ ca_neg_claim_leftovers(ca_neg *n, uint32_t si, uint32_t q)
 		rc->reason = CA_NEG_NOPREEMPTION;
 		rc->f[1] = jr;
 	}
+	free(refused);
 }
 
 /* The summary reason of a job whose key found nothing. */

@@ -62,6 +62,9 @@ own(const char *name)
 	return false;
 }
 
+/* Slots of a machine compared with each other at most. */
+#define DUMP_CHECKED 4096
+
 static bool
 get_num(ca_startd *sd, const ca_ad *ad, const char *name, int64_t *out)
 {
@@ -154,7 +157,7 @@ check_pslots(ca_startd *sd, ca_ad *const *slots, size_t n, const bool *skip, str
 {
 	static const char *const res[] = { "Cpus", "Memory" };
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && n <= DUMP_CHECKED; i++) {
 		if (skip[i] || !is_kind(sd, slots[i], "Partitionable", "PartitionableSlot"))
 			continue;
 		const char *pn = lit_str(slots[i], ca_intern("Name", 4));
@@ -192,9 +195,9 @@ custom_ids(ca_startd *sd, ca_ad *const *slots, size_t n, const bool *skip, int k
 	for (size_t i = 0; i < n; i++) {
 		const char *list = skip[i] ? NULL : lit_str(slots[i], r->n[MR_ASSIGNED]);
 		if (list != NULL)
-			ca_sd_names_split(&ids, list);
+			ca_sd_ids_split(&ids, list);
 	}
-	for (size_t i = 0; i < ids.n; i++) {
+	for (size_t i = 0; i < ids.n && all.n < CA_SD_MAXIDS; i++) {
 		bool dup = false;
 		for (size_t j = 0; j < all.n; j++)
 			dup |= strcmp(all.at[j], ids.at[i]) == 0;
@@ -219,8 +222,12 @@ ca_startd_dump_machine(ca_startd *sd, ca_ad *const *slots, size_t n, strbuf *war
 	bool *skip = ca_xcalloc(n + 1, sizeof *skip);
 	size_t base = 0;
 
-	/* two slots with one name: the first one counts */
-	for (size_t i = 0; i < n; i++) {
+	/* two slots with one name: the first one counts (a machine has far
+	 * fewer slots than this; past it they are not compared) */
+	if (n > DUMP_CHECKED)
+		warnf(warn, "machine %s: %zu slots; only the first %d are checked for names "
+		    "given twice", host, n, DUMP_CHECKED);
+	for (size_t i = 0; i < n && i < DUMP_CHECKED; i++) {
 		const char *a = lit_str(slots[i], ca_intern("Name", 4));
 		for (size_t j = 0; j < i && a != NULL && !skip[i]; j++) {
 			const char *b = skip[j] ? NULL : lit_str(slots[j], ca_intern("Name", 4));

@@ -129,6 +129,7 @@ typedef ca_vec(char *) ca_sd_names;
 /* ---- custom machine resources ---- */
 
 #define CA_SD_NCUSTOM 16	/* custom resources a startd knows at most */
+#define CA_SD_MAXIDS 1024	/* ids of one custom resource a machine has at most */
 
 /* The attributes of a custom resource <name> (ORDER: mr_fmt[]). */
 enum { MR_AMT, MR_TOTAL, MR_TSLOT, MR_DETECTED, MR_ASSIGNED, MR_AVAIL, MR_REQ, MR_REQUIRE,
@@ -599,6 +600,8 @@ int ca_sd_res_init(ca_startd *sd, ca_diag *err);
 /* The index of custom resource name (known from now on), or -1 when it
  * cannot be one (Cpus, Memory, Disk, Swap, not a name, too many). */
 int ca_sd_res_find(ca_startd *sd, const char *name, size_t len);
+/* Split a list of ids ("CUDA0, CUDA1") into v, at most CA_SD_MAXIDS. */
+void ca_sd_ids_split(ca_sd_names *v, const char *text);
 /* Sort ids as a startd hands them out: digits by their number (CUDA2 before
  * CUDA10). */
 void ca_sd_ids_sort(ca_sd_names *v);

@@ -152,6 +152,16 @@ ca_sd_res_wrl(ca_startd *sd, strbuf *out)
 
 /* ---- ids ---- */
 
+void
+ca_sd_ids_split(ca_sd_names *v, const char *text)
+{
+	size_t n0 = v->n;
+
+	ca_sd_names_split(v, text);
+	while (v->n > n0 + CA_SD_MAXIDS)
+		free(v->at[--v->n]);
+}
+
 /* Ids compare as their text with runs of digits as numbers: CUDA2 before
  * CUDA10. */
 static int
@@ -215,12 +225,12 @@ ids_of_list(ca_startd *sd, const ca_ad *ad, const ca_expr *e, ca_sd_names *out)
 	ca_value v = ca_eval_expr(&sd->cx, e, ad, NULL);
 
 	if (v.kind == CA_STRING) {
-		ca_sd_names_split(out, v.u.s);
+		ca_sd_ids_split(out, v.u.s);
 		return;
 	}
 	if (v.kind != CA_LIST)
 		return;
-	for (uint32_t i = 0; i < v.x.len; i++) {
+	for (uint32_t i = 0; i < v.x.len && out->n < CA_SD_MAXIDS; i++) {
 		ca_value x = v.u.items[i];
 		if (x.kind == CA_STRING)
 			*ca_vec_push(out) = ca_xstrndup(x.u.s, x.x.len);
@@ -249,7 +259,7 @@ ca_sd_res_have(ca_startd *sd, const ca_ad *desc, int k, struct mhave *h)
 			h->total = c < 0 ? 0 : c;
 			return;
 		}
-		ca_sd_names_split(&h->ids, r->conf);
+		ca_sd_ids_split(&h->ids, r->conf);
 	} else {
 		const ca_expr *e = get_expr(desc, r->n[MR_DETECTED]);
 		if (e != NULL && lit_int(desc, r->n[MR_DETECTED], &n)) {
@@ -481,7 +491,7 @@ ca_sd_res_plan(ca_startd *sd, struct slot *p, const ca_ad *job, const ca_ad *eva
 			continue;
 		x->with_ids = true;
 		ca_sd_names free_ids = CA_VEC_INIT;
-		ca_sd_names_split(&free_ids, list);
+		ca_sd_ids_split(&free_ids, list);
 		const ca_expr *req = get_expr(job, r->n[MR_REQUIRE]);
 		size_t fit = 0;
 		for (size_t j = 0; j < free_ids.n && (int64_t)x->ids.n < x->amt; j++) {
@@ -512,7 +522,7 @@ update_ids(ca_startd *sd, struct slot *s, const struct mres *r, const ca_sd_name
 	const char *list = lit_str(s->ad, r->n[MR_ASSIGNED]);
 	ca_sd_names v = CA_VEC_INIT;
 
-	ca_sd_names_split(&v, list ? list : "");
+	ca_sd_ids_split(&v, list ? list : "");
 	for (size_t i = 0; i < x->n; i++) {
 		size_t at = v.n;
 		for (size_t j = 0; j < v.n; j++)
@@ -566,7 +576,7 @@ ca_sd_res_return(ca_startd *sd, struct slot *d, struct slot *p, strbuf *note)
 			continue;
 		const char *list = lit_str(d->ad, r->n[MR_ASSIGNED]);
 		ca_sd_names ids = CA_VEC_INIT;
-		ca_sd_names_split(&ids, list ? list : "");
+		ca_sd_ids_split(&ids, list ? list : "");
 		if (p != NULL) {
 			ca_sd_add_num(p->ad, r->n[MR_AMT], r->spell[MR_AMT], amt, true);
 			if (lit_str(p->ad, r->n[MR_ASSIGNED]) != NULL)
