@@ -1150,3 +1150,24 @@ pslot() {
 	run -0 matches --slots "$TMP/slots" --jobs "$TMP/jobs2"
 	[[ $output == 6.0* ]]
 }
+
+@test "ALLOW_PSLOT_PREEMPTION: the dynamic slots' GPUs count, as MachineResources lists them" {
+	# pslot-busy.ads with two GPUs, one in each dynamic slot, none left
+	awk -v RS= -v ORS='\n\n' '{
+		if ($0 ~ /Name = "slot1@/) g = 0; else g = 1
+		print $0 "\nGPUs = " g "\nMachineResources = \"Cpus Memory Disk Swap GPUs\"" }' \
+	    "$D/pslot-busy.ads" >"$TMP/slots"
+	sed -e 's/^RequestCpus = 4$/RequestCpus = 1/' -e 's/^RequestMemory = 6000$/RequestMemory = 1024\nRequestGPUs = 2/' \
+	    -e 's/^Requirements = .*/Requirements = TARGET.GPUs >= RequestGPUs/' \
+	    "$D/pslot-bigjob.ads" >"$TMP/jobs"
+	run -0 neg -c "$D/pslot-preempt.config" --accounting "$D/prio-accounting.ads" \
+	    --slots "$TMP/slots" --jobs "$TMP/jobs"
+	run -0 classad-eval -p Name -p PreemptedSlots <<<"$output"
+	[ "$output" = $'slot1@pp.example.org\t{ "slot1_1@pp.example.org","slot1_2@pp.example.org" }' ]
+	# one GPU is enough: one dynamic slot
+	sed -i 's/^RequestGPUs = 2$/RequestGPUs = 1/' "$TMP/jobs"
+	run -0 neg -c "$D/pslot-preempt.config" --accounting "$D/prio-accounting.ads" \
+	    --slots "$TMP/slots" --jobs "$TMP/jobs"
+	run -0 classad-eval -p 'size(PreemptedSlots)' <<<"$output"
+	[ "$output" = 1 ]
+}

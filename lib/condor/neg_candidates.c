@@ -586,6 +586,37 @@ preemptible_dslots(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, u
 	return nuse;
 }
 
+/* The resources of partitionable slot s: Cpus, Memory, Disk, then the
+ * custom ones its MachineResources lists (not Swap); how many. */
+#define SLOT_MAXRES (3 + 16)
+static uint32_t
+slot_resources(ca_neg *n, const struct slot *s, const ca_name **res)
+{
+	uint32_t nres = 3;
+	const char *list;
+	size_t len;
+
+	res[0] = n->n_cpus;
+	res[1] = n->n_mem;
+	res[2] = n->n_disk;
+	if (ca_neg_str(n, s->ad, "MachineResources", &list, &len))
+		for (size_t i = 0; i < len && nres < SLOT_MAXRES;) {
+			while (i < len && (list[i] == ' ' || list[i] == ',' || list[i] == '\t'))
+				i++;
+			size_t b = i;
+			while (i < len && list[i] != ' ' && list[i] != ',' && list[i] != '\t')
+				i++;
+			const ca_name *x = i > b ? ca_intern(list + b, i - b) : NULL;
+			bool known = x == NULL;
+			for (uint32_t r = 0; r < nres && x != NULL; r++)
+				known |= x == res[r];
+			if (!known && !(x->len == 4 && strncasecmp(x->key, "Swap", 4) == 0))
+				res[nres++] = x;
+		}
+	ca_arena_reset(&n->cx->scratch);
+	return nres;
+}
+
 /* Partitionable slot preemption (ALLOW_PSLOT_PREEMPTION): the p-slot p
  * does not fit the job; add the resources of its dynamic slots the job may
  * preempt, lowest CurrentRank first, until it does. K_OK and c set when it
@@ -593,9 +624,10 @@ preemptible_dslots(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, u
 static int
 multi_cand(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, struct cand *c)
 {
-	const ca_name *res[3] = { n->n_cpus, n->n_mem, n->n_disk };
-	double sum[3];
-	int kind[3];
+	const ca_name *res[SLOT_MAXRES];
+	double sum[SLOT_MAXRES];
+	int kind[SLOT_MAXRES];
+	uint32_t nres;
 	bool all_rank;
 	int why = K_NOMATCH;
 
@@ -610,17 +642,20 @@ multi_cand(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, struct ca
 		return why;
 	}
 	why = K_NOMATCH;
-	for (int r = 0; r < 3; r++)
+	/* the custom resources too, as HTCondor's negotiator adds every one
+	 * MachineResources lists */
+	nres = slot_resources(n, p, res);
+	for (uint32_t r = 0; r < nres; r++)
 		sum[r] = resource(n, p->ad, res[r], &kind[r]);
 	ca_mad jm, sm;
 	ca_mad_prepare(&jm, rep->ad);
 	ca_mad_prepare(&sm, p->ad);
 	for (uint32_t k = 0; k < nuse && why != K_OK; k++) {
 		struct slot *d = &n->slots.at[use[k]];
-		for (int r = 0; r < 3; r++)
+		for (uint32_t r = 0; r < nres; r++)
 			sum[r] += resource(n, d->ad, res[r], NULL);
 		uint32_t mark = (uint32_t)n->stack.n;
-		for (int r = 0; r < 3; r++)
+		for (uint32_t r = 0; r < nres; r++)
 			ca_neg_tmp_set(n, p->ad, res[r], ca_neg_num_value(sum[r],
 			    kind[r] != CA_REAL));
 		if (ca_match_symmetric(n->cx, &jm, &sm)) {
@@ -1041,8 +1076,6 @@ record_match(ca_neg *n, struct job *jb, struct key *k, const struct cand *c, str
 
 /* ---- CLAIM_PARTITIONABLE_LEFTOVERS ---- */
 
-#define LEFT_MAXRES (3 + 16)
-
 /* What a dynamic slot for job jb takes of the resources res of
  * partitionable slot s: Cpus, Memory and Disk as the startd rounds them
  * (CONSUMPTION_CPUS ... defaults: at least 1 cpu and 1 MB), the custom
@@ -1085,29 +1118,13 @@ ca_neg_claim_leftovers(ca_neg *n, uint32_t si, uint32_t q)
 	uint32_t lead = n->jobs.at[u->jobs.at[q]].match;
 	const struct match *m0 = &n->matches.at[lead];
 	struct slot *s = &n->slots.at[m0->slot];
-	const ca_name *res[LEFT_MAXRES] = { n->n_cpus, n->n_mem, n->n_disk };
-	double left[LEFT_MAXRES], need[LEFT_MAXRES];
-	uint32_t nres = 3;
-	const char *list;
-	size_t len;
+	const ca_name *res[SLOT_MAXRES];
+	double left[SLOT_MAXRES], need[SLOT_MAXRES];
+	uint32_t nres;
 
 	if (!s->pslot || s->cp || m0->multi != NONE)
 		return;
-	if (ca_neg_str(n, s->ad, "MachineResources", &list, &len))
-		for (size_t i = 0; i < len && nres < LEFT_MAXRES;) {
-			while (i < len && (list[i] == ' ' || list[i] == ',' || list[i] == '\t'))
-				i++;
-			size_t b = i;
-			while (i < len && list[i] != ' ' && list[i] != ',' && list[i] != '\t')
-				i++;
-			const ca_name *x = i > b ? ca_intern(list + b, i - b) : NULL;
-			bool std = x == NULL;
-			for (uint32_t r = 0; r < 3 && x != NULL; r++)
-				std |= x == res[r];
-			if (!std && !(x->len == 4 && strncasecmp(x->key, "Swap", 4) == 0))
-				res[nres++] = x;
-		}
-	ca_arena_reset(&n->cx->scratch);
+	nres = slot_resources(n, s, res);
 	for (uint32_t r = 0; r < nres; r++)
 		left[r] = resource(n, s->ad, res[r], NULL);
 	if (!left_need(n, s, &n->jobs.at[m0->job], res, nres, need))
