@@ -447,10 +447,10 @@ init_machine(ca_ad *ad, const char *path, int line)
 }
 
 /* --init reads machine descriptions and slot ads of a condor_status -long
- * dump, in any mix: the slot ads of one Machine (wherever they are in the
- * input) make one machine, created where its first slot was. */
+ * dump, in any mix: a description makes its machine at once (memory does
+ * not grow with them); the slot ads of one Machine (wherever they are in
+ * the input) are held, and make one machine after the described ones. */
 struct init_item {
-	ca_ad *desc;			/* a machine description, or NULL */
 	ca_vec(ca_ad *) slots;		/* the slots of a machine of the dump */
 	const char *path;
 	int line;
@@ -486,15 +486,13 @@ init_add(ca_ad *ad, const char *path, int line)
 			}
 		}
 		ca_dict_add(&init_index, h, (uint32_t)init_items.n);
-	}
-	it = ca_vec_push(&init_items);
-	memset(it, 0, sizeof *it);
-	it->path = path;
-	it->line = line;
-	if (ca_startd_is_slot_ad(ad))
+		it = ca_vec_push(&init_items);
+		memset(it, 0, sizeof *it);
+		it->path = path;
+		it->line = line;
 		*ca_vec_push(&it->slots) = ad;
-	else
-		it->desc = ad;
+	} else
+		init_machine(ad, path, line);
 }
 
 static void
@@ -504,10 +502,6 @@ init_all(void)
 
 	for (size_t i = 0; i < init_items.n; i++) {
 		struct init_item *it = &init_items.at[i];
-		if (it->desc != NULL) {
-			init_machine(it->desc, it->path, it->line);
-			continue;
-		}
 		strbuf_reset(&warn);
 		ca_ad *desc = ca_startd_dump_machine(sd, it->slots.at, it->slots.n, &warn);
 		for (char *p = warn.buf, *e; p != NULL && *p; p = e + 1) {
