@@ -175,8 +175,9 @@ ca_neg_setup_cross(ca_neg *n)
 		ca_arena_reset(&n->cx->scratch);
 		if (tot > 4096)
 			tot = 4096;
-		s->xs = ca_arena_array(&n->arena, (size_t)(tot > 0 ? tot : 0) * EPH_R_N + 1,
-		    sizeof *s->xs);
+		size_t nxs = (size_t)(tot > 0 ? tot : 0) * EPH_R_N + 1;
+		/* zeroed: ca_neg_ovr_bind makes the node of an ovr without one */
+		s->xs = ca_arena_zalloc(&n->arena, nxs * sizeof *s->xs);
 		for (int64_t no = 1; no <= tot; no++) {
 			uint32_t user = cross_user(n, s, no);
 			ca_dict_it it;
