@@ -1596,7 +1596,7 @@ random_events() {
 	[[ $(val TotalGPUs $S2) == 4 && $(val TotalSlotGPUs $S2) == 1 ]]
 	[[ $(val MachineResources) == '"Cpus Memory Disk Swap Cogs GPUs"' ]]
 	[[ $(val Cpus $S1) == 4 && $(val Cpus $S2) == 2 ]]
-	[[ $(val WithinResourceLimits) == *'(TARGET.RequestGPUs is undefined || TARGET.RequestGPUs <= MY.GPUs)'* ]]
+	[[ $(val WithinResourceLimits) == *'(TARGET.RequestGPUs is undefined || MY.GPUs >= TARGET.RequestGPUs)'* ]]
 	# MACHINE_RESOURCE_NAMES leaves the others out; too much asked is an error
 	cfg 'MACHINE_RESOURCE_NAMES = Cogs' 'MACHINE_RESOURCE_Cogs = 4' 'MACHINE_RESOURCE_Bogs = 2'
 	slots "$D/node.ad" -c "$TMP/c.config"

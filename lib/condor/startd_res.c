@@ -138,16 +138,16 @@ out:
 	return rc;
 }
 
-/* The text a WithinResourceLimits clause adds for each configured custom
- * resource: a job that does not ask for it fits. */
+/* The clause WithinResourceLimits has for each configured custom resource,
+ * as HTCondor's startd writes it: a job that does not ask for it fits. */
 void
 ca_sd_res_wrl(ca_startd *sd, strbuf *out)
 {
 	for (size_t i = 0; i < sd->mres.n; i++)
 		if (sd->mres.at[i].configured)
-			strbuf_addf(out, " && (TARGET.%s is undefined || TARGET.%s <= MY.%s)",
-			    sd->mres.at[i].spell[MR_REQ], sd->mres.at[i].spell[MR_REQ],
-			    sd->mres.at[i].name);
+			strbuf_addf(out, " && (TARGET.%s is undefined || MY.%s >= TARGET.%s)",
+			    sd->mres.at[i].spell[MR_REQ], sd->mres.at[i].name,
+			    sd->mres.at[i].spell[MR_REQ]);
 }
 
 /* ---- ids ---- */
