@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "classad.h"
+#include "match.h"
 #include "schedd.h"
 #include "startd.h"
 
@@ -640,16 +641,19 @@ submit_defaults(ca_schedd *q, ca_ad *job)
 
 /* condor_submit's request_<name> and require_<name> of a custom machine
  * resource (GPUs ...) become Request<name> and Require<name>; for each
- * Request<name> besides RequestCpus, RequestMemory and RequestDisk the
- * Requirements condor_submit writes hold (TARGET.<name> >= Request<name>),
- * and with a Require<name> its count of matching resources,
+ * such request (and RequestGPUs, however it is given) the Requirements
+ * condor_submit writes hold (TARGET.<name> >= Request<name>), and with a
+ * Require<name> its count of matching resources,
  * countMatches(MY.Require<name>, TARGET.Available<name>) >= Request<name>. */
 static void
 custom_requests(ca_ad *job, strbuf *req)
 {
 	static const char *const std[] = { "Cpus", "Memory", "Disk", "VirtualMemory" };
 	strbuf name = STRBUF_INIT;
+	ca_nameset asked;
 
+	memset(&asked, 0, sizeof asked);
+	ca_nameset_add(&asked, ca_intern("RequestGPUs", 11));
 	for (uint32_t i = 0; i < job->n; i++) {
 		const char *sp = job->attrs[i].spell;
 		bool submit = strncasecmp(sp, "request_", 8) == 0 || strncasecmp(sp, "require_", 8) == 0;
@@ -660,10 +664,12 @@ custom_requests(ca_ad *job, strbuf *req)
 		    "Require", sp + 8);
 		if (!ca_has(job, name.buf))
 			ca_ad_set_copy(job, name.buf, name.len, job->attrs[i].expr);
+		ca_nameset_add(&asked, ca_intern(name.buf, name.len));
 	}
 	for (uint32_t i = 0; i < job->n; i++) {
 		const char *sp = job->attrs[i].spell, *res = sp + 7;
-		bool skip = strncasecmp(sp, "Request", 7) != 0 || *res == '\0' || *res == '_';
+		bool skip = strncasecmp(sp, "Request", 7) != 0 || *res == '\0' || *res == '_' ||
+		    !ca_nameset_has(&asked, job->attrs[i].name);
 		for (size_t k = 0; k < sizeof std / sizeof std[0] && !skip; k++)
 			skip = strcasecmp(res, std[k]) == 0;
 		for (const char *c = res; *c && !skip; c++)
@@ -677,6 +683,7 @@ custom_requests(ca_ad *job, strbuf *req)
 			strbuf_addf(req, " && (countMatches(MY.Require%s, TARGET.Available%s) >= "
 			    "Request%s)", res, res, res);
 	}
+	ca_nameset_free(&asked);
 	strbuf_release(&name);
 }
 
