@@ -185,7 +185,7 @@ pick_ad(const char *path, long index, const ca_expr *where)
 				    n == 1 ? "" : "s", index);
 			else
 				snprintf(msg, sizeof msg, "no ad in the input");
-			input_error(strcmp(path, "-") ? path : "<stdin>", 0, 0, msg);
+			input_error(cli_display(path), 0, 0, msg);
 			ad = NULL;
 			break;
 		}
@@ -1024,7 +1024,7 @@ static void
 put_failed(const ca_writer *w, const ca_reader *r, const char *path)
 {
 	if (errno == EILSEQ) {
-		cli_errat(strcmp(path, "-") ? path : "<stdin>", ca_reader_ad_line(r), 0,
+		cli_errat(cli_display(path), ca_reader_ad_line(r), 0,
 		    "%s", ca_writer_refusal(w));
 		cli_raise(EX_INPUT);
 	} else {

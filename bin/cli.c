@@ -109,6 +109,12 @@ vemit(const char *prog, const char *file, int line, int col, const char *fmt, va
 	strbuf_release(&sb);
 }
 
+const char *
+cli_display(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
 void
 cli_msg(const char *file, int line, int col, const char *fmt, ...)
 {
@@ -316,11 +322,13 @@ cli_expr(ca_arena *a, const char *opt, const char *text, int pflags)
 void
 cli_usage_error(const char *fmt, ...)
 {
+	strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vemit(progname, NULL, 0, 0, fmt, ap);
+	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	cli_err("%s", sb.buf);
 	fprintf(stderr, "Try '%s --help'.\n", progname);
 	exit(EX_USAGE);
 }
@@ -672,8 +680,43 @@ cli_err_lines(const char *prefix, const char *text)
 }
 
 void
+cli_unsimulated(ca_config *cfg, const char *subsys)
+{
+	ca_config_unsimulated(cfg, subsys, unsimulated, NULL);
+}
+
+void
 cli_config_warnings(ca_config *cfg, const char *subsys)
 {
 	cli_err_lines("warning: ", ca_config_warnings(cfg));
-	ca_config_unsimulated(cfg, subsys, unsimulated, NULL);
+	cli_unsimulated(cfg, subsys);
+}
+
+/* ---- job attributes not simulated ---- */
+
+struct job_place {
+	const char *file;
+	int line;
+};
+
+static void
+job_unsim(void *arg, const ca_ad *job, const ca_job_unsim *u)
+{
+	const struct job_place *at = arg;
+	const ca_attr *a = ca_ad_findn(job, u->name, strlen(u->name));
+	strbuf sb = STRBUF_INIT;
+
+	ca_print_expr(&sb, a->expr, 0);
+	cli_errat(at->file, at->line, 0, "warning: %s = %s is not simulated (%s); later "
+	    "jobs with it are not reported", u->name, sb.buf, u->why);
+	strbuf_release(&sb);
+}
+
+void
+cli_job_warnings(const ca_ad *job, const char *file, int line)
+{
+	static uint32_t seen;
+	struct job_place at = { file, line };
+
+	ca_job_unsimulated(job, &seen, job_unsim, &at);
 }

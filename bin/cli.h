@@ -101,6 +101,13 @@ int cli_load_configs(struct ca_config *cfg);
  * knob that would change a decision of subsys's daemon ("NEGOTIATOR",
  * "STARTD", "SCHEDD") but is not simulated; the exit status is unchanged. */
 void cli_config_warnings(struct ca_config *cfg, const char *subsys);
+/* Only the knobs and templates of cfg no program simulates (for subsys's
+ * daemon, or every daemon when subsys is NULL), as warnings. */
+void cli_unsimulated(struct ca_config *cfg, const char *subsys);
+/* A warning for each attribute of job (read at file:line) that would change
+ * what the schedd or the negotiator does but is not simulated, once per
+ * attribute in a run. */
+void cli_job_warnings(const struct ca_ad *job, const char *file, int line);
 
 #define CA_VERSION "0.1.0"
 
@@ -125,6 +132,8 @@ void cli_init(int argc, char **argv, const char *name);
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Each line of text as "prog: PREFIXline". */
 void cli_err_lines(const char *prefix, const char *text);
+/* The name of an input in messages: "<stdin>" for "-". */
+const char *cli_display(const char *path);
 /* "file:line:col: message" without the program's name (the REPL's). */
 void cli_msg(const char *file, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -389,17 +389,6 @@ use(ca_config *cfg, const char *what, bool expand)
 	}
 }
 
-static void
-warn_unsim(void *arg, const ca_config_unsim *u)
-{
-	strbuf sb = STRBUF_INIT;
-
-	(void)arg;
-	ca_config_unsim_format(u, &sb);
-	cli_err("warning: %s", sb.buf);
-	strbuf_release(&sb);
-}
-
 /* The knobs (for -subsystem's daemon when it is one the programs simulate)
  * and templates no program simulates, as warnings. */
 static void
@@ -411,7 +400,7 @@ unsimulated(ca_config *cfg)
 	for (size_t i = 0; i < sizeof daemons / sizeof daemons[0]; i++)
 		if (strcasecmp(opt.subsys, daemons[i]) == 0)
 			sub = daemons[i];
-	ca_config_unsimulated(cfg, sub, warn_unsim, NULL);
+	cli_unsimulated(cfg, sub);
 	/* a use line once (not the templates it uses in turn) */
 	const char *file = NULL;
 	int line = 0;

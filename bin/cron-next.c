@@ -106,27 +106,8 @@ count_bits(uint64_t set)
 static void
 name_set(int field, uint64_t set, char *buf, size_t len)
 {
-	const char *const *names = field == CA_CRON_MONTH ? month_names : wday_names;
-	int lo = field == CA_CRON_MONTH ? 1 : 0, hi = field == CA_CRON_MONTH ? 12 : 6;
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (int v = lo; v <= hi && o < len; v++) {
-		int end = v;
-
-		if (!(set >> v & 1))
-			continue;
-		while (end < hi && (set >> (end + 1) & 1))
-			end++;
-		if (end - v >= 2)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s-%s", o ? ", " : "",
-			    names[v], names[end]);
-		else
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", names[v]);
-		if (end - v == 1 && o < len)
-			o += (size_t)snprintf(buf + o, len - o, ", %s", names[end]);
-		v = end;
-	}
+	ca_cron_format_names(field, set, field == CA_CRON_MONTH ? month_names : wday_names,
+	    buf, len);
 }
 
 /* Append to buf (of size len, *o bytes used), cutting short when full. */
@@ -352,7 +333,7 @@ jobs_mode(char **files, int nfiles, ca_format out, bool gzip)
 		cli_die(EX_SYSTEM, "cannot start the output");
 	for (int i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
 		const char *path = nfiles > 0 ? files[i] : "-";
-		const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+		const char *name = cli_display(path);
 		ca_reader *r = cli_open(path, cli_common.in);
 		ca_ad *ad;
 

@@ -104,8 +104,10 @@ read_ads(ca_neg *neg, const char *path, bool slots)
 	while (cli_next_ad(r, &ad, &bad))
 		if (slots)
 			ca_neg_add_slot(neg, ad);
-		else
+		else {
+			cli_job_warnings(ad, cli_display(path), ca_reader_ad_line(r));
 			ca_neg_add_job(neg, ad);
+		}
 	ca_reader_close(r);
 	return bad ? -1 : 0;
 }

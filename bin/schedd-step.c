@@ -124,13 +124,6 @@ check_usage(void)
 static ca_ctx cx;
 static ca_schedd *queue;
 
-/* The name of an input in messages. */
-static const char *
-display(const char *path)
-{
-	return strcmp(path, "-") == 0 ? "<stdin>" : path;
-}
-
 struct read {
 	ca_ad *ad;
 	int line;
@@ -151,8 +144,11 @@ read_all(const char *path, int what)
 	while (cli_next_ad(r, &ad, &bad))
 		*ca_vec_push(&ads) = (struct read){ ad, ca_reader_ad_line(r) };
 	ca_reader_close(r);
-	for (size_t i = 0; i < ads.n; i++)
-		ca_schedd_add(queue, what, ads.at[i].ad, display(path), ads.at[i].line);
+	for (size_t i = 0; i < ads.n; i++) {
+		if (what == CA_Q_JOB || what == CA_Q_SUBMIT)
+			cli_job_warnings(ads.at[i].ad, cli_display(path), ads.at[i].line);
+		ca_schedd_add(queue, what, ads.at[i].ad, cli_display(path), ads.at[i].line);
+	}
 	ca_vec_free(&ads);
 	return !bad;
 }
@@ -261,7 +257,7 @@ exits_mode(void)
 		while (cli_next_ad(r, &ad, NULL)) {
 			int rc = ca_schedd_slot_exit(queue, ad, &ev, &err);
 			if (rc < 0) {
-				err.file = display(path);
+				err.file = cli_display(path);
 				err.line = ca_reader_ad_line(r);
 				cli_diag(&err);
 			} else if (rc > 0) {

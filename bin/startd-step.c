@@ -33,7 +33,7 @@
 #include "classad.h"
 
 enum {
-	OPT_INIT = CLI_LONG, OPT_UNTIL, OPT_EVERY, OPT_WHY, OPT_STATE
+	OPT_INIT = CLI_LONG, OPT_UNTIL, OPT_EVERY, OPT_CHART, OPT_WHY, OPT_STATE
 };
 
 static const cli_opt options[] = {
@@ -54,6 +54,9 @@ static const cli_opt options[] = {
 	{ OPT_UNTIL, 0, "until", CLI_ARG, "EPOCH", "timeline: step from --now to EPOCH ..." },
 	{ OPT_EVERY, 0, "every", CLI_ARG, "SECONDS",
 	    "... every SECONDS, printing each slot at each step" },
+	{ OPT_CHART, 0, "chart", CLI_NOARG, NULL,
+	    "timeline as a strip chart: a row per slot, a letter\n"
+	    "per step for its state, instead of the lines" },
 	{ OPT_WHY, 0, "why", CLI_ARG, "SLOT",
 	    "explain SLOT's state after the step (instead of ads)" },
 	{ OPT_STATE, 0, "state", CLI_ARG, "FILE",
@@ -85,7 +88,7 @@ static const cli_spec spec = {
 
 static struct {
 	ca_vec(const char *) events;
-	bool auto_claim, verbose, init, timeline, until_set, every_set;
+	bool auto_claim, verbose, init, timeline, until_set, every_set, chart;
 	const char *log, *why, *state;
 	int64_t now, until, every;
 	char **files;		/* the slots (or machines) */
@@ -106,6 +109,7 @@ option(void *arg, int key, char *val)
 		opt.every = cli_int("--every", val, 1, (int64_t)1 << 32);
 		opt.every_set = true;
 		break;
+	case OPT_CHART: opt.chart = true; break;
 	case OPT_WHY: opt.why = val; break;
 	case OPT_STATE: opt.state = val; break;
 	default: break;
@@ -119,6 +123,8 @@ check_usage(void)
 	opt.timeline = opt.until_set || opt.every_set;
 	if (opt.timeline && !(opt.until_set && opt.every_set))
 		cli_usage_error("a timeline needs both --until EPOCH and --every SECONDS");
+	if (opt.chart && !opt.timeline)
+		cli_usage_error("--chart draws a timeline: give --until EPOCH and --every SECONDS");
 	if (opt.timeline && opt.until < opt.now)
 		cli_usage_error("--until %lld is before --now %lld", (long long)opt.until,
 		    (long long)opt.now);
@@ -146,13 +152,6 @@ static ca_startd *sd;
 static ca_sevents *events;
 static FILE *logfp;
 
-/* The name of an input in messages. */
-static const char *
-display(const char *path)
-{
-	return strcmp(path, "-") == 0 ? "<stdin>" : path;
-}
-
 /* ---- the log ---- */
 
 /* Timeline mode collects the log lines of one step and prints them in time
@@ -172,7 +171,7 @@ log_rec(void *arg, const ca_slog *r)
 	ca_slog_format(r, &sb);
 	if (logfp != NULL)
 		fputs(sb.buf, logfp);
-	if (opt.timeline)
+	if (opt.timeline && !opt.chart)
 		*ca_vec_push(&lines) = (struct line){ r->time, lines.n,
 		    strbuf_detach(&sb, NULL) };
 	strbuf_release(&sb);
@@ -225,7 +224,7 @@ read_events(void)
 		if (r == NULL)
 			continue;
 		while (cli_next_ad(r, &ad, NULL))
-			if (ca_sevents_add(events, ad, opt.now, display(opt.events.at[f]),
+			if (ca_sevents_add(events, ad, opt.now, cli_display(opt.events.at[f]),
 			    ca_reader_ad_line(r), &err) < 0) {
 				cli_diag(&err);
 				ca_ad_free(ad);
@@ -406,7 +405,7 @@ add_slot(ca_ad *ad, const char *path, int line)
 		strbuf_adds(&machine_key, k);
 	}
 	if (ca_smachine_add(machine, ad, opt.now, &err) < 0) {
-		err.file = display(path);
+		err.file = cli_display(path);
 		err.line = line;
 		err.col = 1;
 		cli_diag(&err);
@@ -434,7 +433,7 @@ init_machine(ca_ad *ad, const char *path, int line)
 
 	if (ca_smachine_create(m, ad, opt.now, &err) < 0) {
 		if (err.file == NULL) {
-			err.file = display(path);
+			err.file = cli_display(path);
 			err.line = line;
 			err.col = 1;
 		}
@@ -508,7 +507,7 @@ init_all(void)
 			e = strchr(p, '\n');
 			*e = '\0';
 			ca_diag w;
-			ca_diag_set(&w, CA_EX_INPUT, display(it->path), it->line, 0, "warning: %s", p);
+			ca_diag_set(&w, CA_EX_INPUT, cli_display(it->path), it->line, 0, "warning: %s", p);
 			cli_note(&w);
 		}
 		for (size_t k = 0; k < it->slots.n; k++)
@@ -532,6 +531,135 @@ keep_machine(ca_smachine *m)
 	return true;
 }
 
+/*
+ * The strip chart: a row per slot (dynamic slots get theirs when they
+ * appear, blank before and after), a column per step, the letter of the
+ * slot's state and activity at the end of the step. What happened between
+ * two steps does not show: the transition log (-l, -v) has it.
+ */
+static const struct {
+	const char *state, *act;
+	char c;
+	const char *what;
+} letters[] = {
+	{ "Owner", NULL, 'O', "Owner" },
+	{ "Unclaimed", "Benchmarking", 'b', "Unclaimed/Benchmarking" },
+	{ "Unclaimed", NULL, '.', "Unclaimed" },
+	{ "Matched", NULL, 'M', "Matched" },
+	{ "Claimed", "Idle", 'i', "Claimed/Idle" },
+	{ "Claimed", "Busy", '#', "Claimed/Busy" },
+	{ "Claimed", "Suspended", 's', "Claimed/Suspended" },
+	{ "Claimed", "Retiring", 'r', "Claimed/Retiring" },
+	{ "Preempting", "Vacating", 'v', "Preempting/Vacating" },
+	{ "Preempting", "Killing", 'k', "Preempting/Killing" },
+	{ "Backfill", NULL, 'f', "Backfill" },
+	{ "Drained", NULL, 'D', "Drained" },
+};
+#define NLETTERS (sizeof letters / sizeof letters[0])
+
+struct row {
+	char *name;
+	ca_vec(char) cells;
+};
+static ca_vec(struct row) rows;
+static ca_dict row_index;
+static bool letter_used[NLETTERS];
+
+static struct row *
+chart_row(const char *name)
+{
+	uint64_t h = ca_hash_bytes(0, name, strlen(name));
+	ca_dict_it it;
+
+	for (uint32_t i = ca_dict_first(&row_index, h, &it); i != CA_DICT_NONE;
+	    i = ca_dict_next(&row_index, &it))
+		if (strcmp(rows.at[i].name, name) == 0)
+			return &rows.at[i];
+	ca_dict_add(&row_index, h, (uint32_t)rows.n);
+	struct row *r = ca_vec_push(&rows);
+	*r = (struct row){ ca_xstrndup(name, strlen(name)), CA_VEC_INIT };
+	return r;
+}
+
+static char
+chart_letter(ca_ctx *cx, const ca_ad *slot)
+{
+	const char *st = NULL, *act = NULL;
+
+	ca_get_str(cx, slot, "State", &st, NULL);
+	ca_get_str(cx, slot, "Activity", &act, NULL);
+	for (size_t k = 0; st != NULL && k < NLETTERS; k++)
+		if (strcmp(st, letters[k].state) == 0 && (letters[k].act == NULL ||
+		    (act != NULL && strcmp(act, letters[k].act) == 0))) {
+			letter_used[k] = true;
+			return letters[k].c;
+		}
+	return '?';
+}
+
+/* Column col of the chart: every slot's letter now. */
+static void
+chart_step(ca_ctx *cx, size_t col)
+{
+	for (size_t k = 0; k < machines.n; k++)
+		for (size_t i = 0; i < ca_smachine_count(machines.at[k]); i++) {
+			const ca_ad *slot = ca_smachine_slot(machines.at[k], i);
+			const char *name = NULL;
+			if (slot == NULL || ca_get_str(cx, slot, "Name", &name, NULL) != 1)
+				continue;
+			struct row *r = chart_row(name);
+			while (r->cells.n < col)
+				*ca_vec_push(&r->cells) = ' ';
+			*ca_vec_push(&r->cells) = chart_letter(cx, slot);
+			ca_arena_reset(&cx->scratch);
+		}
+}
+
+/* The chart: the span, a time axis (a mark every ten columns, with the
+ * clock time there in the log's time zone), the rows, the legend. */
+static void
+chart_print(size_t ncols)
+{
+	int width = 4;
+	strbuf sb = STRBUF_INIT, axis = STRBUF_INIT;
+	/* from the log's "YYYY-MM-DD HH:MM:SS": seconds, minutes or days */
+	size_t from = opt.every < 86400 ? 11 : 5;
+	size_t len = opt.every < 60 ? 8 : 5;
+
+	for (size_t i = 0; i < rows.n; i++)
+		if ((int)strlen(rows.at[i].name) > width)
+			width = (int)strlen(rows.at[i].name);
+	ca_startd_time(&sb, opt.now);
+	strbuf_adds(&sb, " to ");
+	ca_startd_time(&sb, opt.until);
+	printf("%-*s %s, a column every %lld s\n", width, "", sb.buf, (long long)opt.every);
+	for (size_t c = 0; c < ncols; c += 10) {
+		strbuf_reset(&sb);
+		ca_startd_time(&sb, opt.now + (int64_t)c * opt.every);
+		while (axis.len < c)
+			strbuf_addc(&axis, ' ');
+		strbuf_addc(&axis, '|');
+		if (sb.len >= from + len)
+			strbuf_add(&axis, sb.buf + from, len);
+	}
+	printf("%-*s %s\n", width, "time", axis.buf);
+	for (size_t i = 0; i < rows.n; i++) {
+		struct row *r = &rows.at[i];
+		printf("%-*s %.*s\n", width, r->name, (int)r->cells.n, r->cells.at);
+		free(r->name);
+		ca_vec_free(&r->cells);
+	}
+	printf("%-*s ", width, "");
+	for (size_t k = 0, n = 0; k < NLETTERS; k++)
+		if (letter_used[k])
+			printf("%s%c %s", n++ ? ", " : "", letters[k].c, letters[k].what);
+	putchar('\n');
+	strbuf_release(&sb);
+	strbuf_release(&axis);
+	ca_vec_free(&rows);
+	ca_dict_free(&row_index);
+}
+
 static void
 timeline(void)
 {
@@ -539,6 +667,10 @@ timeline(void)
 	ca_sevent ***mev = ca_xcalloc(nm + 1, sizeof *mev);
 	size_t *mn = ca_xcalloc(nm + 1, sizeof *mn), *next = ca_xcalloc(nm + 1, sizeof *next);
 	strbuf sb = STRBUF_INIT;
+	size_t ncols = 0;
+	ca_ctx cx;
+
+	ca_ctx_init(&cx);
 
 	for (size_t k = 0; k < nm; k++)
 		mev[k] = ca_sevents_take(events, machines.at[k], &mn[k]);
@@ -547,6 +679,12 @@ timeline(void)
 			t = opt.until;
 		for (size_t k = 0; k < nm; k++)
 			ca_startd_advance(sd, machines.at[k], mev[k], mn[k], &next[k], t);
+		if (opt.chart) {
+			chart_step(&cx, ncols++);
+			if (t >= opt.until)
+				break;
+			continue;
+		}
 		flush_lines();
 		for (size_t k = 0; k < nm; k++)
 			for (size_t i = 0; i < ca_smachine_count(machines.at[k]); i++) {
@@ -562,6 +700,9 @@ timeline(void)
 		if (t >= opt.until)
 			break;
 	}
+	if (opt.chart)
+		chart_print(ncols);
+	ca_ctx_free(&cx);
 	strbuf_release(&sb);
 	for (size_t k = 0; k < nm; k++)
 		free(mev[k]);

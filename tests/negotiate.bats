@@ -1074,6 +1074,14 @@ quota_jobs() {
 	[ "$output" = $'b@example.org 10\ng1.a@example.org 1' ]
 }
 
+@test "a job of the grid universe is negotiated as a vanilla job, with a warning once" {
+	gen_slots n 2 >"$TMP/slots"
+	gen_jobs alice 1 2 'JobUniverse = 9' >"$TMP/jobs"
+	run -0 --separate-stderr neg --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$stderr" = "negotiate: $TMP/jobs:1: warning: JobUniverse = 9 is not simulated (the scheduler, grid, parallel and local universes: such a job is matched here as a vanilla job); later jobs with it are not reported" ]
+	[ "$(printf '%s\n' "$output" | grep -c '^JobId')" -eq 2 ]
+}
+
 @test "the knobs simulated now are not reported as not simulated" {
 	gen_slots n 1 >"$TMP/slots"
 	gen_jobs alice 1 1 >"$TMP/jobs"

@@ -243,6 +243,18 @@ small_pool() {
 	pool-cycle --now $((T0 + 60)) "$TMP/st"
 }
 
+@test "pool-cycle: a submission of the scheduler universe is queued with a warning, once a run" {
+	pool
+	machines node 1 2 'use FEATURE : StaticSlots'
+	pool-cycle --init --now $T0 "$TMP/pool" "$TMP/st"
+	printf 'JobUniverse = 7\nJobDuration = 600\nQueue = 2\n' >"$TMP/st/incoming/a.ads"
+	printf 'JobUniverse = 12\nJobDuration = 600\n' >"$TMP/st/incoming/b.ads"
+	run -0 --separate-stderr pool-cycle --now $((T0 + 60)) "$TMP/st"
+	[ "$stderr" = "pool-cycle: a.ads: JobUniverse is not simulated (the scheduler, grid, parallel and local universes: such a job is matched here as a vanilla job); later jobs with it are not reported" ]
+	run classad-eval -p 'strcat(ClusterId, ".", ProcId)' -p JobUniverse "$TMP/st/gen.1/jobs.ads"
+	[[ $output == $'1.0\t7\n1.1\t7\n2.0\t12' ]]
+}
+
 @test "pool-cycle: --init, a cycle, the generations and the usage errors" {
 	small_pool
 	[[ $(cat "$TMP/st/current") == 1 ]]

@@ -254,6 +254,42 @@ attr() {
 	[[ $output == $'1.0\ttrue\t300\n2.0\ttrue\t400\n3.0\tfalse\t500' ]]
 }
 
+@test "OnExitHold: a job whose OnExitHold is true at its exit is held (3), its reason and subcode its own" {
+	job 1.0 2 'OnExitHold = ExitCode == 0 && NumJobCompletions < 2' 'RemoteHost = "slot1@a"' \
+	    "JobCurrentStartDate = $T0"
+	job 2.0 2 'OnExitHold = true' 'OnExitHoldReason = "check the output"' 'OnExitHoldSubCode = 5' \
+	    'RemoteHost = "slot2@a"' "JobCurrentStartDate = $T0"
+	job 3.0 2 'OnExitHold = ExitCode != 0' 'RemoteHost = "slot3@a"' "JobCurrentStartDate = $T0"
+	printf 'Name = "slot%s@a"\nEvent = "JobExit"\nTime = %s\nJobId = "%s.0"\n\n' \
+	    1 $((T0 + 360)) 1 2 $((T0 + 400)) 2 3 $((T0 + 500)) 3 >"$TMP/ex.ads"
+	for i in 1 2 3; do slot slot$i@a Unclaimed Idle; done
+	schedd-step --now $((T0 + 600)) --jobs "$TMP/q.ads" -e "$TMP/ex.ads" -l "$TMP/log.ads" \
+	    --history "$TMP/h.ads" "$TMP/slots.ads" >"$TMP/q1.ads"
+	run classad-eval -p 'strcat(ClusterId, ".", ProcId)' -p JobStatus -p HoldReasonCode \
+	    -p HoldReasonSubCode -p HoldReason -p 'EnteredCurrentStatus - 1700000000' \
+	    -p 'isUndefined(RemoteHost)' "$TMP/q1.ads"
+	[[ ${lines[0]} == $'1.0\t5\t3\t0\tThe job attribute OnExitHold expression \'ExitCode == 0 && NumJobCompletions < 2\' evaluated to TRUE\t360\ttrue' ]]
+	[[ ${lines[1]} == $'2.0\t5\t3\t5\tcheck the output\t400\ttrue' ]]
+	[ "${#lines[@]}" -eq 2 ]
+	# the third completes; the held ones have a held event and no terminated one
+	run classad-eval -p 'strcat(ClusterId, ".", ProcId)' -p JobStatus "$TMP/h.ads"
+	[[ $output == $'3.0\t4' ]]
+	run classad-eval -p JobId -p MyType "$TMP/log.ads"
+	[[ $output == $'1.0\tJobHeldEvent\n2.0\tJobHeldEvent\n3.0\tJobTerminatedEvent' ]]
+}
+
+@test "job attributes not simulated (JobUniverse 7, 9, 11, 12; NextJobStartDelay): a warning once each" {
+	job 1.0 1 'JobUniverse = 5' 'NextJobStartDelay = 0'
+	job 2.0 1 'JobUniverse = 11'
+	job 3.0 1 'JobUniverse = 7' 'NextJobStartDelay = 30'
+	slot slot1@a Unclaimed Idle
+	run -0 --separate-stderr schedd-step --now $T0 --jobs "$TMP/q.ads" "$TMP/slots.ads"
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	[[ ${stderr_lines[0]} == "schedd-step: $TMP/q.ads:9: warning: JobUniverse = 11 is not simulated (the scheduler, grid, parallel and local universes: such a job is matched here as a vanilla job); later jobs with it are not reported" ]]
+	[[ ${stderr_lines[1]} == "schedd-step: $TMP/q.ads:16: warning: NextJobStartDelay = 30 is not simulated"* ]]
+	[ "$(printf '%s\n' "$output" | grep -c '^ClusterId')" -eq 3 ]
+}
+
 @test "a deferred job executes at its DeferralTime: ExecuteEvent then" {
 	job 1.0 1 "DeferralTime = $((T0 + 300))"
 	slot slot1@a Claimed Busy 'JobId = "1.0"' "JobStart = $((T0 + 60))"

@@ -1214,6 +1214,43 @@ tl() {
 	[[ $output == *"[14] SUSPEND = true"* && $output == *"[15] CONTINUE = true"* ]]
 }
 
+@test "--chart: the timeline as a strip chart, a letter per step, the legend of the letters used" {
+	local c=(-c "$P/desktop.config" -c "$P/desktop-local.config" -c "$TL/desk.config")
+	startd-step --init "${c[@]}" --now $T0 "$TL/desk.ad" >"$TMP/slots.ads"
+	run -0 --separate-stderr startd-step "${c[@]}" --now $T0 --until $((T0 + 2400)) --every 60 \
+	    -e "$TL/typing-long.ads" --chart "$TMP/slots.ads"
+	check_golden startd-step/chart-desktop
+	# the same letters as the lines say, step by step
+	run -0 --separate-stderr startd-step "${c[@]}" --now $T0 --until $((T0 + 2400)) --every 60 \
+	    -e "$TL/typing-long.ads" "$TMP/slots.ads"
+	local want
+	want=$(printf '%s\n' "$output" | sed -n 's/^.*  slot1@desk.example.org is \([A-Za-z]*\/[A-Za-z]*\).*/\1/p' |
+	    sed 's,^Unclaimed/Idle$,.,; s,^Claimed/Busy$,#,; s,^Claimed/Suspended$,s,; s,^Preempting/Vacating$,v,' |
+	    tr -d '\n')
+	run -0 startd-step "${c[@]}" --now $T0 --until $((T0 + 2400)) --every 60 \
+	    -e "$TL/typing-long.ads" --chart "$TMP/slots.ads"
+	[[ ${#want} -eq 41 && ${lines[2]} == "slot1@desk.example.org $want" ]]
+	run -2 --separate-stderr startd-step --chart "$TMP/slots.ads"
+	[[ $stderr == *"--chart draws a timeline"* ]]
+}
+
+@test "--chart: a dynamic slot gets its row when it is carved, blank before and after" {
+	printf 'Name = "big.example.org"\nCpus = 10\nMemory = 10240\nDisk = 1000000000\n' >"$TMP/big.ad"
+	slots "$TMP/big.ad"
+	P1=slot1@big.example.org
+	ev $P1 Match $((T0 + 130)) "$(job 1.0 alice 'RequestCpus = 3')"
+	ev $P1 Claim $((T0 + 131)) 'JobId = "1.0"'
+	ev $P1 Activate $((T0 + 132)) 'JobId = "1.0"'
+	ev $P1 JobExit $((T0 + 400)) 'JobId = "1.0"'
+	ev slot1_1@big.example.org Release $((T0 + 401))
+	run -0 --separate-stderr startd-step --now $T0 --until $((T0 + 600)) --every 60 \
+	    -e "$TMP/ev.ads" --chart "$TMP/slots.ads"
+	[ "${lines[1]}" = "time                    |22:13    |22:23" ]
+	[ "${lines[2]}" = "slot1@big.example.org   ..........." ]
+	[ "${lines[3]}" = "slot1_1@big.example.org    ####" ]
+	[ "${lines[4]}" = "                        . Unclaimed, # Claimed/Busy" ]
+}
+
 # ---- streams, options and errors ----
 
 @test "startd-step: an event for an unknown slot is reported where it is, exit 3, nothing lost" {

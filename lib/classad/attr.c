@@ -58,26 +58,62 @@ ca_has(const ca_ad *ad, const char *name)
 	return ca_ad_findn(ad, name, strlen(name)) != NULL;
 }
 
-int
-ca_value_int(ca_value v, int64_t *out)
+/* A number's kind: 1 an integer (a bool as 0 or 1) in *i, 2 a real in *r,
+ * 0 undefined, -1 anything else. */
+static int
+num_kind(ca_value v, int64_t *i, double *r)
 {
 	switch (v.kind) {
 	case CA_UNDEFINED:
 		return 0;
 	case CA_INT:
-		*out = v.u.i;
+		*i = v.u.i;
 		return 1;
 	case CA_BOOL:
-		*out = v.u.b;
+		*i = v.u.b;
 		return 1;
 	case CA_REAL:
-		if (!(v.u.r > -9.2e18 && v.u.r < 9.2e18))
-			return -1;
-		*out = (int64_t)v.u.r;
-		return 1;
+		*r = v.u.r;
+		return 2;
 	default:
 		return -1;
 	}
+}
+
+int
+ca_value_int(ca_value v, int64_t *out)
+{
+	int64_t i = 0;
+	double r = 0;
+	int k = num_kind(v, &i, &r);
+
+	if (k == 2) {
+		if (!(r > -9.2e18 && r < 9.2e18))
+			return -1;
+		i = (int64_t)r;
+		k = 1;
+	}
+	if (k == 1)
+		*out = i;
+	return k;
+}
+
+int
+ca_value_num(ca_value v, double *out)
+{
+	int64_t i = 0;
+	double r = 0;
+	int k = num_kind(v, &i, &r);
+
+	if (k == 1)
+		*out = (double)i;
+	else if (k == 2) {
+		if (isnan(r))
+			return -1;
+		*out = r;
+		k = 1;
+	}
+	return k;
 }
 
 /* The value of name, and whether ad has it at all. */
@@ -102,25 +138,7 @@ ca_get_int(ca_ctx *cx, const ca_ad *ad, const char *name, int64_t *out)
 int
 ca_get_num(ca_ctx *cx, const ca_ad *ad, const char *name, double *out)
 {
-	ca_value v = get(cx, ad, name);
-
-	switch (v.kind) {
-	case CA_UNDEFINED:
-		return 0;
-	case CA_INT:
-		*out = (double)v.u.i;
-		return 1;
-	case CA_BOOL:
-		*out = v.u.b;
-		return 1;
-	case CA_REAL:
-		if (isnan(v.u.r))
-			return -1;
-		*out = v.u.r;
-		return 1;
-	default:
-		return -1;
-	}
+	return ca_value_num(get(cx, ad, name), out);
 }
 
 int

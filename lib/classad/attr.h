@@ -44,6 +44,8 @@ int ca_get_str(ca_ctx *cx, const ca_ad *ad, const char *name, const char **out, 
 
 /* A value as an integer, with ca_get_int's rules: 1, 0 (UNDEFINED) or -1. */
 int ca_value_int(ca_value v, int64_t *out);
+/* A value as a double, with ca_get_num's rules. */
+int ca_value_num(ca_value v, double *out);
 
 /* "CLUSTER.PROC", the way HTCondor names a job; into buf (24 bytes do). */
 #define CA_JOBID_LEN 48

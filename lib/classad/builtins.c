@@ -4,6 +4,7 @@
 
 #include "builtins.h"
 #include "builtins_int.h"
+#include "dict.h"
 
 #define ANY	(-1)
 #define S(name, min, max, fn, op)	{ name, min, max, fn, NULL, op }	/* strict */
@@ -107,38 +108,10 @@ static const ca_builtin table[] = {
 
 #define NTABLE	(sizeof table / sizeof table[0])
 
-/* name[0..len) against a table name, ignoring ASCII case. */
-static int
-name_cmp(const char *name, size_t len, const char *entry)
-{
-	size_t i;
-
-	for (i = 0; i < len && entry[i]; i++) {
-		int d = ca_lower((unsigned char)name[i]) - ca_lower((unsigned char)entry[i]);
-		if (d)
-			return d;
-	}
-	if (i < len)
-		return 1;
-	return entry[i] ? -1 : 0;
-}
-
 const ca_builtin *
 ca_builtin_find(const char *name, size_t len)
 {
-	size_t lo = 0, hi = NTABLE;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = name_cmp(name, len, table[mid].name);
-		if (c == 0)
-			return &table[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+	return ca_table_find(table, NTABLE, sizeof table[0], name, len);
 }
 
 const ca_builtin *

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "ascii.h"
 #include "dict.h"
 
 static void
@@ -91,4 +92,26 @@ ca_dict_free(ca_dict *d)
 	free(d->ent);
 	d->ent = NULL;
 	d->mask = d->n = 0;
+}
+
+const void *
+ca_table_find(const void *table, size_t n, size_t size, const char *name, size_t len)
+{
+	const char *base = table;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const void *item = base + mid * size;
+		const char *entry;
+		memcpy(&entry, item, sizeof entry);
+		int c = ca_fold_cmp(name, len, entry, strlen(entry));
+		if (c == 0)
+			return item;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
 }

@@ -76,4 +76,11 @@ bool ca_dict_remove(ca_dict *d, uint64_t h, uint32_t idx);
 void ca_dict_clear(ca_dict *d);
 void ca_dict_free(ca_dict *d);
 
+/* The other lookup, for constant tables: in table (n items of size bytes,
+ * each starting with its `const char *name`, sorted by name ignoring the
+ * case of A-Z, '_' before letters), the item named name[0..len) ignoring
+ * case, or NULL. A binary search. */
+const void *ca_table_find(const void *table, size_t n, size_t size, const char *name,
+    size_t len);
+
 #endif

@@ -3,6 +3,7 @@
 #ifndef CA_NODE_H
 #define CA_NODE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "value.h"
@@ -46,6 +47,14 @@ typedef enum ca_node {
 	CA_N_LIST,	/* { items } */
 	CA_N_AD		/* [ ... ] */
 } ca_node;
+
+/* Whether the node's operands are u.k.a, u.k.b and u.k.c (those unused
+ * NULL): INDEX through PAREN. */
+static inline bool
+ca_node_has_kids(int node)
+{
+	return node >= CA_N_INDEX && node <= CA_N_PAREN;
+}
 
 /* Scope of an attribute reference (ca_expr.op for CA_N_ATTR). */
 enum ca_scope {

@@ -627,24 +627,9 @@ num_attr(ca_ctx *cx, const ca_ad *ad, const ca_name *name, double *out)
 	const ca_attr *at = ca_ad_find(ad, name);
 	ca_value v = at == NULL ? ca_undef() : at->is_lit ? at->lit :
 	    ca_eval_expr(cx, at->expr, ad, NULL);
+	int rc = ca_value_num(v, out);
 
-	switch (v.kind) {
-	case CA_UNDEFINED:
-		return 0;
-	case CA_INT:
-		*out = (double)v.u.i;
-		return 1;
-	case CA_BOOL:
-		*out = v.u.b;
-		return 1;
-	case CA_REAL:
-		if (!isfinite(v.u.r))
-			return -1;
-		*out = v.u.r;
-		return 1;
-	default:
-		return -1;
-	}
+	return rc > 0 && !isfinite(*out) ? -1 : rc;
 }
 
 /* What a record's number may be: any number >= 0, a count or time (a whole

@@ -654,44 +654,42 @@ type_err(const struct cfg_entry *e, const char *text, size_t len, const char *wh
 	return -1;
 }
 
-int
-ca_config_int(ca_config *cfg, const char *name, int64_t *out, ca_diag *err)
+/* name's value as a number: 1 with *v an INT or a REAL (with whole, a REAL
+ * only when it is a whole number an int64_t holds), 0 when not defined,
+ * -1 with err when it is something else. */
+static int
+get_number(ca_config *cfg, const char *name, bool whole, ca_value *v, ca_diag *err)
 {
 	strbuf sb = STRBUF_INIT;
 	struct cfg_entry *e = NULL;
-	ca_value v;
-	int rc = get_value(cfg, name, &v, &sb, &e, err);
+	int rc = get_value(cfg, name, v, &sb, &e, err);
 
-	if (rc == 1) {
-		if (v.kind == CA_INT)
-			*out = v.u.i;
-		else if (v.kind == CA_REAL && v.u.r >= -9.2e18 && v.u.r <= 9.2e18 &&
-		    v.u.r == (double)(int64_t)v.u.r)
-			*out = (int64_t)v.u.r;
-		else
-			rc = type_err(e, sb.buf, sb.len, "an integer", err);
-	}
+	if (rc == 1 && v->kind != CA_INT && !(v->kind == CA_REAL && (!whole ||
+	    (v->u.r >= -9.2e18 && v->u.r <= 9.2e18 && v->u.r == (double)(int64_t)v->u.r))))
+		rc = type_err(e, sb.buf, sb.len, whole ? "an integer" : "a number", err);
 	strbuf_release(&sb);
+	return rc;
+}
+
+int
+ca_config_int(ca_config *cfg, const char *name, int64_t *out, ca_diag *err)
+{
+	ca_value v;
+	int rc = get_number(cfg, name, true, &v, err);
+
+	if (rc == 1)
+		*out = v.kind == CA_INT ? v.u.i : (int64_t)v.u.r;
 	return rc;
 }
 
 int
 ca_config_real(ca_config *cfg, const char *name, double *out, ca_diag *err)
 {
-	strbuf sb = STRBUF_INIT;
-	struct cfg_entry *e = NULL;
 	ca_value v;
-	int rc = get_value(cfg, name, &v, &sb, &e, err);
+	int rc = get_number(cfg, name, false, &v, err);
 
-	if (rc == 1) {
-		if (v.kind == CA_INT)
-			*out = (double)v.u.i;
-		else if (v.kind == CA_REAL)
-			*out = v.u.r;
-		else
-			rc = type_err(e, sb.buf, sb.len, "a number", err);
-	}
-	strbuf_release(&sb);
+	if (rc == 1)
+		*out = v.kind == CA_INT ? (double)v.u.i : v.u.r;
 	return rc;
 }
 

@@ -19,7 +19,7 @@
  * lower-cased names), for the binary search; a unit test checks it.
  */
 
-static const struct {
+static const struct cfg_default {
 	const char *name, *value;
 } defaults[] = {
 	{ "ACCOUNTANT_DATABASE_FILE", "$(SPOOL)/Accountantnew.log" },
@@ -156,34 +156,13 @@ static const struct {
 
 #define NDEFAULTS (sizeof defaults / sizeof defaults[0])
 
-/* Compare s[0..len) with the NUL-terminated t, lower-cased. */
-static int
-ci_cmp(const char *s, size_t len, const char *t)
-{
-	for (size_t i = 0; i < len; i++) {
-		int a = cfg_lower((unsigned char)s[i]), b = cfg_lower((unsigned char)t[i]);
-		if (b == 0 || a != b)
-			return a - b;
-	}
-	return -cfg_lower((unsigned char)t[len]);
-}
-
 const char *
 cfg_default(const char *name, size_t len)
 {
-	size_t lo = 0, hi = NDEFAULTS;
+	const struct cfg_default *d = ca_table_find(defaults, NDEFAULTS, sizeof defaults[0],
+	    name, len);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = ci_cmp(name, len, defaults[mid].name);
-		if (c == 0)
-			return defaults[mid].value;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+	return d ? d->value : NULL;
 }
 
 size_t

@@ -454,12 +454,31 @@ ca_cron_set(const ca_cron *c, int field)
 	return 0;
 }
 
-size_t
-ca_cron_format_set(int field, uint64_t set, char *buf, size_t len)
+/* Append the text of values lo..hi (a run) to buf as format_set does. */
+static size_t
+add_run(char *buf, size_t len, size_t need, const char *const *names, int lo, int hi)
+{
+	const char *sep = need == 0 ? "" : names ? ", " : ",";
+	char *at = buf + (need < len ? need : len);
+	size_t room = need < len ? len - need : 0;
+	int n;
+
+	if (names)
+		n = snprintf(at, room, "%s%s%s%s", sep, names[lo], hi > lo ?
+		    hi - lo >= 2 ? "-" : ", " : "", hi > lo ? names[hi] : "");
+	else if (hi > lo)
+		n = snprintf(at, room, "%s%d%s%d", sep, lo, hi - lo >= 2 ? "-" : ",", hi);
+	else
+		n = snprintf(at, room, "%s%d", sep, lo);
+	return need + (size_t)n;
+}
+
+/* The one writer of a set: numbers, or names[v] when names is not NULL. */
+static size_t
+format_set(int field, uint64_t set, const char *const *names, char *buf, size_t len)
 {
 	int hi = field == CA_CRON_WDAY ? 6 : ca_cron_field_max(field);
 	size_t need = 0;
-	int n;
 
 	if (len > 0)
 		buf[0] = '\0';
@@ -470,19 +489,23 @@ ca_cron_format_set(int field, uint64_t set, char *buf, size_t len)
 			continue;
 		while (end < hi && (set >> (end + 1) & 1))
 			end++;
-		if (end - v >= 2)
-			n = snprintf(buf + (need < len ? need : len),
-			    need < len ? len - need : 0, "%s%d-%d", need ? "," : "", v, end);
-		else if (end > v)
-			n = snprintf(buf + (need < len ? need : len),
-			    need < len ? len - need : 0, "%s%d,%d", need ? "," : "", v, end);
-		else
-			n = snprintf(buf + (need < len ? need : len),
-			    need < len ? len - need : 0, "%s%d", need ? "," : "", v);
-		need += (size_t)n;
+		need = add_run(buf, len, need, names, v, end);
 		v = end;
 	}
 	return need;
+}
+
+size_t
+ca_cron_format_set(int field, uint64_t set, char *buf, size_t len)
+{
+	return format_set(field, set, NULL, buf, len);
+}
+
+size_t
+ca_cron_format_names(int field, uint64_t set, const char *const *names, char *buf,
+    size_t len)
+{
+	return format_set(field, set, names, buf, len);
 }
 
 /* ---- next run ---- */

@@ -101,6 +101,10 @@ uint64_t ca_cron_set(const ca_cron *c, int field);
  * values as "a-b", others separated by commas ("0,6,10-12"). Returns the
  * length the text needs (as snprintf); buf gets at most len-1 bytes. */
 size_t ca_cron_format_set(int field, uint64_t set, char *buf, size_t len);
+/* The same with names[v] for each value v, separated by ", " ("Monday-Friday",
+ * "Saturday, Sunday"). */
+size_t ca_cron_format_names(int field, uint64_t set, const char *const *names, char *buf,
+    size_t len);
 
 /* Local time t as ISO 8601 with its UTC offset: "2025-05-06T20:30:00-05:00"
  * (at most CA_CRON_ISOLEN bytes with the NUL). "?" if t cannot be shown. */

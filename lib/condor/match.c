@@ -217,6 +217,12 @@ walk_expr(struct walk *w, const ca_expr *e)
 {
 	if (e == NULL)
 		return;
+	if (ca_node_has_kids(e->node)) {
+		walk_expr(w, e->u.k.a);
+		walk_expr(w, e->u.k.b);
+		walk_expr(w, e->u.k.c);
+		return;
+	}
 	switch (e->node) {
 	case CA_N_LIT:
 		return;
@@ -228,16 +234,6 @@ walk_expr(struct walk *w, const ca_expr *e)
 		 * leads, which only evaluation knows */
 		walk_expr(w, e->u.sel.base);
 		w->dynamic = 1;
-		return;
-	case CA_N_INDEX:
-	case CA_N_UNARY:
-	case CA_N_BINARY:
-	case CA_N_COND:
-	case CA_N_ELVIS:
-	case CA_N_PAREN:
-		walk_expr(w, e->u.k.a);
-		walk_expr(w, e->u.k.b);
-		walk_expr(w, e->u.k.c);
 		return;
 	case CA_N_CALL: {
 		const char *name = e->u.call.fn ? e->u.call.fn->name : e->u.call.spell;
@@ -504,19 +500,15 @@ fold(ca_matcher *m, const ca_expr *e, const ca_ad *job, bool *self_left)
 	}
 	if (!r.self)
 		return e;	/* only the slot: nothing to fold */
-	switch (e->node) {
-	case CA_N_INDEX:
-	case CA_N_UNARY:
-	case CA_N_BINARY:
-	case CA_N_COND:
-	case CA_N_ELVIS:
-	case CA_N_PAREN:
+	if (ca_node_has_kids(e->node)) {
 		c = ca_arena_alloc(&m->prep, sizeof *c);
 		*c = *e;
 		c->u.k.a = (ca_expr *)fold(m, e->u.k.a, job, self_left);
 		c->u.k.b = (ca_expr *)fold(m, e->u.k.b, job, self_left);
 		c->u.k.c = (ca_expr *)fold(m, e->u.k.c, job, self_left);
 		return c;
+	}
+	switch (e->node) {
 	case CA_N_CALL:
 		c = ca_arena_alloc(&m->prep, sizeof *c);
 		*c = *e;

@@ -779,6 +779,17 @@ check_submission(ca_pool *p, ca_schedd *q, ca_pool_file *f, int64_t *next_cluste
 	return ok;
 }
 
+/* A submission's attribute that is not simulated, told once a run. */
+static void
+job_unsim(void *arg, const ca_ad *job, const ca_job_unsim *u)
+{
+	ca_pool *p = arg;
+
+	(void)job;
+	ca_pool_warn(p, p->sub != NULL ? p->sub->name : NULL, "%s is not simulated (%s); "
+	    "later jobs with it are not reported", u->name, u->why);
+}
+
 /* The highest cluster number of the queue. */
 static int64_t
 max_cluster(ca_pool *p)
@@ -936,8 +947,10 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 		sf->state = CA_PF_TAKEN;
 		p->sub = sf;
 		p->sub_failed = false;
-		for (size_t i = 0; i < sf->n; i++)
+		for (size_t i = 0; i < sf->n; i++) {
+			ca_job_unsimulated(sf->ads[i], &p->unsim_seen, job_unsim, p);
 			ca_schedd_add(q, CA_Q_SUBMIT, sf->ads[i], sf->name, (int)(i + 1));
+		}
 		p->sub = NULL;
 		if (p->sub_failed)
 			ca_pool_warn(p, sf->name, "partly queued: %s", sf->why.msg);

@@ -46,6 +46,7 @@ struct ca_pool {
 	ca_pool_limits lim;
 	ca_pool_warn_fn warn;
 	void *warn_arg;
+	uint32_t unsim_seen;	/* job attributes not simulated, told once */
 	/* the intake's knobs */
 	const char *uid_domain;
 	ca_vec(const char *) supers;	/* QUEUE_SUPER_USERS */

@@ -1048,40 +1048,6 @@ job_leaves(ca_schedd *q, ca_ad *job, int64_t t)
 	ca_unset(job, "RemoteHost");
 }
 
-/* The job finished its run at t. Returns true when it leaves the queue. */
-static bool
-job_exits(ca_schedd *q, ca_ad *job, int64_t t)
-{
-	ca_ad *e = slot_event(q, job, CA_JEV_TERMINATED, t, str(q, job, "RemoteHost"));
-	int64_t exec;
-	bool remove;
-
-	if (!get_int(q, job, "JobCurrentStartExecutingDate", &exec))
-		exec = int_or(q, job, "JobCurrentStartDate", t);
-	ca_set_int(e, "RunTime", t >= exec ? t - exec : 0);
-	ca_set_int(e, "ReturnValue", 0);
-	ca_set_bool(e, "TerminatedNormally", true);
-	job_leaves(q, job, t);
-	ca_set_int(job, "ExitCode", 0);
-	ca_set_bool(job, "ExitBySignal", false);
-	add_int(q, job, "NumJobCompletions", 1);
-	/* OnExitRemove (cron jobs: false unless they say otherwise) */
-	int r = ca_get_bool(&q->cx, job, "OnExitRemove", &remove);
-	bool requeue = (r == 1 && !remove) || (r == 0 && is_cron(job));
-	ca_set_bool(e, "Requeued", requeue);
-	log_event(q, e);
-	if (requeue) {
-		set_status(q, job, CA_J_IDLE, t);
-		ca_unset(job, "DeferralTime");	/* the next run is computed afresh */
-		ca_unset(job, "CronDue");
-		ca_unset(job, "JobCurrentStartExecutingDate");
-		return false;
-	}
-	set_status(q, job, CA_J_COMPLETED, t);
-	ca_set_int(job, "CompletionDate", t);
-	return true;
-}
-
 /* The job is put on hold at t (leaving its slot if it ran): JobStatus 5,
  * HoldReason, HoldReasonCode and HoldReasonSubCode as HTCondor's schedd
  * sets them, NumHolds, and a JobHeldEvent. */
@@ -1223,8 +1189,8 @@ fires(ca_schedd *q, const ca_ad *job, const ca_expr *e)
 }
 
 /* Policy k of the job (attr: PeriodicHold) or of the system (the
- * SYSTEM_PERIODIC_ knobs): true with the reason, its code (job: 3, system:
- * 26, for a hold) and subcode when one fires. */
+ * SYSTEM_PERIODIC_ knobs; k -1: none): true with the reason, its code (job:
+ * 3, system: 26, for a hold) and subcode when one fires. */
 static bool
 policy_fires(ca_schedd *q, ca_ad *job, int k, const char *attr, strbuf *reason,
     int64_t *code, int64_t *subcode)
@@ -1252,7 +1218,7 @@ policy_fires(ca_schedd *q, ca_ad *job, int k, const char *attr, strbuf *reason,
 		strbuf_reset(&q->tmp);
 		return true;
 	}
-	for (size_t i = 0; i < q->pol[k].n; i++) {
+	for (size_t i = 0; k >= 0 && i < q->pol[k].n; i++) {
 		const struct syspol *sp = &q->pol[k].at[i];
 		if (!fires(q, job, sp->e))
 			continue;
@@ -1301,6 +1267,51 @@ periodic(ca_schedd *q, ca_ad *job)
 	strbuf_release(&reason);
 	ca_arena_reset(&q->cx.scratch);
 	return gone;
+}
+
+/* The job finished its run at t. Returns true when it leaves the queue. */
+static bool
+job_exits(ca_schedd *q, ca_ad *job, int64_t t)
+{
+	int64_t exec, code, sub;
+	bool remove;
+	strbuf why = STRBUF_INIT;
+
+	if (!get_int(q, job, "JobCurrentStartExecutingDate", &exec))
+		exec = int_or(q, job, "JobCurrentStartDate", t);
+	ca_set_int(job, "ExitCode", 0);
+	ca_set_bool(job, "ExitBySignal", false);
+	add_int(q, job, "NumJobCompletions", 1);
+	/* OnExitHold, with the exit known, before OnExitRemove: the job stays
+	 * in the queue, held (code 3, or the OnExitHoldReason and
+	 * OnExitHoldSubCode it gives) */
+	q->cx.now = t;
+	bool hold = policy_fires(q, job, -1, "OnExitHold", &why, &code, &sub);
+	if (hold)
+		job_held(q, job, t, why.buf, code, sub);
+	strbuf_release(&why);
+	if (hold)
+		return false;
+	ca_ad *e = slot_event(q, job, CA_JEV_TERMINATED, t, str(q, job, "RemoteHost"));
+	ca_set_int(e, "RunTime", t >= exec ? t - exec : 0);
+	ca_set_int(e, "ReturnValue", 0);
+	ca_set_bool(e, "TerminatedNormally", true);
+	job_leaves(q, job, t);
+	/* OnExitRemove (cron jobs: false unless they say otherwise) */
+	int r = ca_get_bool(&q->cx, job, "OnExitRemove", &remove);
+	bool requeue = (r == 1 && !remove) || (r == 0 && is_cron(job));
+	ca_set_bool(e, "Requeued", requeue);
+	log_event(q, e);
+	if (requeue) {
+		set_status(q, job, CA_J_IDLE, t);
+		ca_unset(job, "DeferralTime");	/* the next run is computed afresh */
+		ca_unset(job, "CronDue");
+		ca_unset(job, "JobCurrentStartExecutingDate");
+		return false;
+	}
+	set_status(q, job, CA_J_COMPLETED, t);
+	ca_set_int(job, "CompletionDate", t);
+	return true;
 }
 
 /* The step of a job from what happened in the pool. */
@@ -1417,4 +1428,45 @@ ca_schedd_free_lent(ca_schedd *q)
 		inputs_of(q, q->lent.at[i].what)->at[q->lent.at[i].i].ad = NULL;
 	ca_vec_free(&q->lent);
 	ca_schedd_free(q);
+}
+
+/* ---- job attributes not simulated ---- */
+
+/* Whether a universe's jobs go to slots through the negotiator: not the
+ * scheduler (7), grid (9), parallel (11) or local (12) universes. */
+static bool
+universe_matters(int64_t u)
+{
+	return u == 7 || u == 9 || u == 11 || u == 12;
+}
+
+static bool
+positive(int64_t v)
+{
+	return v > 0;
+}
+
+static const struct {
+	ca_job_unsim u;
+	bool (*matters)(int64_t v);
+} job_unsim[] = {
+	{ { "JobUniverse", "the scheduler, grid, parallel and local universes: such a "
+	    "job is matched here as a vanilla job" }, universe_matters },
+	{ { "NextJobStartDelay", "the schedd's delay between the starts of a cluster's "
+	    "jobs" }, positive },
+};
+
+void
+ca_job_unsimulated(const ca_ad *job, uint32_t *seen, ca_job_unsim_fn fn, void *arg)
+{
+	for (size_t i = 0; i < sizeof job_unsim / sizeof job_unsim[0]; i++) {
+		const char *name = job_unsim[i].u.name;
+		const ca_attr *at = ca_ad_findn(job, name, strlen(name));
+		int64_t v;
+		if ((*seen >> i & 1) || at == NULL || !at->is_lit ||
+		    ca_value_int(at->lit, &v) != 1 || !job_unsim[i].matters(v))
+			continue;
+		*seen |= UINT32_C(1) << i;
+		fn(arg, job, &job_unsim[i].u);
+	}
 }

@@ -130,4 +130,20 @@ void ca_schedd_free_lent(ca_schedd *q);
 int ca_schedd_cron_job(ca_ctx *cx, ca_ad *job, int64_t now, int64_t interval, bool due,
     ca_diag *held);
 
+/* ---- job attributes not simulated ----
+ *
+ * Attributes a job may carry that would change what HTCondor's schedd or
+ * negotiator does with it, but that no program here simulates (a scheduler
+ * universe job, which the schedd runs itself; a delay between a cluster's
+ * starts). For each one job has with a value that matters and whose bit in
+ * *seen is clear, fn is told and the bit set, so that a program warns once
+ * per attribute, not once per job. Only literal values are looked at (as
+ * condor_submit writes them). */
+typedef struct ca_job_unsim {
+	const char *name;	/* the attribute */
+	const char *why;	/* what it does that is not simulated */
+} ca_job_unsim;
+typedef void (*ca_job_unsim_fn)(void *arg, const ca_ad *job, const ca_job_unsim *u);
+void ca_job_unsimulated(const ca_ad *job, uint32_t *seen, ca_job_unsim_fn fn, void *arg);
+
 #endif
