@@ -1,9 +1,11 @@
 /* fuzz_accountant.c - libFuzzer harness for the accountant, as
  * userprio-calc runs it: a flags byte, then the configuration, the records
  * (a state file, or condor_userprio -long in any of its layouts) and slot
- * ads, split at lines "%%". The slots are charged, the records updated,
- * edited, shared out and written as a state file, which must read back.
- * Anything may be refused; nothing may crash, leak or hang. */
+ * ads, split at lines "%%". With flags bit 1 the slots are charged and
+ * the records updated; the other bits pick condor_userprio's edits of the
+ * first record (edit()); then the records are shared out, shown in every
+ * format and written as a state file, which must read back. Anything may
+ * be refused; nothing may crash, leak or hang. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

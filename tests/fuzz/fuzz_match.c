@@ -3,7 +3,9 @@
  * a line "%%". Every slot goes through the matcher (autoclusters, ranks,
  * the best hits), then each job's Requirements is analyzed against the
  * slots (condor_q -better-analyze) and each slot's against the jobs
- * (-reverse). Anything may be refused; nothing may crash, leak or hang. */
+ * (-reverse). Flags: 1 --strict, 2 no autoclusters, 4 the slot counts of
+ * the analysis, the high four bits the hits kept per cluster (-n; 0 all).
+ * Anything may be refused; nothing may crash, leak or hang. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

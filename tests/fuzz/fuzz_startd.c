@@ -1,9 +1,10 @@
 /* fuzz_startd.c - libFuzzer harness for the startd's policy and events, as
  * startd-step runs them: a flags byte, then the policy, the slot ads (or
  * with --init machine descriptions) and the events, split at lines "%%".
- * Every machine is stepped to an hour past the clock, then its timeline
- * line and --why of each slot are made. Anything may be refused; nothing
- * may crash, leak or hang. */
+ * Flags: 1 -a (auto-claim), 2 --init, 4 step to an hour past the clock
+ * (else to the clock), 8 in steps of 600 s (else 3600 s). Each slot's
+ * timeline line is made at every step, then its --why. Anything may be
+ * refused; nothing may crash, leak or hang. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
