@@ -175,8 +175,10 @@ ca_neg_setup_cross(ca_neg *n)
 		ca_arena_reset(&n->cx->scratch);
 		if (tot > 4096)
 			tot = 4096;
-		s->xs = ca_arena_array(&n->arena, (size_t)(tot > 0 ? tot : 0) * EPH_R_N + 1,
-		    sizeof *s->xs);
+		size_t nx = (size_t)(tot > 0 ? tot : 0) * EPH_R_N + 1;
+		/* zeroed: ca_neg_ovr_bind makes an override's node when it has none */
+		s->xs = ca_arena_array(&n->arena, nx, sizeof *s->xs);
+		memset(s->xs, 0, nx * sizeof *s->xs);
 		for (int64_t no = 1; no <= tot; no++) {
 			uint32_t user = cross_user(n, s, no);
 			ca_dict_it it;
