@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh SECONDS [NAME...] - builds the libFuzzer harnesses tests/fuzz/fuzz_*.c
 # with clang (ASan + UBSan) into build/fuzz/ and runs each (or the NAMEs) for
-# SECONDS, starting from tests/fuzz/corpus/NAME. Fails on any crash, leak,
+# SECONDS, starting from tests/fuzz/corpus/NAME (new memory filled with 0xbe,
+# so that a read of memory never written shows). Fails on any crash, leak,
 # sanitizer report, hang (> 10 s on one input) or out-of-memory; a crash
 # input is left in build/fuzz/crash-NAME-*. Without clang's libFuzzer, each
 # harness is linked with tests/fuzz/driver.c instead (CC, ASan + UBSan, the
@@ -49,7 +50,7 @@ if ! command -v "$CLANG" >/dev/null 2>&1 ||
 		"$CC" $warn -O1 -g $SAN -D_GNU_SOURCE -Ilib/classad -Ilib/condor \
 		    -o "$out/replay_$name" "tests/fuzz/fuzz_$name.c" tests/fuzz/driver.c \
 		    build/asan/libcondor.a build/asan/libclassad.a $libs >"$log" 2>&1 &&
-		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		ASAN_OPTIONS=detect_leaks=1:max_malloc_fill_size=1048576 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		    "$out/replay_$name" "tests/fuzz/corpus/$name" >>"$log" 2>&1
 		rc=$?
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
@@ -89,7 +90,7 @@ for name in "$@"; do
 	esac
 	log=$out/fuzz_$name.log
 	printf 'fuzz: %-10s %ss ... ' "$name" "$secs"
-	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:max_malloc_fill_size=1048576 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	"$out/fuzz_$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 	    -max_len=65536 -print_final_stats=1 $dict \
