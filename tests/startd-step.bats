@@ -1300,6 +1300,12 @@ tl() {
 	sed -i 's/^State = .*/State = "Owner"/; s/^Activity = .*/Activity = "Busy"/' "$TMP/slots.ads"
 	run -3 --separate-stderr startd-step --now $T0 "$TMP/slots.ads"
 	[[ $stderr == *"Owner/Busy is not a state and activity of a startd"* ]]
+	# the timeline and --why show such a slot as its ad has it
+	sed -i 's/^State = .*/State = "Confused"/; /^Activity = /d' "$TMP/slots.ads"
+	run -3 --separate-stderr startd-step --now $T0 --until $((T0 + 60)) --every 60 "$TMP/slots.ads"
+	[[ $(printf '%s\n' "$output" | head -1) == *"  $DESK is Confused/?" ]]
+	run -3 --separate-stderr startd-step --now $T0 --why $DESK "$TMP/slots.ads"
+	[[ $output == "$DESK is Confused/?: not a slot startd-step can run"* ]]
 }
 
 @test "startd-step: unknown attributes and the attribute order survive a step" {
