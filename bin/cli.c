@@ -344,22 +344,24 @@ void
 cli_bad_option(int ch, char *const *argv)
 {
 	const char *arg = argv[optind - 1];
-	char letter[3] = { '-', (char)optopt, '\0' }, hint[64];
+	/* getopt gives a byte above 127 as a negative optopt */
+	int oc = optopt >= -128 && optopt < 0 ? optopt + 256 : optopt;
+	char letter[3] = { '-', (char)oc, '\0' }, hint[64];
 
 	/* inside a cluster (-reverze), getopt has not moved past it yet */
-	if (optopt > 0 && optopt < 128 && argv[optind] != NULL && argv[optind][0] == '-' &&
-	    argv[optind][1] != '-' && strchr(argv[optind] + 1, optopt) != NULL)
+	if (oc > 0 && oc < 256 && argv[optind] != NULL && argv[optind][0] == '-' &&
+	    argv[optind][1] != '-' && strchr(argv[optind] + 1, oc) != NULL)
 		arg = argv[optind];
 	/* a short option by its letter (it may sit in a cluster like -zq);
 	 * a long one (or an unknown getopt_long_only word) as written */
-	bool is_short = optopt > 0 && optopt < 128 && !(arg[0] == '-' && arg[1] == '-');
+	bool is_short = oc > 0 && oc < 256 && !(arg[0] == '-' && arg[1] == '-');
 	const char *name = is_short ? letter : arg;
 
 	if (ch == ':')
 		cli_usage_error("option '%s' needs a value", name);
 	const char *near = is_short ? (arg[0] == '-' && strlen(arg) > 3 ?
 	    near_miss(arg + 1, true, hint, sizeof hint) : NULL) :
-	    near_miss(arg + 2, false, hint, sizeof hint);
+	    strlen(arg) >= 2 ? near_miss(arg + 2, false, hint, sizeof hint) : NULL;
 	if (near && is_short)
 		cli_usage_error("unknown or ambiguous option '%s' (in '%s'); did you mean '%s'?",
 		    name, arg, near);
@@ -555,10 +557,26 @@ shared(const cli_opt *o, char *val)
 }
 
 static char **condor_argv;	/* argv with HTCondor's spellings rewritten */
+/* What cli_parse builds for getopt, and the order of the rewritten copy of
+ * argv: kept here so that an exit during the parse (a usage error, --help)
+ * leaves nothing allocated behind. */
+static ca_vec(struct option) longopts;
+static strbuf shortopts = STRBUF_INIT;
+static char **copy_order;
+
+static void
+free_parse(void)
+{
+	ca_vec_free(&longopts);
+	strbuf_release(&shortopts);
+	free(copy_order);
+	copy_order = NULL;
+}
 
 static void
 free_common(void)
 {
+	free_parse();
 	ca_vec_free(&cli_common.configs);
 	if (condor_argv != NULL)
 		for (char **a = condor_argv; *a; a++)
@@ -573,10 +591,12 @@ free_common(void)
 static const cli_opt *
 condor_row(const cli_opt *rows, const char *arg)
 {
-	size_t n = strcspn(arg + 1, "=:");
 	const cli_opt *found = NULL;
 
-	if (arg[0] != '-' || arg[1] == '-' || n < 2)
+	if (arg[0] != '-' || arg[1] == '-')
+		return NULL;	/* and "" has no arg + 1 */
+	size_t n = strcspn(arg + 1, "=:");
+	if (n < 2)
 		return NULL;
 	for (const cli_opt *o = rows; o->key || o->name || o->help; o++) {
 		if (o->condor == NULL || o->name == NULL)
@@ -620,10 +640,8 @@ rewrite_condor(const cli_opt *rows, int argc, char **argv)
 int
 cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 {
-	ca_vec(struct option) lo = CA_VEC_INIT;
-	strbuf shortopts = STRBUF_INIT;
 	const cli_opt *rows = spec->opts;
-	char **given = argv, **copy_order = NULL;
+	char **given = argv;
 	size_t nrows = 0;
 	int ch;
 
@@ -648,16 +666,16 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 				strbuf_adds(&shortopts, o->arg == CLI_OPTARG ? "::" : ":");
 		}
 		if (o->name)
-			*ca_vec_push(&lo) = (struct option){ o->name,
+			*ca_vec_push(&longopts) = (struct option){ o->name,
 			    o->arg == CLI_ARG ? required_argument :
 			    o->arg == CLI_OPTARG ? optional_argument : no_argument,
 			    NULL, 1000 + (int)nrows };
 	}
-	*ca_vec_push(&lo) = (struct option){ NULL, 0, NULL, 0 };
+	*ca_vec_push(&longopts) = (struct option){ NULL, 0, NULL, 0 };
 
 	opterr = 0;
 	while ((ch = (spec->long_only ? getopt_long_only : getopt_long)(argc, argv,
-	    shortopts.buf, lo.at, NULL)) != -1) {
+	    shortopts.buf, longopts.at, NULL)) != -1) {
 		const cli_opt *o = NULL;
 
 		if (ch == 1 && spec->in_order) {
@@ -670,11 +688,8 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 			for (size_t i = 0; i < nrows && o == NULL; i++)
 				if (ch != ':' && ch != '?' && letter_of(&rows[i]) == ch)
 					o = &rows[i];
-		if (o == NULL) {
-			strbuf_release(&shortopts);
-			ca_vec_free(&lo);
+		if (o == NULL)
 			cli_bad_option(ch, argv);
-		}
 		if (o->key == CLI_K_HELP) {
 			cli_usage(spec, stdout);
 			exit(cli_finish());
@@ -692,8 +707,6 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 			optind++;
 			fn(arg, CLI_POS, argv[optind - 1]);
 		}
-	strbuf_release(&shortopts);
-	ca_vec_free(&lo);
 	/* getopt moved the arguments of the rewritten copy: move the caller's
 	 * the same way, so argv[optind...] are the arguments left */
 	if (argv != given) {
@@ -704,8 +717,8 @@ cli_parse(const cli_spec *spec, int argc, char **argv, cli_fn fn, void *arg)
 				if (copy_order[k] == argv[i])	/* the copy of given[k] */
 					given[i] = orig[k];
 		free(orig);
-		free(copy_order);
 	}
+	free_parse();
 	return optind;
 }
 

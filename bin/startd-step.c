@@ -16,9 +16,11 @@
  * a hard kill is modelled by KILLING_TIMEOUT; LoadAvg moves with
  * CondorLoadAvg; bookkeeping attributes (Job, PreemptingJob, Eviction,
  * StartdCronRuns, ...) carry the state from one run to the next.
- * Not simulated: custom machine resources in slot types, COD claims,
+ * Custom machine resources (GPUs) are laid out, carved and given back; no
+ * discovery program runs. Not simulated: COD claims, the negotiator's
  * consumption policies, hibernation, resource monitors.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +49,8 @@ static const cli_opt options[] = {
 	{ CLI_K_NOW, 0, "now", CLI_ARG, "EPOCH", "the time to advance to (default: the clock)" },
 	{ 'l', 0, "log", CLI_ARG, "FILE", "append the transition log to FILE" },
 	{ 'v', 0, "verbose", CLI_NOARG, NULL, "write the transition log to standard error" },
-	{ OPT_INIT, 0, "init", CLI_NOARG, NULL, "create the slots of the machines described" },
+	{ OPT_INIT, 0, "init", CLI_NOARG, NULL,
+	    "create the slots of the machines described (or of a condor_status dump)" },
 	{ OPT_UNTIL, 0, "until", CLI_ARG, "EPOCH", "timeline: step from --now to EPOCH ..." },
 	{ OPT_EVERY, 0, "every", CLI_ARG, "SECONDS",
 	    "... every SECONDS, printing each slot at each step" },
@@ -442,6 +445,81 @@ init_machine(ca_ad *ad, const char *path, int line)
 	ca_ad_free(ad);
 }
 
+/* --init reads machine descriptions and slot ads of a condor_status -long
+ * dump, in any mix: a description makes its machine at once (memory does
+ * not grow with them); the slot ads of one Machine (wherever they are in
+ * the input) are held, and make one machine after the described ones. */
+struct init_item {
+	ca_vec(ca_ad *) slots;		/* the slots of a machine of the dump */
+	const char *path;
+	int line;
+};
+static ca_vec(struct init_item) init_items;
+static ca_dict init_index;		/* the machines of the dump by host, any case */
+
+static uint64_t
+host_hash(const char *k)
+{
+	uint64_t h = 0;
+
+	for (; *k; k++)
+		h = ca_hash_mix(h, (unsigned char)tolower((unsigned char)*k));
+	return h;
+}
+
+static void
+init_add(ca_ad *ad, const char *path, int line)
+{
+	struct init_item *it;
+
+	if (ca_startd_is_slot_ad(ad)) {
+		const char *k = ca_startd_machine_key(ad);
+		uint64_t h = host_hash(k);
+		ca_dict_it di;
+		for (uint32_t i = ca_dict_first(&init_index, h, &di); i != CA_DICT_NONE;
+		    i = ca_dict_next(&init_index, &di)) {
+			it = &init_items.at[i];
+			if (strcasecmp(ca_startd_machine_key(it->slots.at[0]), k) == 0) {
+				*ca_vec_push(&it->slots) = ad;
+				return;
+			}
+		}
+		ca_dict_add(&init_index, h, (uint32_t)init_items.n);
+		it = ca_vec_push(&init_items);
+		memset(it, 0, sizeof *it);
+		it->path = path;
+		it->line = line;
+		*ca_vec_push(&it->slots) = ad;
+	} else
+		init_machine(ad, path, line);
+}
+
+static void
+init_all(void)
+{
+	strbuf warn = STRBUF_INIT;
+
+	for (size_t i = 0; i < init_items.n; i++) {
+		struct init_item *it = &init_items.at[i];
+		strbuf_reset(&warn);
+		ca_ad *desc = ca_startd_dump_machine(sd, it->slots.at, it->slots.n, &warn);
+		for (char *p = warn.buf, *e; p != NULL && *p; p = e + 1) {
+			e = strchr(p, '\n');
+			*e = '\0';
+			ca_diag w;
+			ca_diag_set(&w, CA_EX_INPUT, cli_display(it->path), it->line, 0, "warning: %s", p);
+			cli_note(&w);
+		}
+		for (size_t k = 0; k < it->slots.n; k++)
+			ca_ad_free(it->slots.at[k]);
+		ca_vec_free(&it->slots);
+		init_machine(desc, it->path, it->line);
+	}
+	ca_vec_free(&init_items);
+	ca_dict_free(&init_index);
+	strbuf_release(&warn);
+}
+
 /* ---- the timeline ---- */
 
 static ca_vec(ca_smachine *) machines;
@@ -661,7 +739,8 @@ run(void)
 {
 	if (opt.init) {
 		out_open(cli_common.out);
-		read_ads(init_machine, NULL);
+		read_ads(init_add, NULL);
+		init_all();
 		out_close(!slots_lost);
 	} else if (opt.timeline) {
 		ca_format fmt = CA_FMT_LONG;

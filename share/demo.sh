@@ -4,10 +4,11 @@
 # picture of the day (SVG=FILE, default demo.svg in the state's parent).
 #
 # The pool: four desktops with the seed's desktop policy, four dedicated
-# nodes, a big-memory node with a partitionable slot and the Coltrane
-# quartet's four machines with their RANK; eleven users, among them a nice
-# user, three in hierarchical accounting groups with quotas, a user with
-# priority factor 2, and two cron jobs. A cycle every five simulated
+# nodes, a big-memory node with a partitionable slot, two GPU nodes (two
+# A100s, two T4s) whose dynamic slots get GPUs of their own, and the
+# Coltrane quartet's four machines with their RANK; twelve users, among
+# them a nice user, three in hierarchical accounting groups with quotas, a
+# user with priority factor 2, two cron jobs and a user of GPUs. A cycle every five simulated
 # minutes: cron-next, userprio-calc, schedd-step, startd-step, negotiate.
 # KEEP=DIR keeps the pool's state directory in DIR (it must not exist).
 set -eu
@@ -38,10 +39,12 @@ cat <<'EOF'
 == A day of the example pool (share/pool/sim), Wednesday 2023-11-15 UTC,
 == one cycle every five simulated minutes (pool-run share/pool/sim DIR)
 ==   machines  4 desktops (seed desktop policy), 4 dedicated nodes, bigmem01
-==             (a partitionable slot), tenorsax, piano, drums, bass (RANK)
+==             (a partitionable slot), gpu01 and gpu02 (two GPUs each, for
+==             GPU jobs only), tenorsax, piano, drums, bass (RANK)
 ==   users     alice, bob (group_physics.hep, .astro), carol (group_chem),
 ==             dave, erin (priority factor 2), frank (nice user), ops (cron
-==             jobs), jones and garrison (the quartet); see share/pool/sim/jobs.ads
+==             jobs), jones and garrison (the quartet), grace (GPU jobs);
+==             see share/pool/sim/jobs.ads
 ==   owners    at the keyboard of ws01 09:00-09:25, ws02 10:30-10:33,
 ==             ws03 13:00-17:30 (share/pool/sim/owners.ads)
 

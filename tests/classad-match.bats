@@ -315,6 +315,18 @@ ADS
 	[ "$stderr" = 'classad-match: no slot nosuch in the slots' ]
 }
 
+@test "an empty argument is a file name like any other, not an option" {
+	run -4 --separate-stderr classad-match "" "$M/seed003-machine.ads"
+	[[ $stderr == "classad-match: : cannot open: "* ]]
+	run -4 --separate-stderr classad-match --analyze "$M/seed003-job.ads" ""
+	[[ $stderr == "classad-match: : cannot open: "* ]]
+}
+
+@test "an unknown byte above 127 in a cluster of letters is the option named" {
+	run -2 --separate-stderr classad-match x -b$'\xc3\xa9' y
+	[[ $stderr == "classad-match: unknown or ambiguous option '-\xc3'"* ]]
+}
+
 @test "usage errors exit 2; -h and -V exit 0 on standard output" {
 	run -2 classad-match "$POOL/jobs.ads"
 	run -2 classad-match a b c

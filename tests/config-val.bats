@@ -427,6 +427,18 @@ val() { config-val -c "$TMP/c.config" "$@"; }
 	[[ $stderr == *"use SECURITY:recommended_v9_0 is not simulated"* ]]
 }
 
+@test "config-val: custom machine resources and use FEATURE : GPUs are simulated" {
+	cfg 'use FEATURE : GPUs' 'MACHINE_RESOURCE_Cogs = 8' 'CLAIM_PARTITIONABLE_LEFTOVERS = False'
+	run -0 --separate-stderr config-val -c "$TMP/c.config" -subsystem STARTD --unsimulated \
+	    MACHINE_RESOURCE_Cogs
+	[[ $output == 8 && $stderr != *MACHINE_RESOURCE* ]]
+	run -0 config-val use FEATURE
+	[[ $output == *'  GPUs  ([discovery args]): GPUs as a custom resource'* ]]
+	# HTCondor's default: leftovers are claimed when slot weights are used
+	run -0 config-val CLAIM_PARTITIONABLE_LEFTOVERS
+	[[ $output == True ]]
+}
+
 @test "config-val: use CATEGORY lists templates, use CATEGORY:NAME shows one" {
 	run -0 config-val use policy
 	[[ ${lines[0]} == 'use POLICY accepts' && $output == *'  LIMIT_JOB_RUNTIMES  ([seconds])'* ]]

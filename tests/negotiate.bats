@@ -1091,3 +1091,91 @@ quota_jobs() {
 	run -0 --separate-stderr neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs"
 	[ "$stderr" = "negotiate: warning: $TMP/config:7: USE_GLOBAL_JOB_PRIOS is not simulated (NEGOTIATOR: job priorities across submitters)" ]
 }
+
+# ---- partitionable slots: leftovers and custom resources ----
+
+# pslot NAME CPUS [LINE...]: an unclaimed partitionable slot of CPUS cores
+pslot() {
+	local n=$1 c=$2
+	shift 2
+	printf 'Name = "slot1@%s"\nMachine = "%s"\nSlotID = 1\nSlotType = "Partitionable"\n' "$n" "$n"
+	printf 'PartitionableSlot = true\nState = "Unclaimed"\nActivity = "Idle"\nCpus = %s\n' "$c"
+	printf 'Memory = 16384\nDisk = 1000000\nRank = 0.0\nCurrentRank = 0.0\nSTART = True\n'
+	printf 'Requirements = START && TARGET.RequestCpus <= MY.Cpus && TARGET.RequestMemory <= MY.Memory\n'
+	if (($#)); then printf '%s\n' "$@"; fi
+	printf '\n'
+}
+
+@test "CLAIM_PARTITIONABLE_LEFTOVERS: six 1-cpu jobs and 4 free cpus make 4 matches in one cycle" {
+	pslot p4.example.org 4 >"$TMP/slots"
+	gen_jobs alice 5 6 'RequestDisk = 1000' >"$TMP/jobs"
+	gen_jobs bob 6 2 'RequestDisk = 1000' >>"$TMP/jobs"
+	run -0 matches --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "${#lines[@]}" = 4 ]
+	[[ $output == *$'5.3\tslot1@p4.example.org\tNoPreemption\talice@example.org'* ]]
+	[[ $output != *5.4* && $output != *bob* ]]
+	# the one that claimed it, then the schedd's: --explain tells them apart
+	run -0 --separate-stderr neg --slots "$TMP/slots" --jobs "$TMP/jobs" --explain 5.2
+	[[ $stderr == *"job 5.2 -> matched to the leftovers of partitionable slot slot1@p4.example.org: the schedd claimed it for job 5.0 and starts this job in what it leaves (CLAIM_PARTITIONABLE_LEFTOVERS)"* ]]
+	# what is left is what the startd would carve: a 3-cpu job still fits
+	# after a 1-cpu one, a 4-cpu job no longer
+	gen_jobs carol 7 1 'RequestDisk = 1000' >"$TMP/jobs2"
+	gen_jobs carol 8 1 'RequestDisk = 1000' 'RequestCpus = 4' | sed '/^RequestCpus = 1$/d' >>"$TMP/jobs2"
+	gen_jobs carol 9 1 'RequestDisk = 1000' 'RequestCpus = 3' | sed '/^RequestCpus = 1$/d' >>"$TMP/jobs2"
+	run -0 matches --slots "$TMP/slots" --jobs "$TMP/jobs2"
+	[ "$(cut -f1 <<<"$output" | tr '\n' ' ')" = "7.0 9.0 " ]
+	# off: one match per partitionable slot and cycle
+	printf 'CLAIM_PARTITIONABLE_LEFTOVERS = False\n' >"$TMP/config"
+	run -0 matches -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "${#lines[@]}" = 1 ]
+	# the match records feed startd-step: four dynamic slots
+	neg --slots "$TMP/slots" --jobs "$TMP/jobs" >"$TMP/records"
+	printf 'Name = "p4.example.org"\nCpus = 4\nMemory = 16384\nDisk = 1000000\n' >"$TMP/p4.ad"
+	startd-step --init --now $T0 "$TMP/p4.ad" | startd-step --now $((T0 + 1)) >"$TMP/p4.ads"
+	run -0 startd-step --now $((T0 + 2)) -e "$TMP/records" "$TMP/p4.ads"
+	[ "$(grep -c '^Name = "slot1_' <<<"$output")" = 4 ]
+}
+
+@test "custom resources: GPU requests match what is left, ConsumedGPUs in the records" {
+	pslot g.example.org 8 'GPUs = 2' 'MachineResources = "Cpus Memory Disk Swap GPUs"' \
+	    'AvailableGPUs = { GPUs_CUDA0, GPUs_CUDA1 }' 'GPUs_CUDA0 = [ Id = "CUDA0"; Capability = 8.0 ]' \
+	    'GPUs_CUDA1 = [ Id = "CUDA1"; Capability = 7.0 ]' >"$TMP/slots"
+	gen_jobs alice 5 3 'RequestDisk = 1000' 'RequestGPUs = 1' |
+	    sed 's/^Requirements = .*/Requirements = TARGET.Memory >= RequestMemory \&\& TARGET.GPUs >= RequestGPUs/' >"$TMP/jobs"
+	# leftovers: the third job finds no GPU left
+	run -0 matches --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$(cut -f1 <<<"$output" | tr '\n' ' ')" = "5.0 5.1 " ]
+	# a consumption policy over GPUs: ConsumedGPUs
+	printf 'CONSUMPTION_POLICY = True\n' >"$TMP/config"
+	run -0 neg -c "$TMP/config" --slots "$TMP/slots" --jobs "$TMP/jobs"
+	[ "$(grep -c '^ConsumedGPUs = 1$' <<<"$output")" = 2 ]
+	[ "$(grep -c '^Event = ' <<<"$output")" = 2 ]
+	# RequireGPUs as condor_submit writes it: countMatches over AvailableGPUs
+	gen_jobs bob 6 1 'RequestDisk = 1000' 'RequestGPUs = 1' 'RequireGPUs = Capability >= 9' |
+	    sed 's/^Requirements = .*/Requirements = countMatches(MY.RequireGPUs, TARGET.AvailableGPUs) >= RequestGPUs/' >"$TMP/jobs2"
+	run -1 neg --slots "$TMP/slots" --jobs "$TMP/jobs2"
+	sed -i 's/Capability >= 9/Capability >= 8/' "$TMP/jobs2"
+	run -0 matches --slots "$TMP/slots" --jobs "$TMP/jobs2"
+	[[ $output == 6.0* ]]
+}
+
+@test "ALLOW_PSLOT_PREEMPTION: the dynamic slots' GPUs count, as MachineResources lists them" {
+	# pslot-busy.ads with two GPUs, one in each dynamic slot, none left
+	awk -v RS= -v ORS='\n\n' '{
+		if ($0 ~ /Name = "slot1@/) g = 0; else g = 1
+		print $0 "\nGPUs = " g "\nMachineResources = \"Cpus Memory Disk Swap GPUs\"" }' \
+	    "$D/pslot-busy.ads" >"$TMP/slots"
+	sed -e 's/^RequestCpus = 4$/RequestCpus = 1/' -e 's/^RequestMemory = 6000$/RequestMemory = 1024\nRequestGPUs = 2/' \
+	    -e 's/^Requirements = .*/Requirements = TARGET.GPUs >= RequestGPUs/' \
+	    "$D/pslot-bigjob.ads" >"$TMP/jobs"
+	run -0 neg -c "$D/pslot-preempt.config" --accounting "$D/prio-accounting.ads" \
+	    --slots "$TMP/slots" --jobs "$TMP/jobs"
+	run -0 classad-eval -p Name -p PreemptedSlots <<<"$output"
+	[ "$output" = $'slot1@pp.example.org\t{ "slot1_1@pp.example.org","slot1_2@pp.example.org" }' ]
+	# one GPU is enough: one dynamic slot
+	sed -i 's/^RequestGPUs = 2$/RequestGPUs = 1/' "$TMP/jobs"
+	run -0 neg -c "$D/pslot-preempt.config" --accounting "$D/prio-accounting.ads" \
+	    --slots "$TMP/slots" --jobs "$TMP/jobs"
+	run -0 classad-eval -p 'size(PreemptedSlots)' <<<"$output"
+	[ "$output" = 1 ]
+}

@@ -210,6 +210,28 @@ count_at() {
 	done
 }
 
+@test "the example pool's GPU nodes: each GPU job its own GPUs, the A100 jobs on gpu01 only" {
+	run --separate-stderr pool-run -q --no-report -n 200 "$SHARE/pool/sim" "$TMP/st"
+	((status == 0))
+	[[ -z $stderr ]]
+	# the four one-GPU jobs of 09:05 hold the four GPUs, one each
+	run grep -o '09:05:00 slot1_[0-9]@gpu0[12].hpc.example.org .* for job 120\.[0-9]*: .*GPUs 1 (GPU-[0-9a-f]*)' \
+	    "$TMP/st/log/startd.log"
+	((${#lines[@]} == 4))
+	[[ $(sed 's/.*(\(GPU-[0-9a-f]*\))$/\1/' <<<"$output" | sort -u | wc -l) == 4 ]]
+	# no job but GPU jobs on the GPU nodes, none of them elsewhere
+	run classad-eval -w 'MyType == "ExecuteEvent"' -p 'Cluster >= 120' -p \
+	    'regexp("gpu0", Slot)' "$TMP/st/log/jobs.log"
+	[[ $(sort -u <<<"$output" | tr '\t\n' ' ') == 'false false true true ' ]]
+	# the two-GPU jobs that need an A100 go to gpu01 (its two A100s at once)
+	run grep -c 'gpu01.hpc.example.org for job 121\.[0-9]*: Cpus 4, Memory 32768, Disk 1000448, GPUs 2 (GPU-1a2b3c4d,GPU-5e6f7a8b)' \
+	    "$TMP/st/log/startd.log"
+	((output >= 1))
+	! grep -q 'gpu02.hpc.example.org for job 121' "$TMP/st/log/startd.log"
+	# the negotiator's consumption policy takes a GPU a match
+	[[ $(grep -c '^ConsumedGPUs = 1$' "$TMP/st/log/matches.ads") == 12 ]]
+}
+
 # ---- the state directory ----
 
 # a pool with work to do, initialised in $TMP/st, one cycle run

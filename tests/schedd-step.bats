@@ -112,6 +112,18 @@ attr() {
 	[[ $output == *"ClusterId = 100"* && $output == *"ClusterId = 101"* ]]
 }
 
+@test "--submit: request_<name> and require_<name> of custom resources, as condor_submit writes them" {
+	job 7.0 1
+	printf 'Owner = "gus"\nrequest_GPUs = 2\nrequire_GPUs = Capability >= 8\nrequest_cogs = 1\n' >"$TMP/sub.ads"
+	run -0 schedd-step --now $T0 --jobs "$TMP/q.ads" --submit "$TMP/sub.ads"
+	printf '%s\n' "$output" >"$TMP/out.ads"
+	run attr "$TMP/out.ads" 8.0 'strcat(RequestGPUs, " ", unparse(RequireGPUs), " ", RequestCogs)'
+	[[ $output == '2 Capability >= 8 1' ]]
+	run attr "$TMP/out.ads" 8.0 'unparse(Requirements)'
+	[[ $output == *' && (TARGET.GPUs >= RequestGPUs) && (countMatches(MY.RequireGPUs,TARGET.AvailableGPUs) >= RequestGPUs)'* ]]
+	[[ $output == *'(TARGET.cogs >= Requestcogs)'* ]]
+}
+
 @test "--submit: a job already queued, one without Owner, a bad Queue are refused" {
 	job 7.0 1
 	printf 'ClusterId = 7\nProcId = 0\nOwner = "bob"\n\nRequestCpus = 1\n\nOwner = "x"\nQueue = 0\n\nOwner = "y"\nClusterId = 20\n' >"$TMP/sub.ads"

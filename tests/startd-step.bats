@@ -1300,6 +1300,12 @@ tl() {
 	sed -i 's/^State = .*/State = "Owner"/; s/^Activity = .*/Activity = "Busy"/' "$TMP/slots.ads"
 	run -3 --separate-stderr startd-step --now $T0 "$TMP/slots.ads"
 	[[ $stderr == *"Owner/Busy is not a state and activity of a startd"* ]]
+	# the timeline and --why show such a slot as its ad has it
+	sed -i 's/^State = .*/State = "Confused"/; /^Activity = /d' "$TMP/slots.ads"
+	run -3 --separate-stderr startd-step --now $T0 --until $((T0 + 60)) --every 60 "$TMP/slots.ads"
+	[[ $(printf '%s\n' "$output" | head -1) == *"  $DESK is Confused/?" ]]
+	run -3 --separate-stderr startd-step --now $T0 --why $DESK "$TMP/slots.ads"
+	[[ $output == "$DESK is Confused/?: not a slot startd-step can run"* ]]
 }
 
 @test "startd-step: unknown attributes and the attribute order survive a step" {
@@ -1613,4 +1619,157 @@ random_events() {
 			    { echo "seed $seed, policy $p"; return 1; }
 		done
 	done
+}
+
+# ---- custom machine resources and GPUs ----
+
+@test "custom resources: MACHINE_RESOURCE_<name> as a count or ids, in static and partitionable slots" {
+	cfg 'MACHINE_RESOURCE_Cogs = 16' 'MACHINE_RESOURCE_GPUs = CUDA0, CUDA1, CUDA2, CUDA3' \
+	    'SLOT_TYPE_1 = cogs=50%, gpus=2, 50%' 'SLOT_TYPE_1_PARTITIONABLE = TRUE' \
+	    'NUM_SLOTS_TYPE_1 = 1' 'SLOT_TYPE_2 = cogs=25%, gpus=auto, 25%' 'NUM_SLOTS_TYPE_2 = 2'
+	run -0 --separate-stderr startd-step --init --now $T0 -c "$TMP/c.config" "$D/node.ad"
+	[[ -z $stderr ]]		# simulated: no "not simulated" warning
+	printf '%s\n' "$output" >"$TMP/slots.ads"
+	S1=slot1@node1.example.org S2=slot2@node1.example.org S3=slot3@node1.example.org
+	[[ $(val Cogs $S1) == 8 && $(val TotalSlotCogs $S1) == 8 && $(val Cogs $S2) == 4 ]]
+	[[ $(val TotalCogs $S3) == 16 && $(val DetectedCogs $S3) == 16 ]]
+	[[ -z $(val AssignedCogs $S1) ]]	# a count has no ids
+	[[ $(val GPUs $S1) == 2 && $(val AssignedGPUs $S1) == '"CUDA0,CUDA1"' ]]
+	[[ $(val AssignedGPUs $S2) == '"CUDA2"' && $(val AssignedGPUs $S3) == '"CUDA3"' ]]
+	[[ $(val TotalGPUs $S2) == 4 && $(val TotalSlotGPUs $S2) == 1 ]]
+	[[ $(val MachineResources) == '"Cpus Memory Disk Swap Cogs GPUs"' ]]
+	[[ $(val Cpus $S1) == 4 && $(val Cpus $S2) == 2 ]]
+	[[ $(val WithinResourceLimits) == *'(TARGET.RequestGPUs is undefined || MY.GPUs >= TARGET.RequestGPUs)'* ]]
+	# MACHINE_RESOURCE_NAMES leaves the others out; too much asked is an error
+	cfg 'MACHINE_RESOURCE_NAMES = Cogs' 'MACHINE_RESOURCE_Cogs = 4' 'MACHINE_RESOURCE_Bogs = 2'
+	slots "$D/node.ad" -c "$TMP/c.config"
+	[[ $(val Cogs) == 4 && -z $(val Bogs) ]]
+	cfg 'MACHINE_RESOURCE_Cogs = 4' 'SLOT_TYPE_1 = cogs=3' 'NUM_SLOTS_TYPE_1 = 2'
+	run -3 --separate-stderr startd-step --init -c "$TMP/c.config" "$D/node.ad"
+	[[ $stderr == *"ask for 6 Cogs of a machine that has 4"* ]]
+}
+
+@test "custom resources: slot types pick GPUs by a constraint on their properties, or by id" {
+	printf '%s\n' 'use FEATURE : GPUs' 'STARTD_CRON_JOBLIST =' 'SLOT_TYPE_1 @=slot' \
+	    '   GPUs = 2 : Capability >= 8.0' '   50%' '@slot' 'SLOT_TYPE_1_PARTITIONABLE = TRUE' \
+	    'NUM_SLOTS_TYPE_1 = 1' 'SLOT_TYPE_2 @=slot' '   GPUs = 1 : "GPU-cc33"' '   cpus = 1' \
+	    '@slot' 'NUM_SLOTS_TYPE_2 = 1' >"$TMP/c.config"
+	slots "$D/gpu.ad" -c "$TMP/c.config"
+	[[ $(val AssignedGPUs slot1@gpu1.example.org) == '"GPU-aa11,GPU-bb22"' ]]
+	[[ $(val AvailableGPUs slot1@gpu1.example.org) == '{ GPUs_GPU_aa11,GPUs_GPU_bb22 }' ]]
+	[[ $(val AssignedGPUs slot2@gpu1.example.org) == '"GPU-cc33"' ]]
+	[[ $(val DetectedGPUs) == 3 && $(val Cpus slot1@gpu1.example.org) == 8 ]]
+	# the properties its GPUs agree on, for matchmaking
+	[[ $(val GPUs_Capability slot1@gpu1.example.org) == 8.0 ]]
+	[[ $(val GPUs_DeviceName slot2@gpu1.example.org) == '"T4"' ]]
+	# the property ads come with the machine
+	[[ $(val GPUs_GPU_cc33 slot1@gpu1.example.org) == *'DeviceName = "T4"'* ]]
+	printf '%s\n' 'MACHINE_RESOURCE_GPUs = CUDA0' 'SLOT_TYPE_1 = GPUs = 1 : "CUDA7"' \
+	    'NUM_SLOTS_TYPE_1 = 1' >"$TMP/c.config"
+	run -3 --separate-stderr startd-step --init -c "$TMP/c.config" "$D/node.ad"
+	[[ $stderr == *'slot type 1 wants 1 GPUs with "CUDA7", only 0 are left'* ]]
+}
+
+@test "custom resources: dynamic slots get distinct GPUs, RequireGPUs picks them, they come back" {
+	printf '%s\n' 'use FEATURE : GPUs' 'STARTD_CRON_JOBLIST =' >"$TMP/g.config"
+	slots "$D/gpu.ad" -c "$TMP/g.config"
+	P=slot1@gpu1.example.org
+	ev $P Match $((T0 + 10)) "$(job 1.0 alice 'RequestGPUs = 1; RequireGPUs = Capability < 8')"
+	ev $P Match $((T0 + 10)) "$(job 2.0 alice 'RequestGPUs = 1')"
+	ev $P Match $((T0 + 10)) "$(job 3.0 alice 'RequestGPUs = 1; RequireGPUs = Capability < 8')"
+	ev $P Match $((T0 + 10)) "$(job 4.0 alice 'RequestGPUs = 1')"
+	ev $P Match $((T0 + 10)) "$(job 5.0 alice 'RequestGPUs = 1')"
+	ev $P Match $((T0 + 10)) "$(job 6.0 alice)"
+	step $((T0 + 20)) -c "$TMP/g.config"
+	logged "for job 1.0: Cpus 1, Memory 1024, Disk 1024, GPUs 1 (GPU-cc33)" \
+	    "for job 2.0: Cpus 1, Memory 1024, Disk 1024, GPUs 1 (GPU-aa11)" \
+	    "no dynamic slot: RequireGPUs: 0 of the 1 free GPUs satisfy it, the job asks for 1" \
+	    "for job 4.0: Cpus 1, Memory 1024, Disk 1024, GPUs 1 (GPU-bb22)" \
+	    "no dynamic slot: WithinResourceLimits = false for this job" \
+	    "for job 6.0: Cpus 1, Memory 1024, Disk 1024"
+	[[ $(val GPUs $P) == 0 && $(val AssignedGPUs $P) == '""' && $(val AvailableGPUs $P) == '{  }' ]]
+	[[ -z $(val GPUs_Capability $P) && $(val GPUs_Capability slot1_1@gpu1.example.org) == 7.5 ]]
+	[[ $(val TotalSlotGPUs $P) == 3 ]]
+	[[ $(val AssignedGPUs slot1_2@gpu1.example.org) == '"GPU-aa11"' ]]
+	[[ $(val GPUs slot1_2@gpu1.example.org) == 1 && $(val TotalSlotGPUs slot1_2@gpu1.example.org) == 1 ]]
+	[[ $(val GPUs slot1_4@gpu1.example.org) == 0 && $(val AssignedGPUs slot1_4@gpu1.example.org) == '""' ]]
+	# the matches time out: the GPUs go back, in their order
+	step $((T0 + 200)) -c "$TMP/g.config"
+	logged "slot1_1@gpu1.example.org Owner/Idle: dynamic slot deleted: Cpus 1, Memory 1024, Disk 1024, GPUs 1 (GPU-cc33) go back to $P"
+	[[ $(val GPUs $P) == 3 && $(val AssignedGPUs $P) == '"GPU-aa11,GPU-bb22,GPU-cc33"' ]]
+	[[ $(grep -c '^Name = ' "$TMP/slots.ads") == 1 ]]
+}
+
+@test "custom resources: a match that preempts dynamic slots frees their GPUs for the new job" {
+	cfg 'MACHINE_RESOURCE_GPUs = CUDA0, CUDA1'
+	printf 'Name = "pp.example.org"\nCpus = 4\nMemory = 8192\nDisk = 1000000\n' >"$TMP/pp.ad"
+	slots "$TMP/pp.ad" -c "$TMP/c.config"
+	P=slot1@pp.example.org
+	for i in 0 1; do
+		ev $P Claim $((T0 + 10)) "$(job 1.$i bob 'RequestGPUs = 1')"
+		ev $P Activate $((T0 + 11)) "JobId = \"1.$i\""
+	done
+	step $((T0 + 20)) -c "$TMP/c.config"
+	[[ $(val AssignedGPUs slot1_2@pp.example.org) == '"CUDA1"' && $(val GPUs $P) == 0 ]]
+	ev $P Match $((T0 + 30)) "$(job 2.0 alice 'RequestGPUs = 2')" \
+	    'PreemptedSlots = { "slot1_1@pp.example.org", "slot1_2@pp.example.org" }'
+	ev $P Claim $((T0 + 31)) "$(job 2.0 alice 'RequestGPUs = 2')"
+	ev slot1_1@pp.example.org StarterExit $((T0 + 40))
+	ev slot1_2@pp.example.org StarterExit $((T0 + 45))
+	step $((T0 + 60)) -c "$TMP/c.config"
+	logged "slot1_1@pp.example.org Claimed/Busy -> Preempting/Vacating [10] event Match: job 2.0 of alice@example.org preempts it" \
+	    "$P Unclaimed/Idle: event Match waits until its 2 preempted dynamic slots are gone" \
+	    "$P Unclaimed/Idle: event Claim: the match that waits is claimed" \
+	    "dynamic slot deleted: Cpus 1, Memory 1024, Disk 1024, GPUs 1 (CUDA1) go back to $P" \
+	    "for job 2.0: Cpus 1, Memory 1024, Disk 1024, GPUs 2 (CUDA0,CUDA1)"
+	is slot1_1@pp.example.org Claimed/Idle
+	[[ $(val AssignedGPUs slot1_1@pp.example.org) == '"CUDA0,CUDA1"' && $(val GPUs $P) == 0 ]]
+}
+
+@test "startd-step --init from a condor_status -long dump: one machine, laid out afresh" {
+	printf '%s\n' 'use FEATURE : GPUs' 'STARTD_CRON_JOBLIST =' >"$TMP/g.config"
+	slots "$D/gpu.ad" -c "$TMP/g.config"
+	P=slot1@gpu1.example.org
+	for i in 0 1 2 3; do
+		ev $P Claim $((T0 + 10)) "$(job 1.$i bob 'RequestCpus = 2; RequestGPUs = 0')"
+	done
+	ev $P Claim $((T0 + 10)) "$(job 1.4 bob 'RequestGPUs = 2')"
+	step $((T0 + 20)) -c "$TMP/g.config"
+	cp "$TMP/slots.ads" "$TMP/dump.ads"
+	[[ $(grep -c '^Name = ' "$TMP/dump.ads") == 6 ]]
+	# without --init the dump is the current state, as it was
+	run -0 startd-step --now $((T0 + 30)) -c "$TMP/g.config" "$TMP/dump.ads"
+	[[ $(grep -c '^Name = ' <<<"$output") == 6 ]]
+	# with it: one machine of 16 cores and three GPUs, the config's slots
+	cfg 'NUM_SLOTS = 4' 'use FEATURE : GPUs' 'STARTD_CRON_JOBLIST ='
+	run -0 --separate-stderr startd-step --init --now $((T0 + 30)) -c "$TMP/c.config" "$TMP/dump.ads"
+	[[ -z $stderr ]]
+	printf '%s\n' "$output" >"$TMP/slots.ads"
+	[[ $(grep -c '^Name = ' "$TMP/slots.ads") == 4 ]]
+	[[ $(val Name) == '"slot1@gpu1.example.org"' && $(val SlotType) == '"Static"' ]]
+	[[ $(val Cpus) == 4 && $(val TotalCpus) == 16 && $(val Memory) == 16384 ]]
+	[[ $(val AssignedGPUs slot1@gpu1.example.org) == '"GPU-aa11"' ]]
+	[[ $(val AssignedGPUs slot3@gpu1.example.org) == '"GPU-cc33"' ]]
+	[[ $(val GPUs slot4@gpu1.example.org) == 0 ]]
+	is slot2@gpu1.example.org Owner/Idle
+	[[ -z $(val RemoteUser slot1@gpu1.example.org) && -z $(val Job slot1@gpu1.example.org) ]]
+	[[ $(val Arch) == '"X86_64"' ]]		# the machine's attributes stay
+	# inconsistencies are told: a slot twice, shares that do not add up
+	{ cat "$TMP/dump.ads"; echo; awk -v RS= 'NR == 2' "$TMP/dump.ads"; } |
+	    sed 's/^Cpus = 7$/Cpus = 6/' >"$TMP/bad.ads"
+	run -0 --separate-stderr startd-step --init --now $((T0 + 30)) -c "$TMP/g.config" "$TMP/bad.ads"
+	[[ $stderr == *"warning: machine gpu1.example.org: two slots are named slot1_1@gpu1.example.org (the second is left out)"* ]]
+	[[ $stderr == *"warning: $P: 6 Cpus left and 9 in its dynamic slots, but TotalSlotCpus = 16"* ]]
+	[[ $(grep -c '^Name = ' <<<"$output") == 1 ]]
+}
+
+@test "custom resources: a consumption policy's match gives the dynamic slot what it consumed" {
+	cfg 'MACHINE_RESOURCE_GPUs = CUDA0, CUDA1, CUDA2'
+	slots "$D/node.ad" -c "$TMP/c.config"
+	P=slot1@node1.example.org
+	ev $P Match $((T0 + 10)) "$(job 1.0 alice 'RequestGPUs = 1')" 'ConsumedCpus = 4' \
+	    'ConsumedMemory = 2048' 'ConsumedDisk = 1024' 'ConsumedGPUs = 2'
+	step $((T0 + 20)) -c "$TMP/c.config"
+	logged "for job 1.0: Cpus 4, Memory 2048, Disk 1024, GPUs 2 (CUDA0,CUDA1)"
+	[[ $(val Cpus $P) == 4 && $(val GPUs $P) == 1 && $(val AssignedGPUs $P) == '"CUDA2"' ]]
 }

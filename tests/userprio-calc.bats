@@ -54,6 +54,13 @@ row() { printf '%s\n' "$output" | awk -v n="$1" '$1 == n { $1 = $1; print }'; }
 	[[ ! -e $TMP/state ]]
 }
 
+@test "userprio-calc: an empty argument is a name like any other, not an option" {
+	run -4 --separate-stderr up ""
+	[[ $stderr == "userprio-calc: $TMP/state: no such state file"* ]]
+	run -0 up --now $T0 --update "$D/idle.ad"
+	run -1 --separate-stderr up --now $T0 ""
+}
+
 @test "userprio-calc: a missing state is an error for a report, created by an update" {
 	run -4 --separate-stderr up
 	[[ $stderr == "userprio-calc: $TMP/state: no such state file"* ]]

@@ -27,6 +27,7 @@ static const struct cfg_default {
 	{ "BackgroundLoad", "0.3" },
 	{ "BenchmarkTimer", "(time() - LastBenchmark)" },
 	{ "BIN", "$(RELEASE_DIR)/bin" },
+	{ "CLAIM_PARTITIONABLE_LEFTOVERS", "$(NEGOTIATOR_USE_SLOT_WEIGHTS)" },
 	{ "CLAIM_WORKLIFE", "-1" },			/* HTCondor: 1200 */
 	{ "COLLECTOR.IsCollector", "True" },
 	{ "COLLECTOR_HOST", "$(CONDOR_HOST)" },
@@ -197,7 +198,6 @@ static const struct cfg_unsim unsim[] = {
 	/* the startd */
 	{ "HIBERNATE", "STARTD", "False", "hibernation" },
 	{ "HIBERNATE_CHECK_INTERVAL", "STARTD", "0", "hibernation" },
-	{ "MACHINE_RESOURCE_*", "STARTD", NULL, "custom machine resources" },
 	{ "STARTD_JOB_HOOK_KEYWORD", "STARTD", NULL, "fetch-work hooks" },
 	{ "*_HOOK_FETCH_WORK", "STARTD", NULL, "fetch-work hooks" },
 	{ "RESERVED_MEMORY", "STARTD", "0", "memory kept from the slots" },

@@ -445,7 +445,7 @@ EVICT_NOT_SUSPEND,
 "ENVIRONMENT_FOR_AssignedGPUs = GPU_DEVICE_ORDINAL=/(CUDA|OCL)//  CUDA_VISIBLE_DEVICES=/CUDA//\n"
 "ENVIRONMENT_VALUE_FOR_UnAssignedGPUs = 10000\n"
 "use FEATURE : GPUsMonitor\n",
-	    NOSIM, "([discovery args]): GPUs found by condor_gpu_discovery" },
+	    SIM, "([discovery args]): GPUs as a custom resource (ids and properties from the machine description)" },
 	{ "FEATURE", "Monitor",
 "if ! $(5?)\n"
 "  error : use FEATURE : Monitor needs five or more arguments\n"

@@ -175,8 +175,9 @@ ca_neg_setup_cross(ca_neg *n)
 		ca_arena_reset(&n->cx->scratch);
 		if (tot > 4096)
 			tot = 4096;
-		s->xs = ca_arena_array(&n->arena, (size_t)(tot > 0 ? tot : 0) * EPH_R_N + 1,
-		    sizeof *s->xs);
+		size_t nxs = (size_t)(tot > 0 ? tot : 0) * EPH_R_N + 1;
+		/* zeroed: ca_neg_ovr_bind makes the node of an ovr without one */
+		s->xs = ca_arena_zalloc(&n->arena, nxs * sizeof *s->xs);
 		for (int64_t no = 1; no <= tot; no++) {
 			uint32_t user = cross_user(n, s, no);
 			ca_dict_it it;
@@ -283,6 +284,7 @@ add_res(ca_neg *n, struct slot *s, const char *res, size_t len, int type, uint32
 		return;
 	struct cpres *r = &s->res[s->nres++];
 	r->res = ca_intern(res, len);
+	r->spell = ca_arena_strndup(&n->arena, res, len);
 	strbuf_addf(&sb, "Request%.*s", (int)len, res);
 	r->req = ca_intern(sb.buf, sb.len);
 	strbuf_reset(&sb);
@@ -585,6 +587,37 @@ preemptible_dslots(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, u
 	return nuse;
 }
 
+/* The resources of partitionable slot s: Cpus, Memory, Disk, then the
+ * custom ones its MachineResources lists (not Swap); how many. */
+#define SLOT_MAXRES (3 + 16)
+static uint32_t
+slot_resources(ca_neg *n, const struct slot *s, const ca_name **res)
+{
+	uint32_t nres = 3;
+	const char *list;
+	size_t len;
+
+	res[0] = n->n_cpus;
+	res[1] = n->n_mem;
+	res[2] = n->n_disk;
+	if (ca_neg_str(n, s->ad, "MachineResources", &list, &len))
+		for (size_t i = 0; i < len && nres < SLOT_MAXRES;) {
+			while (i < len && (list[i] == ' ' || list[i] == ',' || list[i] == '\t'))
+				i++;
+			size_t b = i;
+			while (i < len && list[i] != ' ' && list[i] != ',' && list[i] != '\t')
+				i++;
+			const ca_name *x = i > b ? ca_intern(list + b, i - b) : NULL;
+			bool known = x == NULL;
+			for (uint32_t r = 0; r < nres && x != NULL; r++)
+				known |= x == res[r];
+			if (!known && !(x->len == 4 && strncasecmp(x->key, "Swap", 4) == 0))
+				res[nres++] = x;
+		}
+	ca_arena_reset(&n->cx->scratch);
+	return nres;
+}
+
 /* Partitionable slot preemption (ALLOW_PSLOT_PREEMPTION): the p-slot p
  * does not fit the job; add the resources of its dynamic slots the job may
  * preempt, lowest CurrentRank first, until it does. K_OK and c set when it
@@ -592,9 +625,10 @@ preemptible_dslots(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, u
 static int
 multi_cand(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, struct cand *c)
 {
-	const ca_name *res[3] = { n->n_cpus, n->n_mem, n->n_disk };
-	double sum[3];
-	int kind[3];
+	const ca_name *res[SLOT_MAXRES];
+	double sum[SLOT_MAXRES];
+	int kind[SLOT_MAXRES];
+	uint32_t nres;
 	bool all_rank;
 	int why = K_NOMATCH;
 
@@ -609,17 +643,20 @@ multi_cand(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, struct ca
 		return why;
 	}
 	why = K_NOMATCH;
-	for (int r = 0; r < 3; r++)
+	/* the custom resources too, as HTCondor's negotiator adds every one
+	 * MachineResources lists */
+	nres = slot_resources(n, p, res);
+	for (uint32_t r = 0; r < nres; r++)
 		sum[r] = resource(n, p->ad, res[r], &kind[r]);
 	ca_mad jm, sm;
 	ca_mad_prepare(&jm, rep->ad);
 	ca_mad_prepare(&sm, p->ad);
 	for (uint32_t k = 0; k < nuse && why != K_OK; k++) {
 		struct slot *d = &n->slots.at[use[k]];
-		for (int r = 0; r < 3; r++)
+		for (uint32_t r = 0; r < nres; r++)
 			sum[r] += resource(n, d->ad, res[r], NULL);
 		uint32_t mark = (uint32_t)n->stack.n;
-		for (int r = 0; r < 3; r++)
+		for (uint32_t r = 0; r < nres; r++)
 			ca_neg_tmp_set(n, p->ad, res[r], ca_neg_num_value(sum[r],
 			    kind[r] != CA_REAL));
 		if (ca_match_symmetric(n->cx, &jm, &sm)) {
@@ -951,6 +988,15 @@ consume(ca_neg *n, struct slot *s, struct job *rep, struct match *m)
 			if (r < 3)
 				m->consumed[r] = cons[r];
 		}
+		if (s->nres > 3) {
+			m->nx = s->nres - 3;
+			m->xcons = ca_arena_array(&n->arena, m->nx, sizeof *m->xcons);
+			m->xres = ca_arena_array(&n->arena, m->nx, sizeof *m->xres);
+			for (uint32_t r = 3; r < s->nres; r++) {
+				m->xcons[r - 3] = cons[r];
+				m->xres[r - 3] = s->res[r].spell;
+			}
+		}
 		ca_arena_reset(&n->cx->scratch);
 	}
 	m->cp = true;
@@ -975,6 +1021,7 @@ record_match(ca_neg *n, struct job *jb, struct key *k, const struct cand *c, str
 	size_t len;
 
 	memset(m, 0, sizeof *m);
+	m->lead = NONE;
 	/* the concurrency limits it holds count from now on */
 	if (ca_neg_job_limits(n, jb, s, &list, &len)) {
 		ca_climits_add(&n->limits, &n->acct->pol, list, len, 1);
@@ -1026,6 +1073,145 @@ record_match(ca_neg *n, struct job *jb, struct key *k, const struct cand *c, str
 	struct rec *r = ca_neg_decide(n, R_MATCH, ji, CA_WHY_NONE);
 	r->x = mi;
 	cand_rec(r, c);
+}
+
+/* ---- CLAIM_PARTITIONABLE_LEFTOVERS ---- */
+
+/* What a dynamic slot for job jb takes of the resources res of
+ * partitionable slot s: Cpus, Memory and Disk as the startd rounds them
+ * (CONSUMPTION_CPUS ... defaults: at least 1 cpu and 1 MB), the custom
+ * ones as asked (Request<name>, 0 when it does not say). False for a
+ * request that is not a number or below 0. */
+static bool
+left_need(ca_neg *n, const struct slot *s, const struct job *jb, const ca_name **res,
+    uint32_t nres, double *need)
+{
+	bool ok = true;
+
+	for (uint32_t r = 0; r < nres && ok; r++) {
+		ca_value v;
+		if (r < 3)
+			v = ca_eval_expr(n->cx, n->cons_default[r], s->ad, jb->ad);
+		else {
+			char buf[96];
+			snprintf(buf, sizeof buf, "Request%.*s", (int)res[r]->len, res[r]->key);
+			v = ca_eval_attr(n->cx, jb->ad, s->ad, buf);
+			if (v.kind == CA_UNDEFINED)
+				v = ca_int(0);
+		}
+		if (!ca_is_num(v) || ca_rank_number(v) < 0)
+			ok = false;
+		else
+			need[r] = ca_rank_number(v);
+		if (r == 0 && ok && need[r] < 1)
+			need[r] = 1;
+		if (r == 1 && ok && need[r] < 1)
+			need[r] = 1;
+	}
+	ca_arena_reset(&n->cx->scratch);
+	return ok;
+}
+
+void
+ca_neg_claim_leftovers(ca_neg *n, uint32_t si, uint32_t q)
+{
+	struct cust *u = &n->custs.at[si];
+	uint32_t lead = n->jobs.at[u->jobs.at[q]].match;
+	const struct match *m0 = &n->matches.at[lead];
+	struct slot *s = &n->slots.at[m0->slot];
+	const ca_name *res[SLOT_MAXRES];
+	double left[SLOT_MAXRES], need[SLOT_MAXRES];
+	uint32_t nres;
+
+	if (!s->pslot || s->cp || m0->multi != NONE)
+		return;
+	nres = slot_resources(n, s, res);
+	for (uint32_t r = 0; r < nres; r++)
+		left[r] = resource(n, s->ad, res[r], NULL);
+	if (!left_need(n, s, &n->jobs.at[m0->job], res, nres, need))
+		return;
+	for (uint32_t r = 0; r < nres; r++)
+		left[r] -= need[r];
+	/* what is left only shrinks: a job that does not fit or match it now
+	 * never will, nor will the jobs alike (one key) */
+	uint8_t *refused = ca_xcalloc(n->keys.n + 1, 1);
+	for (uint32_t p = q + 1; p < u->jobs.n && left[0] >= 1; p++) {
+		uint32_t ji = u->jobs.at[p];
+		struct job *jb = &n->jobs.at[ji];
+		bool fits = true;
+		if (jb->match != NONE || jb->left != NONE || jb->negreq != NULL ||
+		    refused[jb->key])
+			continue;
+		if (!left_need(n, s, jb, res, nres, need)) {
+			refused[jb->key] = 1;
+			continue;
+		}
+		for (uint32_t r = 0; r < nres; r++)
+			fits &= need[r] <= left[r];
+		if (!fits) {
+			refused[jb->key] = 1;
+			continue;
+		}
+		const char *lim;
+		size_t llen;
+		double inc;
+		bool limited = ca_neg_job_limits(n, jb, s, &lim, &llen);
+		if (limited && ca_climits_refuse(&n->limits, &n->acct->pol, lim, llen, &inc)) {
+			ca_arena_reset(&n->cx->scratch);
+			continue;
+		}
+		/* the job against what is left of the slot */
+		uint32_t mark = (uint32_t)n->stack.n;
+		for (uint32_t r = 0; r < nres; r++) {
+			int kind;
+			resource(n, s->ad, res[r], &kind);
+			ca_neg_tmp_set(n, s->ad, res[r], ca_neg_num_value(left[r], kind == CA_INT));
+		}
+		ca_mad jm, sm;
+		ca_mad_prepare(&jm, jb->ad);
+		ca_mad_prepare(&sm, s->ad);
+		bool ok = ca_match_symmetric(n->cx, &jm, &sm);
+		double jr = 0, sr = 0;
+		if (ok) {
+			jr = ca_match_rank(n->cx, jm.rank, jb->ad, s->ad);
+			sr = ca_match_rank(n->cx, sm.rank, s->ad, jb->ad);
+		}
+		ca_arena_reset(&n->cx->scratch);
+		ca_neg_tmp_undo(n, mark);
+		if (!ok) {
+			refused[jb->key] = 1;
+			continue;
+		}
+		uint32_t mi = (uint32_t)n->matches.n;
+		struct match *m = ca_vec_push(&n->matches);
+		memset(m, 0, sizeof *m);
+		m->job = ji;
+		m->slot = m0->slot;
+		m->sub = si;
+		m->reason = CA_NEG_NOPREEMPTION;
+		m->jrank = jr;
+		m->srank = sr;
+		m->eup = u->eup;
+		m->multi = NONE;
+		m->remote = NONE;
+		m->lead = lead;
+		m->spin = n->matches.at[lead].spin;
+		if (limited) {
+			ca_neg_job_limits(n, jb, s, &lim, &llen);
+			ca_climits_add(&n->limits, &n->acct->pol, lim, llen, 1);
+			m->climits = ca_arena_strndup(&n->arena, lim, llen);
+			ca_arena_reset(&n->cx->scratch);
+		}
+		for (uint32_t r = 0; r < nres; r++)
+			left[r] -= need[r];
+		jb->match = mi;
+		u->matches++;
+		struct rec *rc = ca_neg_decide(n, R_MATCH, ji, CA_WHY_NONE);
+		rc->x = mi;
+		rc->reason = CA_NEG_NOPREEMPTION;
+		rc->f[1] = jr;
+	}
+	free(refused);
 }
 
 /* The summary reason of a job whose key found nothing. */

@@ -221,6 +221,7 @@ ca_neg_new(ca_ctx *cx, ca_acct *acct)
 	n->pol.group_sort = ca_parse_expr(&n->arena, def_group_sort, sizeof def_group_sort - 1,
 	    0, &perr);
 	n->pol.pr_stable = n->pol.prank_stable = true;
+	n->pol.claim_leftovers = true;
 	n->pol.cross_slot_prios = true;
 	n->pol.weighted_demand = true;
 	n->pol.rr_rate = 1e100;
@@ -350,6 +351,7 @@ loop_knobs(ca_neg *n, ca_config *cfg, ca_diag *err)
 	int rc;
 
 	if (ca_config_bool(cfg, "NEGOTIATOR_DEPTH_FIRST", &p->depth_first, err) < 0 ||
+	    ca_config_bool(cfg, "CLAIM_PARTITIONABLE_LEFTOVERS", &p->claim_leftovers, err) < 0 ||
 	    ca_config_bool(cfg, "PREEMPTION_REQUIREMENTS_STABLE", &p->pr_stable, err) < 0 ||
 	    ca_config_bool(cfg, "PREEMPTION_RANK_STABLE", &p->prank_stable, err) < 0 ||
 	    ca_config_bool(cfg, "NEGOTIATOR_IGNORE_USER_PRIORITIES", &p->ignore_user_prio,

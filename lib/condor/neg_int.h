@@ -62,6 +62,7 @@ typedef struct ovr {
 /* Resources of a consumption policy. */
 struct cpres {
 	const ca_name *res;	/* Cpus, Memory, Disk, GPUs ... */
+	const char *spell;	/* its name as the slot spells it */
 	const ca_name *req;	/* RequestCpus ... */
 	const ca_expr *cons;	/* its Consumption expression */
 };
@@ -209,6 +210,11 @@ struct match {
 	uint32_t remote;	/* preempted customer, or NONE */
 	const char *remote_job;
 	double consumed[3];	/* cp: Cpus, Memory, Disk taken */
+	double *xcons;		/* cp: what it took of the custom resources ... */
+	const char **xres;	/* ... named so (Consumed<name>) */
+	uint32_t nx;
+	uint32_t lead;		/* CLAIM_PARTITIONABLE_LEFTOVERS: the match whose
+				 * partitionable slot's leftovers it took, or NONE */
 	const char *climits;	/* the concurrency limits it holds (lower case), or NULL */
 	bool cp;
 	int spin;
@@ -460,6 +466,10 @@ void ca_neg_setup_cross(ca_neg *n);
  * when there is none, with the reason it got nothing in *why. */
 bool ca_neg_find(ca_neg *n, struct job *jb, struct key *k, struct turn *t, bool follow,
     uint8_t *why);
+/* CLAIM_PARTITIONABLE_LEFTOVERS: job q of submitter si was just matched to
+ * a partitionable slot; the schedd starts the next jobs of the submitter
+ * that fit in what is left of it (matches of their own). */
+void ca_neg_claim_leftovers(ca_neg *n, uint32_t si, uint32_t q);
 /* Forget a key's candidates. */
 void ca_neg_cache_clear(struct cache *c);
 /* For the followed job: what the rules make of every slot now (R_SLOT). */

@@ -136,6 +136,11 @@ ca_neg_match_ad(ca_neg *n, size_t i)
 		ca_set_value(ad, "ConsumedCpus", ca_neg_num_value(m->consumed[0], true));
 		ca_set_value(ad, "ConsumedMemory", ca_neg_num_value(m->consumed[1], true));
 		ca_set_value(ad, "ConsumedDisk", ca_neg_num_value(m->consumed[2], true));
+		for (uint32_t x = 0; x < m->nx; x++) {
+			char buf[96];
+			snprintf(buf, sizeof buf, "Consumed%.80s", m->xres[x]);
+			ca_set_value(ad, buf, ca_neg_num_value(m->xcons[x], true));
+		}
 	}
 	/* the limits the match holds, as HTCondor records them */
 	if (m->climits != NULL)
@@ -546,6 +551,14 @@ put_rec(const ca_neg *n, strbuf *sb, const struct rec *r, uint32_t j, bool *matc
 		break;
 	case R_MATCH:
 		m = &n->matches.at[r->x];
+		if (m->lead != NONE) {
+			strbuf_addf(sb, "  job %s -> matched to the leftovers of partitionable slot "
+			    "%s: the schedd claimed it for job %s and starts this job in what it "
+			    "leaves (CLAIM_PARTITIONABLE_LEFTOVERS)\n", jb->id,
+			    n->slots.at[m->slot].name, n->jobs.at[n->matches.at[m->lead].job].id);
+			*matched = true;
+			break;
+		}
 		strbuf_addf(sb, "  -> matched to %s: ", n->slots.at[m->slot].name);
 		put_keys(sb, r);
 		if (m->remote != NONE)

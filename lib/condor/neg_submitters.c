@@ -370,7 +370,12 @@ take_turn(ca_neg *n, uint32_t si, struct turn *t, bool rank_mode_ok)
 		if (follow)
 			ca_neg_survey(n, ji, k, t->only_rank);
 		if (ca_neg_find(n, jb, k, t, follow, &why)) {
-			if (n->pol.depth_first)
+			/* the schedd fills a partitionable slot's leftovers with
+			 * the jobs that follow; else the negotiator may leave them
+			 * to it (depth first) */
+			if (n->pol.claim_leftovers)
+				ca_neg_claim_leftovers(n, si, q);
+			else if (n->pol.depth_first)
 				leave_to_schedd(n, u, q);
 			continue;
 		}

@@ -87,6 +87,7 @@ typedef struct ca_neg_policy {
 	bool all_jobs_in_cluster;	/* NEGOTIATE_ALL_JOBS_IN_CLUSTER: false */
 	bool consumption_policy;	/* CONSUMPTION_POLICY: false */
 	bool depth_first;		/* NEGOTIATOR_DEPTH_FIRST: false */
+	bool claim_leftovers;		/* CLAIM_PARTITIONABLE_LEFTOVERS: true */
 	bool pr_stable;			/* PREEMPTION_REQUIREMENTS_STABLE: true */
 	bool prank_stable;		/* PREEMPTION_RANK_STABLE: true */
 	bool ignore_user_prio;		/* NEGOTIATOR_IGNORE_USER_PRIORITIES: false */

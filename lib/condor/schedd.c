@@ -1,5 +1,6 @@
 /* schedd.c - the condor_schedd's job queue in a simulated pool: submissions,
  * job states, matches, slot updates, exits and the job event log. */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <strings.h>
 
 #include "classad.h"
+#include "match.h"
 #include "schedd.h"
 #include "startd.h"
 
@@ -637,6 +639,54 @@ submit_defaults(ca_schedd *q, ca_ad *job)
 		set_default(job, "JobLeaseDuration", q->lease);
 }
 
+/* condor_submit's request_<name> and require_<name> of a custom machine
+ * resource (GPUs ...) become Request<name> and Require<name>; for each
+ * such request (and RequestGPUs, however it is given) the Requirements
+ * condor_submit writes hold (TARGET.<name> >= Request<name>), and with a
+ * Require<name> its count of matching resources,
+ * countMatches(MY.Require<name>, TARGET.Available<name>) >= Request<name>. */
+static void
+custom_requests(ca_ad *job, strbuf *req)
+{
+	static const char *const std[] = { "Cpus", "Memory", "Disk", "VirtualMemory" };
+	strbuf name = STRBUF_INIT;
+	ca_nameset asked;
+
+	memset(&asked, 0, sizeof asked);
+	ca_nameset_add(&asked, ca_intern("RequestGPUs", 11));
+	for (uint32_t i = 0; i < job->n; i++) {
+		const char *sp = job->attrs[i].spell;
+		bool submit = strncasecmp(sp, "request_", 8) == 0 || strncasecmp(sp, "require_", 8) == 0;
+		if (!submit || sp[8] == '\0')
+			continue;
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s%s", tolower((unsigned char)sp[4]) == 'e' ? "Request" :
+		    "Require", sp + 8);
+		if (!ca_has(job, name.buf))
+			ca_ad_set_copy(job, name.buf, name.len, job->attrs[i].expr);
+		ca_nameset_add(&asked, ca_intern(name.buf, name.len));
+	}
+	for (uint32_t i = 0; i < job->n; i++) {
+		const char *sp = job->attrs[i].spell, *res = sp + 7;
+		bool skip = strncasecmp(sp, "Request", 7) != 0 || *res == '\0' || *res == '_' ||
+		    !ca_nameset_has(&asked, job->attrs[i].name);
+		for (size_t k = 0; k < sizeof std / sizeof std[0] && !skip; k++)
+			skip = strcasecmp(res, std[k]) == 0;
+		for (const char *c = res; *c && !skip; c++)
+			skip = !isalnum((unsigned char)*c) && *c != '_';
+		if (skip)
+			continue;
+		strbuf_addf(req, " && (TARGET.%s >= Request%s)", res, res);
+		strbuf_reset(&name);
+		strbuf_addf(&name, "Require%s", res);
+		if (ca_has(job, name.buf))
+			strbuf_addf(req, " && (countMatches(MY.Require%s, TARGET.Available%s) >= "
+			    "Request%s)", res, res, res);
+	}
+	ca_nameset_free(&asked);
+	strbuf_release(&name);
+}
+
 /* A job deferred to its DeferralTime (cron jobs have theirs from cron-next):
  * condor_submit's DeferralWindow (0) and DeferralPrepTime (300) unless the
  * job says, ScheddInterval, and the clause it adds to the Requirements so
@@ -682,12 +732,16 @@ enqueue(ca_schedd *q, ca_ad *job, const char *file, int line)
 		set_default(job, "JobStatus", CA_J_IDLE);
 		set_default(job, "JobUniverse", 5);
 		submit_defaults(q, job);
+		strbuf req = STRBUF_INIT;
+		strbuf_adds(&req, default_requirements);
+		custom_requests(job, &req);
 		if (!ca_has(job, "Requirements")) {
 			ca_diag err;
-			ca_expr *e = ca_parse_expr(job->arena, default_requirements,
-			    sizeof default_requirements - 1, 0, &err);
-			ca_ad_set(job, ca_intern("Requirements", 12), NULL, e);
+			ca_expr *e = ca_parse_expr(job->arena, req.buf, req.len, 0, &err);
+			if (e != NULL)
+				ca_ad_set(job, ca_intern("Requirements", 12), NULL, e);
 		}
+		strbuf_release(&req);
 		deferral(q, job);
 		set_default(job, "QDate", q->now);
 		set_default(job, "EnteredCurrentStatus", q->now);

@@ -458,10 +458,15 @@ ca_startd_new(ca_config *cfg, ca_diag *err)
 	sd->bi_round = ca_builtin_find("round", 5);
 	sd->req_normal = ca_parse_expr(&sd->arena, "START && WithinResourceLimits", 29, 0, &perr);
 	sd->req_false = ca_parse_expr(&sd->arena, "False", 5, 0, &perr);
-	static const char wrl[] =
-	    "(MY.Cpus > 0 && TARGET.RequestCpus <= MY.Cpus && MY.Memory > 0 && "
-	    "TARGET.RequestMemory <= MY.Memory && MY.Disk > 0 && TARGET.RequestDisk <= MY.Disk)";
-	sd->wrl = ca_parse_expr(&sd->arena, wrl, sizeof wrl - 1, 0, &perr);
+	if (ca_sd_res_init(sd, err) < 0)
+		goto fail;
+	/* HTCondor's, with a clause for each custom resource */
+	strbuf_adds(&sb, "(MY.Cpus > 0 && TARGET.RequestCpus <= MY.Cpus && MY.Memory > 0 && "
+	    "TARGET.RequestMemory <= MY.Memory && MY.Disk > 0 && TARGET.RequestDisk <= MY.Disk");
+	ca_sd_res_wrl(sd, &sb);
+	strbuf_addc(&sb, ')');
+	sd->wrl = ca_parse_expr(&sd->arena, sb.buf, sb.len, 0, &perr);
+	strbuf_reset(&sb);
 
 	bool b = false;
 	if (knob_int(sd, "MATCH_TIMEOUT", 120, &sd->match_timeout, err) < 0 ||
@@ -525,6 +530,7 @@ ca_startd_free(ca_startd *sd)
 	ca_vec_free(&sd->pols);
 	ca_sd_names_free(&sd->xslot);
 	ca_vec_free(&sd->latches);
+	ca_vec_free(&sd->mres);
 	ca_sd_hooks_free(sd);
 	ca_sd_names_free(&sd->reported);
 	ca_sd_clear_records(sd);

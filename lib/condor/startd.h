@@ -164,6 +164,16 @@ int ca_smachine_add(ca_smachine *m, ca_ad *ad, int64_t now, ca_diag *err);
  * Owner/Idle at now. Returns 0, or -1 with err set: at the knob for a
  * configuration problem, without a file for a problem of desc itself. */
 int ca_smachine_create(ca_smachine *m, const ca_ad *desc, int64_t now, ca_diag *err);
+/* --init from a condor_status -long dump: is ad a slot ad (SlotID, SlotType,
+ * State ...) rather than a machine description? */
+bool ca_startd_is_slot_ad(const ca_ad *ad);
+/* The description of the machine whose slot ads (one Machine) are
+ * slots[0..n): its attributes without the slots' own, Cpus, Memory and Disk
+ * from DetectedCpus/TotalCpus ... (else the sum of the slots), the ids of
+ * its custom resources from what the slots hold. Inconsistencies (two
+ * slots of one name, shares that do not add up) are appended to warn, one
+ * a line. Free with ca_ad_free. */
+ca_ad *ca_startd_dump_machine(ca_startd *sd, ca_ad *const *slots, size_t n, strbuf *warn);
 /* Slots in stream order, created dynamic slots after them; NULL for a slot
  * that has been deleted (a dynamic slot back in Owner). */
 size_t ca_smachine_count(const ca_smachine *m);

@@ -795,6 +795,100 @@ dslot_for(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_sevent *ev)
 	return id == NULL && n == 1 ? only : NULL;
 }
 
+/* ---- partitionable slot preemption ---- */
+
+static const ca_name *
+n_pending(void)
+{
+	return ca_intern("PendingMatch", 12);
+}
+
+/* The live dynamic slots of p that the list of names l holds. */
+static size_t
+named_dslots(ca_smachine *m, const struct slot *p, ca_value l, struct slot **out, size_t max)
+{
+	size_t k = 0;
+
+	for (uint32_t i = 0; l.kind == CA_LIST && i < l.x.len; i++) {
+		if (l.u.items[i].kind != CA_STRING)
+			continue;
+		struct slot *d = ca_sd_find_slot(m, l.u.items[i].u.s);
+		if (d != NULL && d->kind == K_DYNAMIC && d->id == p->id && k < max)
+			out[k++] = d;
+	}
+	return k;
+}
+
+/* A match for partitionable slot p that preempts some of its dynamic slots
+ * (negotiate's PreemptedSlots, ALLOW_PSLOT_PREEMPTION): they are vacated,
+ * and the dynamic slot of the new job is carved once they are gone and
+ * their resources (custom ones too) are back; until then the match waits
+ * in p as PendingMatch. True when the event is taken care of so. */
+static bool
+pslot_preempt(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_sevent *ev)
+{
+	ca_value l = ca_eval_attr(&sd->cx, ev->ad, NULL, "PreemptedSlots");
+	struct slot *ds[64];
+	size_t nd = named_dslots(m, p, l, ds, 64);
+	const ca_expr *je = event_job(sd, ev);
+	strbuf c = STRBUF_INIT, d = STRBUF_INIT;
+	bool any = false;
+
+	ca_arena_reset(&sd->cx.scratch);
+	if (nd == 0 || je == NULL)
+		return false;
+	strbuf_addf(&c, "event %s: %s preempts it (its partitionable slot is matched to it)",
+	    ca_sevent_name[ev->kind], ca_sd_describe_job(sd, je->u.ad, ev->ad, &d));
+	for (size_t i = 0; i < nd; i++) {
+		struct slot *x = ds[i];
+		if (x->st == CA_S_CLAIMED) {
+			set_eviction(sd, x, R_VACATE);
+			ca_sd_to_preempting(sd, x, 10, false, c.buf);
+			any = true;
+		} else if (x->st == CA_S_PREEMPTING)
+			any = true;
+	}
+	strbuf_release(&c);
+	strbuf_release(&d);
+	if (!any)
+		return false;
+	/* the match waits for them: the event without its PreemptedSlots */
+	ca_ad *pm = ca_ad_copy(ev->ad);
+	ca_ad_delete(pm, ca_intern("PreemptedSlots", 14));
+	ca_expr *e = ca_arena_zalloc(p->ad->arena, sizeof *e);
+	e->node = CA_N_AD;
+	e->u.ad = ca_ad_copy_in(p->ad->arena, pm);
+	ca_ad_free(pm);
+	ca_ad_set(p->ad, n_pending(), "PendingMatch", e);
+	ca_sd_note(sd, p, "event %s waits until its %zu preempted dynamic slot%s are gone",
+	    ca_sevent_name[ev->kind], nd, nd == 1 ? "" : "s");
+	return true;
+}
+
+void
+ca_sd_pending_match(ca_startd *sd, ca_smachine *m, struct slot *p)
+{
+	ca_ad *pm = nested(p->ad, n_pending());
+
+	if (pm == NULL)
+		return;
+	for (size_t i = 0; i < m->slots.n; i++) {
+		struct slot *d = m->slots.at[i];
+		if (live(d) && d->kind == K_DYNAMIC && d->id == p->id &&
+		    d->st == CA_S_PREEMPTING)
+			return;		/* one is still being vacated */
+	}
+	ca_ad *copy = ca_ad_copy(pm);
+	ca_sevent ev;
+	ca_diag err;
+	ca_ad_delete(p->ad, n_pending());
+	if (ca_sevent_init(&ev, copy, p->clock, &err) == 0) {
+		ev.time = p->clock;
+		ca_sd_apply_event(sd, m, &ev);
+	}
+	ca_ad_free(copy);
+}
+
 /* ev to every live slot of the first n of m: all of them when p is NULL,
  * else the dynamic slots of partitionable slot p (only d when d is not
  * NULL). */
@@ -870,6 +964,23 @@ ca_sd_apply_event(ca_startd *sd, ca_smachine *m, ca_sevent *ev)
 	if (s->kind == K_PARTITIONABLE) {
 		struct slot *d = dslot_for(sd, m, s, ev);
 		const char *why = NULL;
+		ca_ad *pm = nested(s->ad, n_pending());
+		if (ev->kind == CA_EV_CLAIM && d == NULL && pm != NULL) {
+			/* the schedd claims the match that waits: so will it be */
+			char b1[64], b2[64];
+			const ca_expr *je = event_job(sd, ev);
+			const char *id = ca_sd_job_id(sd, je ? je->u.ad : NULL, ev->ad, b1, sizeof b1);
+			const char *pid = ca_sd_job_id(sd, nested(pm, sd->n[A_JOB]), pm, b2,
+			    sizeof b2);
+			if (id != NULL && pid != NULL && strcmp(id, pid) == 0) {
+				ca_set_str(pm, "Event", "Claim");
+				ca_sd_note(sd, s, "event Claim: the match that waits is claimed");
+				return;
+			}
+		}
+		if ((ev->kind == CA_EV_MATCH || ev->kind == CA_EV_CLAIM) && d == NULL &&
+		    pslot_preempt(sd, m, s, ev))
+			return;
 		if (ev->kind == CA_EV_MATCH || (ev->kind == CA_EV_CLAIM &&
 		    (d == NULL || d->st != CA_S_MATCHED))) {
 			const ca_expr *e = event_job(sd, ev);

@@ -29,6 +29,8 @@
  *   startd_deadline.c  when the policy may decide otherwise as the clocks move
  *   startd_hooks.c   startd cron hooks and benchmark jobs: running them and
  *                    merging the ads they print
+ *   startd_res.c     custom machine resources (GPUs ...): what a machine has,
+ *                    what its slots publish, ids given out and taken back
  * Functions shared between them are named ca_sd_*.
  */
 
@@ -124,6 +126,39 @@ struct slot {
 /* A list of names, each malloc'ed. */
 typedef ca_vec(char *) ca_sd_names;
 
+/* ---- custom machine resources ---- */
+
+#define CA_SD_NCUSTOM 16	/* custom resources a startd knows at most */
+#define CA_SD_MAXIDS 1024	/* ids of one custom resource a machine has at most */
+
+/* The attributes of a custom resource <name> (ORDER: mr_fmt[]). */
+enum { MR_AMT, MR_TOTAL, MR_TSLOT, MR_DETECTED, MR_ASSIGNED, MR_AVAIL, MR_REQ, MR_REQUIRE,
+	MR_N };
+
+struct mres {
+	const char *name;	/* as first spelled (in sd->arena) */
+	const char *conf;	/* MACHINE_RESOURCE_<name>: a count or ids, or NULL */
+	bool inventory;		/* MACHINE_RESOURCE_INVENTORY_<name> */
+	bool configured;	/* by one of those (else only seen in slot ads) */
+	const ca_name *n[MR_N];
+	const char *spell[MR_N];
+};
+
+/* What a machine has of a custom resource. */
+struct mhave {
+	int64_t total;
+	bool with_ids;
+	ca_sd_names ids;
+};
+
+/* What a dynamic slot is to get of a custom resource. */
+struct rplan {
+	int k;			/* the resource */
+	int64_t amt;
+	bool with_ids;
+	ca_sd_names ids;
+};
+
 struct ca_smachine {
 	ca_startd *sd;
 	ca_vec(struct slot *) slots;
@@ -180,6 +215,7 @@ struct ca_startd {
 	ca_sd_names xslot;		/* STARTD_SLOT_ATTRS / STARTD_VM_EXPRS names */
 	ca_vec(struct latch) latches;	/* STARTD_LATCH_EXPRS, SYSTEM_STARTD_LATCH_EXPRS */
 	ca_vec(struct hook) hooks;	/* STARTD_CRON_JOBLIST, BENCHMARKS_JOBLIST */
+	ca_vec(struct mres) mres;	/* custom machine resources */
 	int64_t hook_timeout;		/* STARTD_STEP_HOOK_TIMEOUT */
 	bool latch_cpubusy;		/* CpuBusy is latched: CpuBusyTime is its time */
 	bool xslot_vm;			/* vmN_X names (STARTD_VM_EXPRS) */
@@ -556,6 +592,42 @@ void ca_sd_delete_dslot(ca_startd *sd, ca_smachine *m, struct slot *s);
 struct slot *ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
     const ca_sevent *ev, const char **why);
 
+/* ---- startd_res.c: custom machine resources ---- */
+
+/* Read MACHINE_RESOURCE_<name>, MACHINE_RESOURCE_INVENTORY_<name> and
+ * MACHINE_RESOURCE_NAMES: 0, or -1 with err set. */
+int ca_sd_res_init(ca_startd *sd, ca_diag *err);
+/* The index of custom resource name (known from now on), or -1 when it
+ * cannot be one (Cpus, Memory, Disk, Swap, not a name, too many). */
+int ca_sd_res_find(ca_startd *sd, const char *name, size_t len);
+/* Split a list of ids ("CUDA0, CUDA1") into v, at most CA_SD_MAXIDS. */
+void ca_sd_ids_split(ca_sd_names *v, const char *text);
+/* Sort ids as a startd hands them out: digits by their number (CUDA2 before
+ * CUDA10). */
+void ca_sd_ids_sort(ca_sd_names *v);
+/* The clauses WithinResourceLimits has for the configured resources. */
+void ca_sd_res_wrl(ca_startd *sd, strbuf *out);
+/* What the machine of description desc has of resource k (free h->ids
+ * with ca_sd_names_free). */
+void ca_sd_res_have(ca_startd *sd, const ca_ad *desc, int k, struct mhave *h);
+/* Publish resource k in slot s: amt of it, with ids (when the machine's
+ * has them) out of what the machine has. */
+void ca_sd_res_publish(ca_startd *sd, struct slot *s, int k, const struct mhave *machine,
+    int64_t amt, const ca_sd_names *ids);
+/* What partitionable slot p gives of its custom resources to job (plan,
+ * *n entries; free with ca_sd_res_plan_free): what it asks for, or what
+ * the match event evad (or NULL) says a consumption policy consumed
+ * (Consumed<name>). NULL, or why it cannot. */
+const char *ca_sd_res_plan(ca_startd *sd, struct slot *p, const ca_ad *job, const ca_ad *evad,
+    struct rplan *plan, int *n);
+void ca_sd_res_plan_free(struct rplan *plan, int n);
+/* Give dynamic slot d what the plan says, out of p; ", GPUs 1 (CUDA0)" to
+ * note for each resource it gets. */
+void ca_sd_res_give(ca_startd *sd, struct slot *p, struct slot *d, const struct rplan *plan,
+    int n, strbuf *note);
+/* Dynamic slot d goes: its custom resources back to p (when not NULL). */
+void ca_sd_res_return(ca_startd *sd, struct slot *d, struct slot *p, strbuf *note);
+
 /* ---- startd_hooks.c: startd cron hooks and benchmark jobs ---- */
 
 struct hook;
@@ -586,6 +658,9 @@ const char *ca_sd_job_id(ca_startd *sd, const ca_ad *job, const ca_ad *ev, char 
 /* "job 12.0 of alice@example.org" */
 const char *ca_sd_describe_job(ca_startd *sd, const ca_ad *job, const ca_ad *ev, strbuf *out);
 void ca_sd_apply_event(ca_startd *sd, ca_smachine *m, ca_sevent *ev);
+/* A match of partitionable slot p that waits for the dynamic slots it
+ * preempts (PendingMatch) is applied once none of them is left vacating. */
+void ca_sd_pending_match(ca_startd *sd, ca_smachine *m, struct slot *p);
 
 /* ---- startd_report.c: causes and the log ---- */
 

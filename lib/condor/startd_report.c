@@ -136,14 +136,26 @@ dry_eval(ca_startd *sd, ca_smachine *m, struct slot *s)
 	ca_arena_reset(&sd->cx.scratch);
 }
 
+/* "NAME is STATE/ACTIVITY"; a slot that is not simulated (an unknown State
+ * or Activity) shows the ones its ad has. */
+static void
+slot_is(ca_startd *sd, const struct slot *s, strbuf *out)
+{
+	const char *st = s->st >= 0 && s->st < CA_S_NSTATES ? ca_sstate_name[s->st] :
+	    lit_str(s->ad, sd->n[A_STATE]);
+	const char *ac = s->ac >= 0 && s->ac < CA_A_NACTS ? ca_sact_name[s->ac] :
+	    lit_str(s->ad, sd->n[A_ACTIVITY]);
+
+	strbuf_addf(out, "%s is %s/%s", slot_name(sd, s), st ? st : "?", ac ? ac : "?");
+}
+
 void
 ca_startd_status(ca_startd *sd, ca_smachine *m, size_t i, strbuf *out)
 {
 	struct slot *s = m->slots.at[i];
 	int w;
 
-	strbuf_addf(out, "%s is %s/%s", slot_name(sd, s), ca_sstate_name[s->st],
-	    ca_sact_name[s->ac]);
+	slot_is(sd, s, out);
 	if (s->bad)
 		return;
 	const char *id = lit_str(s->ad, sd->n[A_JOBID]);
@@ -189,8 +201,7 @@ ca_startd_why(ca_startd *sd, ca_smachine *m, const char *name, strbuf *out)
 	}
 	if (s == NULL)
 		return -1;
-	strbuf_addf(out, "%s is %s/%s", slot_name(sd, s), ca_sstate_name[s->st],
-	    ca_sact_name[s->ac]);
+	slot_is(sd, s, out);
 	if (s->bad) {
 		strbuf_adds(out, ": not a slot startd-step can run (passed through unchanged)\n");
 		return 0;

@@ -157,16 +157,22 @@ ca_sd_delete_dslot(ca_startd *sd, ca_smachine *m, struct slot *s)
 			ca_sd_setv(p->ad, sd->n[held[i]], ca_sd_aname[held[i]],
 			    lit(s->ad, sd->n[held[i]]));
 	}
+	strbuf custom = STRBUF_INIT;
+	ca_sd_res_return(sd, s, p, &custom);
 	if (p != NULL) {
 		add_res(sd, p, r, 1);
-		ca_sd_note(sd, s, "dynamic slot deleted: Cpus %lld, Memory %lld, Disk %lld go "
+		ca_sd_note(sd, s, "dynamic slot deleted: Cpus %lld, Memory %lld, Disk %lld%s go "
 		    "back to %s", (long long)r[R_CPUS], (long long)r[R_MEM], (long long)r[R_DISK],
-		    slot_name(sd, p));
+		    custom.len ? custom.buf : "", slot_name(sd, p));
 	} else
 		ca_sd_note(sd, s, "dynamic slot deleted (its partitionable slot is not in this "
-		    "stream: Cpus %lld, Memory %lld, Disk %lld are not given back)",
-		    (long long)r[R_CPUS], (long long)r[R_MEM], (long long)r[R_DISK]);
+		    "stream: Cpus %lld, Memory %lld, Disk %lld%s are not given back)",
+		    (long long)r[R_CPUS], (long long)r[R_MEM], (long long)r[R_DISK],
+		    custom.len ? custom.buf : "");
+	strbuf_release(&custom);
 	s->deleted = true;
+	if (p != NULL)
+		ca_sd_pending_match(sd, m, p);
 }
 
 /* A request value of the job after MODIFY_REQUEST_EXPR_<X>, rounded up. */
@@ -230,6 +236,17 @@ ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
 			    ca_sd_aname[req[r]], (long long)raw[r]);
 			return NULL;
 		}
+	/* a match made by a consumption policy carries what it consumed: the
+	 * dynamic slot gets that (as HTCondor's startd evaluates the same
+	 * policy) */
+	static const char *const consumed[NRES] = {
+		"ConsumedCpus", "ConsumedMemory", "ConsumedDisk"
+	};
+	for (int r = 0; r < NRES && ev != NULL && ev->ad != NULL; r++) {
+		int64_t c;
+		if (lit_int(ev->ad, ca_intern(consumed[r], strlen(consumed[r])), &c) && c >= 0)
+			raw[r] = want[r] = c;
+	}
 	get_res(sd, p, left);
 	if (want[R_CPUS] < 1)
 		want[R_CPUS] = 1;
@@ -248,6 +265,12 @@ ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
 			    (long long)left[R_MEM], (long long)left[R_DISK]);
 			return NULL;
 		}
+	}
+	struct rplan plan[CA_SD_NCUSTOM];
+	int nplan = 0;
+	if ((*why = ca_sd_res_plan(sd, p, job, ev ? ev->ad : NULL, plan, &nplan)) != NULL) {
+		ca_sd_res_plan_free(plan, nplan);
+		return NULL;
 	}
 
 	/* the lowest free sub-id */
@@ -293,14 +316,18 @@ ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
 	set_int(sd, d, A_ECA, d->clock);
 	set_real(sd, d, A_CONDORLOAD, 0.0);
 	set_real(sd, d, A_CURRENTRANK, 0.0);
-	ca_sd_publish_requirements(sd, d);
 	add_res(sd, p, want, -1);
+	strbuf custom = STRBUF_INIT;
+	ca_sd_res_give(sd, p, d, plan, nplan, &custom);
+	ca_sd_res_plan_free(plan, nplan);
+	ca_sd_publish_requirements(sd, d);
 	push_slot(m, d);
 	char buf[CA_JOBID_LEN];
 	const char *id = ca_sd_job_id(sd, job, ev->ad, buf, sizeof buf);
 	ca_sd_note(sd, d, "dynamic slot created from %s for job %s: Cpus %lld, Memory %lld, "
-	    "Disk %lld", pn, id ? id : "(no id)", (long long)want[R_CPUS], (long long)want[R_MEM],
-	    (long long)want[R_DISK]);
+	    "Disk %lld%s", pn, id ? id : "(no id)", (long long)want[R_CPUS], (long long)want[R_MEM],
+	    (long long)want[R_DISK], custom.len ? custom.buf : "");
+	strbuf_release(&custom);
 	return d;
 }
 
@@ -459,26 +486,56 @@ ca_smachine_add(ca_smachine *m, ca_ad *ad, int64_t now, ca_diag *err)
 enum { SH_AUTO, SH_FRAC, SH_ABS };
 static const char *const res_name[NRES] = { "cpus", "memory", "disk" };
 
+/* Cpus, Memory, Disk, then the custom resources (NRES + their index). */
+#define MAXRES (NRES + CA_SD_NCUSTOM)
+
 struct share {
 	int kind;
 	double v;
+	const char *cons;	/* a custom resource's ": constraint" (in sd->arena), or NULL */
 };
 
 struct sreq {
 	int64_t type;
 	bool part;
-	struct share sh[NRES];
-	int64_t amt[NRES];
+	struct share sh[MAXRES];
+	int64_t amt[MAXRES];
+	ca_sd_names ids[CA_SD_NCUSTOM];	/* the ids of each custom resource */
 };
 
 static int
-parse_share(const char *s, size_t n, struct share *out)
+nres_of(const ca_startd *sd)
+{
+	return NRES + (int)sd->mres.n;
+}
+
+static const char *
+rname(const ca_startd *sd, int r)
+{
+	return r < NRES ? res_name[r] : sd->mres.at[r - NRES].name;
+}
+
+static int
+parse_share(ca_startd *sd, const char *s, size_t n, struct share *out)
 {
 	char buf[64], *end;
+	const char *colon = memchr(s, ':', n);
 
+	out->cons = NULL;
+	if (colon != NULL) {
+		/* a constraint on the ids a custom resource gets */
+		const char *c = colon + 1;
+		size_t cl = n - (size_t)(c - s);
+		while (cl > 0 && (*c == ' ' || *c == '\t'))
+			c++, cl--;
+		if (cl == 0)
+			return -1;
+		out->cons = ca_arena_strndup(&sd->arena, c, cl);
+		n = (size_t)(colon - s);
+	}
 	while (n > 0 && (*s == ' ' || *s == '\t'))
 		s++, n--;
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
 		n--;
 	if (n == 0 || n >= sizeof buf)
 		return -1;
@@ -516,7 +573,7 @@ parse_share(const char *s, size_t n, struct share *out)
  * disk, swap or virtualmemory, in any case (-1: swap, not simulated; -2:
  * unknown). */
 static int
-res_of(const char *k, size_t n)
+res_of(ca_startd *sd, const char *k, size_t n)
 {
 	static const struct {
 		const char *name;
@@ -526,6 +583,10 @@ res_of(const char *k, size_t n)
 		{ "swap", -1 }, { "virtualmemory", -1 }
 	};
 
+	for (size_t i = 0; i < sd->mres.n; i++)
+		if (sd->mres.at[i].configured && strlen(sd->mres.at[i].name) == n &&
+		    strncasecmp(k, sd->mres.at[i].name, n) == 0)
+			return NRES + (int)i;
 	for (size_t i = 0; n > 0 && i < sizeof names / sizeof names[0]; i++)
 		if (n <= strlen(names[i].name) && strncasecmp(k, names[i].name, n) == 0)
 			return names[i].r;
@@ -533,21 +594,28 @@ res_of(const char *k, size_t n)
 }
 
 /* The slot type spec of knob: "cpus=2, ram=128, swap=25%, disk=1/2", "25%",
- * "1/4", "auto". -1 with err set when it is none of them. */
+ * "1/4", "auto", custom resources among them ("gpus=1 : Capability >= 8").
+ * A spec of several lines has one item a line (a constraint may hold
+ * commas). -1 with err set when it is none of them. */
 static int
-parse_type(ca_startd *sd, const char *knob, const char *spec, struct share sh[NRES],
+parse_type(ca_startd *sd, const char *knob, const char *spec, struct share sh[MAXRES],
     ca_diag *err)
 {
-	struct share blanket = { SH_AUTO, 0 };
-	bool given[NRES] = { false, false, false };
+	struct share blanket = { SH_AUTO, 0, NULL };
+	bool given[MAXRES] = { false };
 	const char *p = spec;
+	int sep = strchr(spec, '\n') != NULL ? '\n' : ',';
 
 	while (*p) {
-		const char *e = strchr(p, ',');
+		const char *e = strchr(p, sep);
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 		const char *eq = memchr(p, '=', n);
 		if (eq == NULL) {
-			if (n > 0 && parse_share(p, n, &blanket) < 0)
+			const char *q = p;
+			size_t ql = n;
+			while (ql > 0 && (*q == ' ' || *q == '\t' || *q == '\r'))
+				q++, ql--;
+			if (ql > 0 && (parse_share(sd, q, ql, &blanket) < 0 || blanket.cons))
 				goto bad;
 		} else {
 			const char *k = p;
@@ -556,13 +624,14 @@ parse_type(ca_startd *sd, const char *knob, const char *spec, struct share sh[NR
 			size_t kl = (size_t)(eq - k);
 			while (kl > 0 && (k[kl - 1] == ' ' || k[kl - 1] == '\t'))
 				kl--;
-			int r = res_of(k, kl);
+			int r = res_of(sd, k, kl);
 			if (r == -2)
 				return ca_sd_config_err(sd, knob, err, "%s: unknown resource "
-				    "'%.*s' (cpus, memory, disk, swap; custom resources are not "
-				    "simulated)", knob, (int)kl, k);
+				    "'%.*s' (cpus, memory, disk, swap, or a custom resource that "
+				    "MACHINE_RESOURCE_<name> defines)", knob, (int)kl, k);
 			struct share v;
-			if (parse_share(eq + 1, n - (size_t)(eq + 1 - p), &v) < 0)
+			if (parse_share(sd, eq + 1, n - (size_t)(eq + 1 - p), &v) < 0 ||
+			    (v.cons != NULL && r < NRES))
 				goto bad;
 			if (r >= 0) {
 				sh[r] = v;
@@ -570,10 +639,10 @@ parse_type(ca_startd *sd, const char *knob, const char *spec, struct share sh[NR
 			}
 		}
 		p += n;
-		if (*p == ',')
+		if (*p == sep)
 			p++;
 	}
-	for (int r = 0; r < NRES; r++)
+	for (int r = 0; r < nres_of(sd); r++)
 		if (!given[r])
 			sh[r] = blanket;
 	return 0;
@@ -639,7 +708,7 @@ layout(ca_startd *sd, int64_t ncpus, sreqs *reqs, ca_diag *err)
 			ca_sd_config_err(sd, knob, err, "%s must be between 0 and 4096", knob);
 			goto fail;
 		}
-		struct share sh[NRES];
+		struct share sh[MAXRES];
 		if (parse_type(sd, tknob, sb.len ? sb.buf : "auto", sh, err) < 0)
 			goto fail;
 		for (int64_t k = 0; k < count; k++)
@@ -668,12 +737,99 @@ fail:
 	return -1;
 }
 
+static void
+free_reqs(sreqs *reqs)
+{
+	for (size_t i = 0; i < reqs->n; i++)
+		for (int k = 0; k < CA_SD_NCUSTOM; k++)
+			ca_sd_names_free(&reqs->at[i].ids[k]);
+	ca_vec_free(reqs);
+}
+
+/* Does id of custom resource k satisfy constraint cons of a slot type? A
+ * string literal names the id; anything else is evaluated against the
+ * id's property ad <name>_<id> in the machine description. */
+static bool
+id_fits(ca_startd *sd, const ca_ad *desc, int k, const char *id, const ca_expr *cons)
+{
+	const ca_expr *e = cons;
+
+	while (e->node == CA_N_PAREN)
+		e = e->u.k.a;
+	if (e->node == CA_N_LIT && e->u.lit.kind == CA_STRING)
+		return strcmp(e->u.lit.u.s, id) == 0;
+	strbuf_reset(&sd->tmp);
+	strbuf_addf(&sd->tmp, "%s_", sd->mres.at[k].name);
+	for (const char *p = id; *p; p++)
+		strbuf_addc(&sd->tmp, ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= 'A' && *p <= 'Z')) ? *p : '_');
+	const ca_ad *pa = nested(desc, ca_intern(sd->tmp.buf, sd->tmp.len));
+	if (pa == NULL)
+		return false;
+	bool ok = ca_value_truth(ca_eval_expr(&sd->cx, cons, pa, NULL)) == 1;
+	ca_arena_reset(&sd->cx.scratch);
+	return ok;
+}
+
+/* The ids of the custom resources that have them, to the slots: first to
+ * the slot types with a constraint, in slot order, then the others. */
+static int
+assign_ids(ca_startd *sd, const ca_ad *desc, const char *host, sreqs *reqs, struct mhave *have,
+    ca_diag *err)
+{
+	for (int k = 0; k < (int)sd->mres.n; k++) {
+		if (!have[k].with_ids)
+			continue;
+		bool *taken = ca_xcalloc(have[k].ids.n + 1, sizeof *taken);
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < reqs->n; i++) {
+				struct sreq *q = &reqs->at[i];
+				const char *cons = q->sh[NRES + k].cons;
+				ca_expr *ce = NULL;
+				if ((cons != NULL) != (pass == 0))
+					continue;
+				if (cons != NULL) {
+					ca_diag perr;
+					ce = ca_parse_expr(&sd->arena, cons, strlen(cons), 0, &perr);
+					if (ce == NULL) {
+						free(taken);
+						char knob[64];
+						snprintf(knob, sizeof knob, "SLOT_TYPE_%lld",
+						    (long long)q->type);
+						return ca_sd_config_err(sd, knob, err, "%s: the "
+						    "constraint of %s is not an expression: %s", knob,
+						    sd->mres.at[k].name, cons);
+					}
+				}
+				for (size_t j = 0; j < have[k].ids.n &&
+				    (int64_t)q->ids[k].n < q->amt[NRES + k]; j++) {
+					const char *id = have[k].ids.at[j];
+					if (taken[j] || (ce != NULL && !id_fits(sd, desc, k, id, ce)))
+						continue;
+					taken[j] = true;
+					*ca_vec_push(&q->ids[k]) = ca_xstrndup(id, strlen(id));
+				}
+				if ((int64_t)q->ids[k].n < q->amt[NRES + k]) {
+					free(taken);
+					ca_diag_set(err, CA_EX_INPUT, NULL, 0, 0, "machine %s: slot "
+					    "type %lld wants %lld %s%s%s, only %zu are left", host,
+					    (long long)q->type, (long long)q->amt[NRES + k],
+					    sd->mres.at[k].name, cons ? " with " : "", cons ? cons : "",
+					    q->ids[k].n);
+					return -1;
+				}
+			}
+		free(taken);
+	}
+	return 0;
+}
+
 /* Share each resource among the slots: fractions and numbers first, what
  * is left evenly among the "auto" ones. */
 static int
-allocate(ca_startd *sd, struct sreq *reqs, int n, const int64_t total[NRES], ca_diag *err)
+allocate(ca_startd *sd, struct sreq *reqs, int n, const int64_t total[MAXRES], ca_diag *err)
 {
-	for (int r = 0; r < NRES; r++) {
+	for (int r = 0; r < nres_of(sd); r++) {
 		int64_t used = 0, nauto = 0;
 		for (int i = 0; i < n; i++) {
 			struct share *sh = &reqs[i].sh[r];
@@ -691,7 +847,7 @@ allocate(ca_startd *sd, struct sreq *reqs, int n, const int64_t total[NRES], ca_
 			snprintf(knob, sizeof knob, "SLOT_TYPE_%lld", (long long)reqs[0].type);
 			return ca_sd_config_err(sd, reqs[0].type ? knob : NULL, err, "the slot "
 			    "types ask for %lld %s of a machine that has %lld", (long long)used,
-			    res_name[r], (long long)total[r]);
+			    rname(sd, r), (long long)total[r]);
 		}
 		int64_t left = total[r] - used, k = 0;
 		for (int i = 0; i < n; i++)
@@ -742,10 +898,18 @@ ca_smachine_create(ca_smachine *m, const ca_ad *desc, int64_t now, ca_diag *err)
 		    "machine %s: the policy does not compile", host);
 		return -1;
 	}
-	int64_t total[NRES] = { ncpus, mem, disk };
+	int64_t total[MAXRES] = { ncpus, mem, disk };
+	struct mhave have[CA_SD_NCUSTOM];
+	int nc = (int)sd->mres.n;
+	for (int k = 0; k < nc; k++) {
+		ca_sd_res_have(sd, desc, k, &have[k]);
+		total[NRES + k] = have[k].total;
+	}
 	if (layout(sd, ncpus, &reqs, err) < 0 || allocate(sd, reqs.at, (int)reqs.n, total,
-	    err) < 0) {
-		ca_vec_free(&reqs);
+	    err) < 0 || assign_ids(sd, desc, host, &reqs, have, err) < 0) {
+		for (int k = 0; k < nc; k++)
+			ca_sd_names_free(&have[k].ids);
+		free_reqs(&reqs);
 		return -1;
 	}
 	int n = (int)reqs.n;
@@ -803,10 +967,16 @@ ca_smachine_create(ca_smachine *m, const ca_ad *desc, int64_t now, ca_diag *err)
 		if (!has(sd, s, A_LASTBENCH))
 			set_int(sd, s, A_LASTBENCH, 0);
 		set_real(sd, s, A_CURRENTRANK, 0.0);
+		for (int k = 0; k < nc; k++)
+			if (have[k].total > 0 || sd->mres.at[k].configured)
+				ca_sd_res_publish(sd, s, k, &have[k], reqs.at[i].amt[NRES + k],
+				    &reqs.at[i].ids[k]);
 		ca_sd_publish_policy(sd, s);
 		ca_sd_publish_requirements(sd, s);
 		push_slot(m, s);
 	}
+	for (int k = 0; k < nc; k++)
+		ca_sd_names_free(&have[k].ids);
 	if (sd->hooks.n > 0)
 		ca_sd_hooks_run(sd, m, now);		/* they run as the startd starts */
 	if (sd->bench_at_start && m->slots.n > 0) {
@@ -822,7 +992,7 @@ ca_smachine_create(ca_smachine *m, const ca_ad *desc, int64_t now, ca_diag *err)
 		if (live(m->slots.at[i]))
 			ca_sd_publish_end(sd, m->slots.at[i]);
 	ca_sd_cross_publish(sd, m);
-	ca_vec_free(&reqs);
+	free_reqs(&reqs);
 	return 0;
 }
 

@@ -46,7 +46,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ca_diag err;
 
 	/* back to generation 0, with the input's files */
-	char cmd[256];
+	char cmd[384];
 	snprintf(cmd, sizeof cmd, "rm -rf %s/gen.[1-9]* %s/log/*", state, state);
 	if (system(cmd) != 0)
 		abort();

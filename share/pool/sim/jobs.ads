@@ -35,6 +35,11 @@
 #   118    dave     23:00  10 one-hour jobs
 #   119    dave     09:00  12 half-hour MATLAB jobs: three licences
 #                          (MATLAB_LIMIT), so three at a time
+#   120    grace    09:00  12 two-hour GPU jobs (one GPU each) for the four
+#                          GPUs of gpu01 and gpu02: four at a time, each
+#                          dynamic slot with a GPU of its own
+#   121    grace    14:00  4 three-hour jobs of two GPUs that need an A100
+#                          (RequireGPUs = Capability >= 8.0): gpu01 only
 # erin's ceiling of 8 cores (accountant.ads) keeps her to 8 of her jobs.
 
 ClusterId = 100
@@ -290,3 +295,30 @@ Requirements = TARGET.Arch == "X86_64" && TARGET.OpSys == "LINUX"
 JobDuration = 30 * 60
 SimSubmitTime = 9 * 3600
 Queue = 12
+
+ClusterId = 120
+Cmd = "/home/grace/ml/train"
+Owner = "grace"
+User = "grace@example.org"
+RequestCpus = 2
+RequestMemory = 16384
+RequestDisk = 1000000
+RequestGPUs = 1
+Requirements = TARGET.Arch == "X86_64" && TARGET.OpSys == "LINUX" && (TARGET.GPUs >= RequestGPUs)
+JobDuration = 2 * 3600
+SimSubmitTime = 9 * 3600
+Queue = 12
+
+ClusterId = 121
+Cmd = "/home/grace/ml/train-large"
+Owner = "grace"
+User = "grace@example.org"
+RequestCpus = 4
+RequestMemory = 32768
+RequestDisk = 1000000
+RequestGPUs = 2
+RequireGPUs = Capability >= 8.0
+Requirements = TARGET.Arch == "X86_64" && TARGET.OpSys == "LINUX" && (TARGET.GPUs >= RequestGPUs) && (countMatches(MY.RequireGPUs, TARGET.AvailableGPUs) >= RequestGPUs)
+JobDuration = 3 * 3600
+SimSubmitTime = 14 * 3600
+Queue = 4

@@ -799,7 +799,8 @@ UNIT_SUITE(config_unsimulated)
 	    "SCHEDD.MAX_JOBS_RUNNING = 100\n"
 	    "NEGOTIATOR.USE_GLOBAL_JOB_PRIOS = True\n"
 	    "STARTD_CRON_JOBLIST =\n"		/* empty: nothing to warn of */
-	    "use FEATURE : GPUs\n");
+	    "RESERVED_MEMORY = 512\n"
+	    "use FEATURE : GPUs\n");		/* custom resources are simulated */
 	nunsim = 0;
 	unsim_seen[0] = '\0';
 	/* GROUP_AUTOREGROUP and concurrency limits (FOO_LIMIT) are simulated */
@@ -807,7 +808,7 @@ UNIT_SUITE(config_unsimulated)
 	CHECK(strcmp(unsim_seen, "t.cfg:5:NEGOTIATOR.USE_GLOBAL_JOB_PRIOS ") == 0);
 	unsim_seen[0] = '\0';
 	CHECK(ca_config_unsimulated(c, "STARTD", count_unsim, NULL) == 1);
-	CHECK(strcmp(unsim_seen, "t.cfg:7:MACHINE_RESOURCE_INVENTORY_GPUs ") == 0);
+	CHECK(strcmp(unsim_seen, "t.cfg:7:RESERVED_MEMORY ") == 0);
 	CHECK(ca_config_unsimulated(c, "SCHEDD", NULL, NULL) == 1);
 	CHECK(ca_config_unsimulated(c, NULL, NULL, NULL) == 3);
 	ca_config_unsim u = { "X_LIMIT", "NEGOTIATOR", "a concurrency limit", "f.cfg", 3, NULL };

@@ -275,10 +275,33 @@ UNIT_SUITE(negotiator_consumption)
 	char buf[200];
 
 	jobs_text(&j, "a", 1, 5, "RequestCpus = 3\nRequestDisk = 10");
-	/* without a policy: one match for the whole p-slot */
-	setup(&f, NULL, NULL, pslot, j.buf, NULL);
+	/* without a policy: one match for the whole p-slot, and the schedd
+	 * starts a second job in its leftovers (3 + 3 of 8 cores) */
+	setup(&f, "CLAIM_PARTITIONABLE_LEFTOVERS = False\n", NULL, pslot, j.buf, NULL);
 	CHECK(ca_neg_run(f.n) == 1);
 	teardown(&f);
+	setup(&f, NULL, NULL, pslot, j.buf, NULL);
+	CHECK(ca_neg_run(f.n) == 2);
+	CHECK(strcmp(mattr(&f, 1, "Name", buf, sizeof buf), "slot1@big") == 0);
+	CHECK(strcmp(mattr(&f, 1, "JobId", buf, sizeof buf), "1.1") == 0);
+	teardown(&f);
+	/* a custom resource in the leftovers: two GPUs, each job asks for one */
+	const char *gslot = "Name = \"slot1@gpu\"\nPartitionableSlot = true\nSlotTypeID = 1\n"
+	    "Cpus = 8\nMemory = 16384\nDisk = 100000\nGPUs = 2\n"
+	    "MachineResources = \"Cpus Memory Disk Swap GPUs\"\n"
+	    "Requirements = TARGET.RequestCpus <= Cpus && TARGET.RequestGPUs <= GPUs\n\n";
+	strbuf_reset(&j);
+	jobs_text(&j, "a", 1, 5, "RequestCpus = 1\nRequestDisk = 10\nRequestGPUs = 1");
+	setup(&f, NULL, NULL, gslot, j.buf, NULL);
+	CHECK(ca_neg_run(f.n) == 2);
+	teardown(&f);
+	/* and consumed by a policy: ConsumedGPUs */
+	setup(&f, "CONSUMPTION_POLICY = True\n", NULL, gslot, j.buf, NULL);
+	CHECK(ca_neg_run(f.n) == 2);
+	CHECK(strcmp(mattr(&f, 1, "ConsumedGPUs", buf, sizeof buf), "1") == 0);
+	teardown(&f);
+	strbuf_reset(&j);
+	jobs_text(&j, "a", 1, 5, "RequestCpus = 3\nRequestDisk = 10");
 	/* with one: 3 + 3 cores, then 2 are left; memory quantized to 128s */
 	setup(&f, "SLOT_TYPE_1_CONSUMPTION_POLICY = True\n", NULL, pslot, j.buf, NULL);
 	CHECK(ca_neg_run(f.n) == 2);

@@ -380,6 +380,101 @@ UNIT_SUITE(startd_pslot)
 	world_free(&w);
 }
 
+UNIT_SUITE(startd_custom_resources)
+{
+	struct world w;
+	char b[128];
+
+	/* ids from the configuration, a count, and the WithinResourceLimits clause */
+	CHECK(world_init(&w, "MACHINE_RESOURCE_GPUs = CUDA10, CUDA2\nMACHINE_RESOURCE_Cogs = 3\n",
+	    "[ Name = \"g\"; Cpus = 4; Memory = 4096; Disk = 100000 ]"));
+	/* ids in the order the startd hands them out: CUDA2 before CUDA10 */
+	CHECK(strcmp(attr(&w, 0, "AssignedGPUs", b, sizeof b), "\"CUDA2,CUDA10\"") == 0);
+	CHECK(strcmp(attr(&w, 0, "Cogs", b, sizeof b), "3") == 0);
+	CHECK(strcmp(attr(&w, 0, "AssignedCogs", b, sizeof b), "(none)") == 0);
+	event(&w, "[ Name = \"slot1@g\"; Event = \"Claim\"; Time = 1700000010; Job = [ "
+	    "ClusterId = 1; ProcId = 0; Owner = \"a\"; RequestCpus = 1; RequestMemory = 100; "
+	    "RequestDisk = 100; RequestGPUs = 1; RequestCogs = 2 ] ]");
+	event(&w, "[ Name = \"slot1@g\"; Event = \"Claim\"; Time = 1700000010; Job = [ "
+	    "ClusterId = 2; ProcId = 0; Owner = \"a\"; RequestCpus = 1; RequestMemory = 100; "
+	    "RequestDisk = 100; RequestCogs = 2 ] ]");
+	event(&w, "[ Name = \"slot1@g\"; Event = \"Vacate\"; Time = 1700000020; "
+	    "JobId = \"1.0\" ]");
+	run_to(&w, T0 + 15);
+	CHECK(ca_smachine_count(w.m) == 2);
+	CHECK(strcmp(attr(&w, 1, "AssignedGPUs", b, sizeof b), "\"CUDA2\"") == 0);
+	CHECK(strcmp(attr(&w, 0, "AssignedGPUs", b, sizeof b), "\"CUDA10\"") == 0);
+	CHECK(strcmp(attr(&w, 0, "Cogs", b, sizeof b), "1") == 0);
+	CHECK(strstr(w.text.buf, "WithinResourceLimits = false") != NULL);
+	run_to(&w, T0 + 30);
+	CHECK(ca_smachine_slot(w.m, 1) == NULL);
+	CHECK(strcmp(attr(&w, 0, "AssignedGPUs", b, sizeof b), "\"CUDA2,CUDA10\"") == 0);
+	CHECK(strcmp(attr(&w, 0, "Cogs", b, sizeof b), "3") == 0);
+	world_free(&w);
+}
+
+UNIT_SUITE(startd_dump_machine)
+{
+	struct world w;
+	char b[128];
+	strbuf warn = STRBUF_INIT;
+
+	CHECK(world_init(&w, "MACHINE_RESOURCE_INVENTORY_GPUs = discover\n",
+	    "[ Name = \"h\"; Cpus = 1; Memory = 1024; Disk = 1000 ]"));
+	/* a partitionable slot and two dynamic slots of a condor_status dump */
+	ca_ad *slots[4];
+	slots[0] = ad_of("[ Name = \"slot1@h\"; Machine = \"h\"; SlotID = 1; SlotType = "
+	    "\"Partitionable\"; PartitionableSlot = true; State = \"Unclaimed\"; Cpus = 2; "
+	    "TotalSlotCpus = 8; Memory = 1000; TotalSlotMemory = 4000; Disk = 10; "
+	    "DetectedCpus = 8; DetectedMemory = 4000; TotalDisk = 5000; AssignedGPUs = \"c1\"; "
+	    "Arch = \"X86_64\"; RemoteUser = \"x\" ]");
+	slots[1] = ad_of("[ Name = \"slot1_1@h\"; Machine = \"h\"; SlotID = 1; DynamicSlot = true; "
+	    "State = \"Claimed\"; Cpus = 4; Memory = 2000; AssignedGPUs = \"c10\" ]");
+	slots[2] = ad_of("[ Name = \"slot1_2@h\"; Machine = \"h\"; SlotID = 1; DynamicSlot = true; "
+	    "State = \"Claimed\"; Cpus = 1; Memory = 1000; AssignedGPUs = \"c2\" ]");
+	slots[3] = ad_of("[ Name = \"SLOT1_2@h\"; Machine = \"h\"; SlotID = 1; DynamicSlot = true; "
+	    "State = \"Claimed\"; Cpus = 1; Memory = 1000 ]");
+	ca_ad *plain = ad_of("[ Name = \"h\"; Cpus = 8 ]");
+	CHECK(ca_startd_is_slot_ad(slots[0]) && !ca_startd_is_slot_ad(plain));
+	ca_ad_free(plain);
+	ca_ad *desc = ca_startd_dump_machine(w.sd, slots, 4, &warn);
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	int64_t v = 0;
+	const char *str;
+	CHECK(ca_get_int(&cx, desc, "Cpus", &v) == 1 && v == 8);
+	CHECK(ca_get_int(&cx, desc, "Memory", &v) == 1 && v == 4000);
+	CHECK(ca_get_int(&cx, desc, "Disk", &v) == 1 && v == 5000);
+	CHECK(ca_get_str(&cx, desc, "Machine", &str, NULL) == 1 && strcmp(str, "h") == 0);
+	CHECK(ca_get_str(&cx, desc, "DetectedGPUs", &str, NULL) == 1 &&
+	    strcmp(str, "c1, c2, c10") == 0);
+	CHECK(ca_get_str(&cx, desc, "Arch", &str, NULL) == 1);
+	CHECK(!ca_has(desc, "RemoteUser") && !ca_has(desc, "State") && !ca_has(desc, "Name"));
+	/* the twice-named slot is left out; 2 + 4 + 1 cpus of 8 */
+	CHECK(strstr(warn.buf, "two slots are named SLOT1_2@h") != NULL);
+	CHECK(strstr(warn.buf, "slot1@h: 2 Cpus left and 5 in its dynamic slots, but "
+	    "TotalSlotCpus = 8") != NULL);
+	CHECK(strstr(warn.buf, "Memory") == NULL);	/* 1000 + 3000 of 4000 */
+	/* laid out afresh: one partitionable slot with the three GPUs */
+	ca_smachine *m = ca_smachine_new(w.sd);
+	ca_diag err;
+	CHECK(ca_smachine_create(m, desc, T0, &err) == 0);
+	ca_smachine *keep = w.m;
+	w.m = m;
+	CHECK(ca_smachine_count(m) == 1);
+	CHECK(strcmp(attr(&w, 0, "Cpus", b, sizeof b), "8") == 0);
+	CHECK(strcmp(attr(&w, 0, "AssignedGPUs", b, sizeof b), "\"c1,c2,c10\"") == 0);
+	CHECK(is(&w, 0, "Owner", "Idle"));
+	w.m = keep;
+	ca_smachine_free(m);
+	ca_ctx_free(&cx);
+	ca_ad_free(desc);
+	for (int i = 0; i < 4; i++)
+		ca_ad_free(slots[i]);
+	strbuf_release(&warn);
+	world_free(&w);
+}
+
 UNIT_SUITE(startd_why_and_status)
 {
 	struct world w;

@@ -1,0 +1,111 @@
+/* fuzz_match.c - libFuzzer harness for matchmaking and its analysis, as
+ * classad-match runs them: a flags byte, then job ads and slot ads split at
+ * a line "%%". Every slot goes through the matcher (autoclusters, ranks,
+ * the best hits), then each job's Requirements is analyzed against the
+ * slots (condor_q -better-analyze) and each slot's against the jobs
+ * (-reverse). Flags: 1 --strict, 2 no autoclusters, 4 the slot counts of
+ * the analysis, the high four bits the hits kept per cluster (-n; 0 all).
+ * Anything may be refused; nothing may crash, leak or hang. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classad.h"
+#include "condor.h"
+#include "fuzz_util.h"
+
+#define MAXJOBS		64
+#define MAXSLOTS	64
+#define MAXANALYZED	6	/* ads analyzed on each side */
+
+typedef ca_vec(ca_ad *) ad_list;
+
+static void
+keep(void *arg, ca_ad *ad, int line)
+{
+	(void)line;
+	*ca_vec_push((ad_list *)arg) = ad;
+}
+
+static void
+analyze(ca_ctx *cx, const ca_ad *self, const ad_list *others, int flags, bool reverse,
+    strbuf *sb)
+{
+	ca_analysis *an = ca_analysis_new(cx, self, flags);
+	ca_analysis_words w = { "1.0", reverse, reverse ? -1 : 3, reverse ? -1 : 1, 0 };
+	ca_analysis_counts n;
+
+	for (size_t i = 0; i < others->n; i++) {
+		ca_analysis_add(an, others->at[i], 1 + i % 3);
+		if (i == others->n / 2) {
+			/* an autocluster that split off: it goes on from here */
+			ca_analysis *split = ca_analysis_new(cx, self, flags);
+			ca_analysis_inherit(split, an);
+			ca_analysis_free(an);
+			an = split;
+		}
+	}
+	strbuf_reset(sb);
+	ca_analysis_report(an, sb, &w);
+	ca_analysis_counts_get(an, &n);
+	if (n.rejected + n.rejecting + n.willing != n.total)
+		abort();	/* every ad counted falls in one of them */
+	ca_analysis_free(an);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fz_parts p;
+	ad_list jobs = CA_VEC_INIT, slots = CA_VEC_INIT;
+	ca_ctx cx;
+	strbuf sb = STRBUF_INIT;
+
+	if (size < 1)
+		return -1;
+	unsigned flags = data[0];
+	bool strict = flags & 1;
+	fz_split(data + 1, size - 1, 2, &p);
+	fz_ads("<jobs>", p.at[0], p.len[0], MAXJOBS, keep, &jobs);
+	fz_ads("<slots>", p.at[1], p.len[1], MAXSLOTS, keep, &slots);
+	ca_ctx_init(&cx);
+	cx.now = 1700000000;
+	cx.strict = strict;
+
+	ca_matcher *m = ca_matcher_new(&cx, (flags & 2 ? CA_M_NOCLUSTER : 0) |
+	    (strict ? CA_M_STRICT : 0), flags >> 4);
+	for (size_t j = 0; j < jobs.n; j++)
+		(void)ca_matcher_add_job(m, jobs.at[j]);
+	for (size_t s = 0; s < slots.n; s++)
+		(void)ca_matcher_slot(m, slots.at[s], (uint32_t)s, true, NULL);
+	for (uint32_t c = 0; c < ca_matcher_nclusters(m); c++) {
+		uint32_t n, nh;
+		const ca_hit *h = ca_matcher_hits(m, c, &nh);
+		(void)ca_matcher_members(m, c, &n);
+		for (uint32_t i = 0; i + 1 < nh; i++)
+			if (h[i].slot >= slots.n)
+				abort();
+	}
+	bool dynamic;
+	uint32_t nsig;
+	(void)ca_matcher_sigattrs(m, &nsig, &dynamic);
+	ca_matcher_free(m);
+
+	int anflags = (strict ? CA_AN_STRICT : 0) | (flags & 4 ? CA_AN_SLOTS : 0);
+	for (size_t j = 0; j < jobs.n && j < MAXANALYZED; j++)
+		analyze(&cx, jobs.at[j], &slots, anflags, false, &sb);
+	for (size_t s = 0; s < slots.n && s < MAXANALYZED; s++)
+		analyze(&cx, slots.at[s], &jobs, strict ? CA_AN_STRICT : 0, true, &sb);
+
+	strbuf_release(&sb);
+	ca_ctx_free(&cx);
+	for (size_t i = 0; i < jobs.n; i++)
+		ca_ad_free(jobs.at[i]);
+	for (size_t i = 0; i < slots.n; i++)
+		ca_ad_free(slots.at[i]);
+	ca_vec_free(&jobs);
+	ca_vec_free(&slots);
+	ca_intern_cleanup();
+	return 0;
+}
