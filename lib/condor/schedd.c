@@ -655,7 +655,7 @@ custom_requests(ca_ad *job, strbuf *req)
 	memset(&asked, 0, sizeof asked);
 	ca_nameset_add(&asked, ca_intern("RequestGPUs", 11));
 	for (uint32_t i = 0; i < job->n; i++) {
-		const char *sp = job->attrs[i].spell;
+		const char *sp = ca_attr_spell(&job->attrs[i]);
 		bool submit = strncasecmp(sp, "request_", 8) == 0 || strncasecmp(sp, "require_", 8) == 0;
 		if (!submit || sp[8] == '\0')
 			continue;
@@ -667,7 +667,7 @@ custom_requests(ca_ad *job, strbuf *req)
 		ca_nameset_add(&asked, ca_intern(name.buf, name.len));
 	}
 	for (uint32_t i = 0; i < job->n; i++) {
-		const char *sp = job->attrs[i].spell, *res = sp + 7;
+		const char *sp = ca_attr_spell(&job->attrs[i]), *res = sp + 7;
 		bool skip = strncasecmp(sp, "Request", 7) != 0 || *res == '\0' || *res == '_' ||
 		    !ca_nameset_has(&asked, job->attrs[i].name);
 		for (size_t k = 0; k < sizeof std / sizeof std[0] && !skip; k++)

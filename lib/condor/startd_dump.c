@@ -247,12 +247,12 @@ ca_startd_dump_machine(ca_startd *sd, ca_ad *const *slots, size_t n, strbuf *war
 	ca_ad *desc = ca_ad_new();
 	const ca_ad *b = slots[base];
 	for (uint32_t i = 0; i < b->n; i++) {
-		bool skipped = own(b->attrs[i].spell);
+		bool skipped = own(ca_attr_spell(&b->attrs[i]));
 		for (size_t k = 0; k < sd->mres.n && !skipped; k++)
 			skipped = b->attrs[i].name == sd->mres.at[k].n[MR_AMT];
 		if (!skipped)
-			ca_ad_set_copy(desc, b->attrs[i].spell, strlen(b->attrs[i].spell),
-			    b->attrs[i].expr);
+			ca_ad_set_copy(desc, ca_attr_spell(&b->attrs[i]),
+			    strlen(ca_attr_spell(&b->attrs[i])), b->attrs[i].expr);
 	}
 	ca_set_str(desc, "Machine", host);
 	static const char *const res[] = { "Cpus", "Memory", "Disk" };

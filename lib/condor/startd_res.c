@@ -306,7 +306,7 @@ set_props(ca_startd *sd, struct slot *s, const struct mres *r, const ca_sd_names
 
 	/* every property ad of the machine: what may have been published */
 	for (uint32_t i = 0; i < s->ad->n; i++) {
-		const char *sp = s->ad->attrs[i].spell;
+		const char *sp = ca_attr_spell(&s->ad->attrs[i]);
 		const ca_ad *pa;
 		if (strncasecmp(sp, r->name, pl) != 0 || sp[pl] != '_' ||
 		    (pa = nested(s->ad, s->ad->attrs[i].name)) == NULL)
@@ -316,7 +316,7 @@ set_props(ca_startd *sd, struct slot *s, const struct mres *r, const ca_sd_names
 	for (size_t k = 0; k < props.n; k++)
 		for (uint32_t j = 0; j < props.at[k]->n; j++) {
 			strbuf_reset(&sb);
-			strbuf_addf(&sb, "%s_%s", r->name, props.at[k]->attrs[j].spell);
+			strbuf_addf(&sb, "%s_%s", r->name, ca_attr_spell(&props.at[k]->attrs[j]));
 			const ca_name *n = ca_intern(sb.buf, sb.len);
 			if (nested(s->ad, n) == NULL)
 				ca_ad_delete(s->ad, n);
@@ -331,7 +331,7 @@ set_props(ca_startd *sd, struct slot *s, const struct mres *r, const ca_sd_names
 			common = b != NULL && ca_expr_same(a->expr, b->expr, 0);
 		}
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s_%s", r->name, a->spell);
+		strbuf_addf(&sb, "%s_%s", r->name, ca_attr_spell(a));
 		const ca_name *n = ca_intern(sb.buf, sb.len);
 		if (common && nested(s->ad, n) == NULL)
 			ca_ad_set(s->ad, n, ca_name_spelling(s->ad->arena, n, sb.buf, sb.len),
