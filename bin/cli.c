@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "classad.h"
@@ -112,12 +112,22 @@ progress_erase(void)
 	}
 }
 
+/* Is fp a terminal? (tcgetattr rather than isatty: unistd.h would
+ * declare names the programs use, such as acct, where one file includes
+ * another.) */
+static bool
+terminal(FILE *fp)
+{
+	struct termios t;
+
+	return tcgetattr(fileno(fp), &t) == 0;
+}
+
 static void
 progress_ad(void)
 {
 	if (progress.on == 0) {
-		progress.on = !cli_common.quiet && isatty(STDERR_FILENO) &&
-		    !isatty(STDOUT_FILENO) ? 1 : -1;
+		progress.on = !cli_common.quiet && terminal(stderr) && !terminal(stdout) ? 1 : -1;
 		progress.start = mono_seconds();
 		progress.next = progress.start + PROGRESS_AFTER;
 	}
