@@ -520,7 +520,7 @@ may_vary(ca_startd *sd, const ca_expr *e, const ca_ad *my, const ca_ad *job, int
 		    ca_ad_find(my, n) : NULL;
 		if (at == NULL && job != NULL && e->op != CA_SC_MY)
 			at = ca_ad_find(job, n);
-		return at != NULL && !at->expr->node == CA_N_LIT && may_vary(sd, at->expr, my, job, depth + 1);
+		return at != NULL && at->expr->node != CA_N_LIT && may_vary(sd, at->expr, my, job, depth + 1);
 	}
 	case CA_N_SELECT:
 		return true;
