@@ -672,7 +672,7 @@ custom_requests(ca_ad *job, strbuf *req)
 		    !ca_nameset_has(&asked, job->attrs[i].name);
 		for (size_t k = 0; k < sizeof std / sizeof std[0] && !skip; k++)
 			skip = strcasecmp(res, std[k]) == 0;
-		for (const char *c = res; *c && !skip; c++)
+		for (const char *c = res; !skip && *c; c++)
 			skip = !isalnum((unsigned char)*c) && *c != '_';
 		if (skip)
 			continue;
