@@ -331,6 +331,7 @@ cli_usage_error(const char *fmt, ...)
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	cli_err("%s", sb.buf);
+	strbuf_release(&sb);
 	fprintf(stderr, "Try '%s --help'.\n", progname);
 	exit(EX_USAGE);
 }
