@@ -46,6 +46,8 @@ struct ca_pool {
 	ca_pool_limits lim;
 	ca_pool_warn_fn warn;
 	void *warn_arg;
+	ca_pool_tap_fn tap;
+	void *tap_arg;
 	/* the intake's knobs */
 	const char *uid_domain;
 	ca_vec(const char *) supers;	/* QUEUE_SUPER_USERS */
