@@ -649,6 +649,7 @@ advance(ca_pool *p, ca_sevents *q, int64_t now, bool all)
 			if (n > 0 || all)
 				ca_startd_advance(pc->sd, pc->machines.at[k], v, n, &next, now);
 			free(v);
+			ca_smachine_compact(pc->machines.at[k]);
 		}
 	}
 }

@@ -327,7 +327,8 @@ static const char *const slot_only[] = {
 	"Rank", "CurrentRank", "MyAddress", "AccountingGroup", "GlobalJobId", "Load",
 	"CondorLoadAvg", "KeyboardIdle", "ConsoleIdle", "Activation", "Update", "MyType",
 	"TargetType", "Preempting", "Claim", "PublicClaimId", "Recent", "Monitor", "Last",
-	"Num", "Number", "Expected", "Retirement", "Avail", "Is", "Within", "Slot",
+	"Num", "Number", "Expected", "Retirement", "Avail", "IsValidCheckpointPlatform",
+	"IsWakeAble", "IsWakeOnLanEnabled", "IsWakeOnLanSupported", "Within", "Slot",
 	"CpuBusy", "CpuIsBusy", "Draining", "AuthenticatedIdentity", "Has_Sshd", NULL
 };
 
@@ -1191,7 +1192,10 @@ ca_replay_run(ca_replay *r, const char *policy, ca_replay_config_fn cfgfn, void 
 	ca_set_int(x, "LastBusy", last);
 	ca_set_int(x, "Cycles", cycles);
 	ca_set_int(x, "Machines", (int64_t)r->machs.n);
-	ca_set_int(x, "Cores", (int64_t)(span > 0 ? pool / (double)span : 0));
+	int64_t ncores = 0;
+	for (size_t c = 0; c < nc; c++)
+		ncores += u.cls_cores[c];
+	ca_set_int(x, "Cores", ncores);
 	ca_set_int(x, "Jobs", (int64_t)r->jobs.n);
 	ca_set_int(x, "Modelled", r->modelled);
 	ca_set_int(x, "Started", started);

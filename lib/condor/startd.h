@@ -164,6 +164,10 @@ int ca_smachine_add(ca_smachine *m, ca_ad *ad, int64_t now, ca_diag *err);
  * Owner/Idle at now. Returns 0, or -1 with err set: at the knob for a
  * configuration problem, without a file for a problem of desc itself. */
 int ca_smachine_create(ca_smachine *m, const ca_ad *desc, int64_t now, ca_diag *err);
+/* Free the dynamic slots m deleted (kept until then, as NULL slots): a
+ * long simulation calls it between steps, so a machine that ran many jobs
+ * does not walk every slot it ever had. Slot numbers change. */
+void ca_smachine_compact(ca_smachine *m);
 /* Slots in stream order, created dynamic slots after them; NULL for a slot
  * that has been deleted (a dynamic slot back in Owner). */
 size_t ca_smachine_count(const ca_smachine *m);
