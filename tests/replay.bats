@@ -52,6 +52,7 @@ row() {
 @test "pool-replay: the example week side by side; without priority preemption nothing is lost to it" {
 	run --separate-stderr example -j 2 --svg "$TMP/week.svg"
 	((status == 0))
+	[[ -z $stderr ]]
 	[[ ${lines[0]} == 'Replay of 819 jobs submitted from 2026-01-05 00:07 to 2026-01-11 23:30 on 14 machines (128 cores)' ]]
 	[[ $output == *'run times modelled (the owner'"'"'s median): 5 jobs'* ]]
 	[[ $output == *$'\n-- The pool '*' now no-preemption'* ]]
@@ -141,6 +142,24 @@ row() {
 	[[ $(row user zed NeverRun) == 1 ]]
 	run classad-eval -w 'Kind == "policy"' -p Modelled "$TMP/out.json"
 	[[ $output == 2 ]]
+}
+
+@test "pool-replay: the accountant starts from condor_userprio -long (either layout)" {
+	slot m1.example.org 1 >"$TMP/status"
+	{
+		hist alice 0 'CommittedTime = 3600'
+		hist bob 0 'CommittedTime = 3600'
+	} >"$TMP/history"
+	printf 'LastUpdate = %d\nName1 = "alice@example.org"\nPriority1 = 500.0\nPriorityFactor1 = 1.0\nName2 = "bob@example.org"\nPriority2 = 0.5\nPriorityFactor2 = 1.0\nNumSubmittors = 2\n' \
+	    $((T0 + 86400)) >"$TMP/legacy"
+	printf 'Name = "bob@example.org"\nAccountingGroup = "<none>"\nPriority = 500.0\nPriorityFactor = 1.0\n\n' \
+	    >"$TMP/modular"
+	pool-replay --history "$TMP/history" --status "$TMP/status" --userprio "$TMP/legacy" \
+	    --json >"$TMP/out.json"
+	[[ $(row user bob WaitMedian) -lt $(row user alice WaitMedian) ]]
+	pool-replay --history "$TMP/history" --status "$TMP/status" --userprio "$TMP/modular" \
+	    --json >"$TMP/out.json"
+	[[ $(row user alice WaitMedian) -lt $(row user bob WaitMedian) ]]
 }
 
 @test "pool-replay: --set and -c per policy; the pool's knobs apply to every policy" {
