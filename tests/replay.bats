@@ -200,10 +200,24 @@ row() {
 	# no owner: nothing evicts it
 	pool-replay "${args[@]}" >"$TMP/out.json"
 	[[ -z $(row cause PREEMPT Preemptions) ]]
-	# the model: the same seed the same week, owners only on weekdays
+	# the model: the same seed, the same week
 	pool-replay "${args[@]}" --desktops 'IsDesktop =?= true' --seed 7 >"$TMP/m1.json"
 	pool-replay "${args[@]}" --desktops 'IsDesktop =?= true' --seed 7 >"$TMP/m2.json"
 	cmp "$TMP/m1.json" "$TMP/m2.json"
+	# a short desktop job on Monday at 11:00 waits for its owner to leave
+	# (most days), one on Saturday at 11:00 does not
+	{
+		hist alice $((11 * 3600)) 'CommittedTime = 600' 'Requirements = TARGET.IsDesktop =?= true'
+		hist bob $((5 * 86400 + 11 * 3600)) 'CommittedTime = 600' \
+		    'Requirements = TARGET.IsDesktop =?= true'
+	} >"$TMP/history"
+	local seed long=0
+	for seed in 1 2 3 4; do
+		pool-replay "${args[@]}" --desktops 'IsDesktop =?= true' --seed $seed >"$TMP/out.json"
+		(($(row user bob WaitMedian) < 3600))
+		(($(row user alice WaitMedian) > 4 * 3600)) && long=$((long + 1))
+	done
+	((long >= 2))
 }
 
 @test "pool-replay: usage errors, and inputs that are not what they claim" {
