@@ -141,6 +141,18 @@ warn(void *arg, const ca_diag *d)
 	cli_note(d);
 }
 
+/* A refusal of the replay's: about a file, or about the whole. */
+static void
+say(const ca_diag *d)
+{
+	if (d->file != NULL)
+		cli_diag(d);
+	else {
+		cli_err("%s", d->msg);
+		cli_raise(d->status ? d->status : EX_INPUT);
+	}
+}
+
 /* ---- the inputs ---- */
 
 static void
@@ -248,6 +260,10 @@ policy_config(void *arg, const char *subsys, const char *cls, ca_diag *err)
 		ca_startd_config_prepare(cfg);
 	}
 	if (load_into(cfg, &opt.base, err) < 0 || load_into(cfg, p, err) < 0) {
+		/* the file name in err lives in cfg: said before cfg goes */
+		cli_diag(err);
+		ca_diag_set(err, err->status, NULL, 0, 0, "policy %s: its configuration does "
+		    "not load", p->name);
 		ca_config_free(cfg);
 		return NULL;
 	}
@@ -294,7 +310,7 @@ simulate(ca_replay *r, const struct policy *p, rowvec *out)
 	ca_diag err;
 
 	if (ca_replay_run(r, p->name, policy_config, &pc, warn, NULL, &rows, &n, &err) < 0) {
-		cli_diag(&err);
+		say(&err);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -726,7 +742,7 @@ replay(void)
 	ca_replay_opts o = { opt.start, opt.end, opt.until, opt.every, opt.defrun, opt.seed,
 	    opt.class_by, opt.desktops };
 	if (cli_status == EX_OK && ca_replay_prepare(r, &o, &err) < 0)
-		cli_diag(&err);
+		say(&err);
 	if (cli_status != EX_OK) {
 		ca_replay_free(r);
 		return cli_finish();
