@@ -73,5 +73,5 @@ r=$here/replay
     --class-by 'ifThenElse(IsDesktop =?= true, "desktops", "nodes")' \
     --desktops 'IsDesktop =?= true' -c "$r/condor_config" \
     --policy now --policy no-preemption -c "$r/no-preemption.config" -j 2 \
-    --svg "${svg%.svg}-replay.svg" | sed -n '1,/^-- Jobs never run/p'
+    --svg "${svg%.svg}-replay.svg" | sed '/^-- Jobs never run/,$d'
 echo "== Its picture (both runs overlaid): ${svg%.svg}-replay.svg"
