@@ -17,7 +17,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 here=$(cd "$here" && pwd)
 CA_BIN=${CA_BIN:-$here/../bin}
 export CA_BIN
-for p in pool-run pool-cycle userprio-calc; do
+for p in pool-run pool-cycle userprio-calc pool-replay; do
 	if [ ! -x "$CA_BIN/$p" ]; then
 		echo "demo: $CA_BIN/$p not found: run make first (or set CA_BIN)" >&2
 		exit 1
@@ -62,3 +62,19 @@ if [ -n "${KEEP:-}" ]; then
 	echo "== (jobs.log), match (matches.ads), slot transition (startd.log) and"
 	echo "== negotiation cycle (negotiator.log) of the day."
 fi
+
+echo
+cat <<'EOF'
+== What if: a made-up week of another pool (share/replay: condor_history,
+== condor_q -long, condor_status -long and condor_userprio -long files)
+== replayed under its configuration and without priority preemption
+== (pool-replay ... --policy now --policy no-preemption), the pool's figures:
+EOF
+r=$here/replay
+"$CA_BIN/pool-replay" --history "$r/history" --queue "$r/queue.ads" \
+    --status "$r/status.ads" --userprio "$r/userprio.ads" \
+    --class-by 'ifThenElse(IsDesktop =?= true, "desktops", "nodes")' \
+    --desktops 'IsDesktop =?= true' -c "$r/condor_config" \
+    --policy now --policy no-preemption -c "$r/no-preemption.config" -j 2 \
+    --svg "${svg%.svg}-replay.svg" | sed '/^-- Jobs never run/,$d'
+echo "== Its picture (both runs overlaid): ${svg%.svg}-replay.svg"

@@ -10,7 +10,8 @@
  *   negotiator.h  one negotiation cycle
  *   startd.h      the startd's slot state machine
  *   schedd.h      the schedd's job queue
- *   pool.h        a whole pool in one process, its state directory */
+ *   pool.h        a whole pool in one process, its state directory
+ *   replay.h      a real pool's workload replayed under other policies */
 #ifndef CONDOR_H
 #define CONDOR_H
 
@@ -26,5 +27,6 @@
 #include "startd.h"
 #include "schedd.h"
 #include "pool.h"
+#include "replay.h"
 
 #endif

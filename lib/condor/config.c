@@ -654,19 +654,24 @@ type_err(const struct cfg_entry *e, const char *text, size_t len, const char *wh
 	return -1;
 }
 
-/* name's value as a number: 1 with *v an INT or a REAL (with whole, a REAL
- * only when it is a whole number an int64_t holds), 0 when not defined,
- * -1 with err when it is something else. */
+/* name's value as a number: 1 with *i set (a REAL only when it is a whole
+ * number an int64_t holds) or, when i is NULL, *d; 0 when not defined, -1
+ * with err when it is something else. */
 static int
-get_number(ca_config *cfg, const char *name, bool whole, ca_value *v, ca_diag *err)
+get_number(ca_config *cfg, const char *name, int64_t *i, double *d, ca_diag *err)
 {
 	strbuf sb = STRBUF_INIT;
 	struct cfg_entry *e = NULL;
-	int rc = get_value(cfg, name, v, &sb, &e, err);
+	ca_value v;
+	int rc = get_value(cfg, name, &v, &sb, &e, err);
 
-	if (rc == 1 && v->kind != CA_INT && !(v->kind == CA_REAL && (!whole ||
-	    (v->u.r >= -9.2e18 && v->u.r <= 9.2e18 && v->u.r == (double)(int64_t)v->u.r))))
-		rc = type_err(e, sb.buf, sb.len, whole ? "an integer" : "a number", err);
+	if (rc == 1 && v.kind != CA_INT && !(v.kind == CA_REAL && (i == NULL ||
+	    (v.u.r >= -9.2e18 && v.u.r <= 9.2e18 && v.u.r == (double)(int64_t)v.u.r))))
+		rc = type_err(e, sb.buf, sb.len, i ? "an integer" : "a number", err);
+	else if (rc == 1 && i != NULL)
+		*i = v.kind == CA_INT ? v.u.i : (int64_t)v.u.r;
+	else if (rc == 1)
+		*d = v.kind == CA_INT ? (double)v.u.i : v.u.r;
 	strbuf_release(&sb);
 	return rc;
 }
@@ -674,23 +679,13 @@ get_number(ca_config *cfg, const char *name, bool whole, ca_value *v, ca_diag *e
 int
 ca_config_int(ca_config *cfg, const char *name, int64_t *out, ca_diag *err)
 {
-	ca_value v;
-	int rc = get_number(cfg, name, true, &v, err);
-
-	if (rc == 1)
-		*out = v.kind == CA_INT ? v.u.i : (int64_t)v.u.r;
-	return rc;
+	return get_number(cfg, name, out, NULL, err);
 }
 
 int
 ca_config_real(ca_config *cfg, const char *name, double *out, ca_diag *err)
 {
-	ca_value v;
-	int rc = get_number(cfg, name, false, &v, err);
-
-	if (rc == 1)
-		*out = v.kind == CA_INT ? (double)v.u.i : v.u.r;
-	return rc;
+	return get_number(cfg, name, NULL, out, err);
 }
 
 int

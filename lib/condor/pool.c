@@ -70,6 +70,13 @@ ca_pool_set_warn(ca_pool *p, ca_pool_warn_fn fn, void *arg)
 }
 
 void
+ca_pool_set_tap(ca_pool *p, ca_pool_tap_fn fn, void *arg)
+{
+	p->tap = fn;
+	p->tap_arg = arg;
+}
+
+void
 ca_pool_warn(ca_pool *p, const char *file, const char *fmt, ...)
 {
 	ca_diag d;
@@ -126,27 +133,57 @@ class_name_ok(const char *s, size_t n)
 	return true;
 }
 
-static int
-add_class(ca_pool *p, const char *pooldir, const char *name, ca_diag *err)
+/* Class name with its startd configuration cfg (taken, prepared and loaded). */
+int
+ca_pool_add_class(ca_pool *p, const char *name, ca_config *cfg, ca_diag *err)
 {
 	struct pclass c = { 0 };
 
-	strbuf_reset(&p->tmp);
-	strbuf_addf(&p->tmp, "%s/startd/%s.config", pooldir, name);
-	c.name = ca_xstrndup(name, strlen(name));
-	c.cfg = ca_config_new();
-	ca_config_set_subsys(c.cfg, "STARTD");
-	ca_startd_config_prepare(c.cfg);
-	if (ca_config_load(c.cfg, p->tmp.buf, err) < 0 ||
-	    (c.sd = ca_startd_new(c.cfg, err)) == NULL) {
-		ca_config_free(c.cfg);
-		free(c.name);
+	if ((c.sd = ca_startd_new(cfg, err)) == NULL) {
+		ca_config_free(cfg);
 		return -1;
 	}
+	c.name = ca_xstrndup(name, strlen(name));
+	c.cfg = cfg;
 	ca_startd_set_log(c.sd, slog, p);
 	ca_startd_set_diag(c.sd, sdiag, p);
 	ca_startd_set_auto_claim(c.sd, true);
 	*ca_vec_push(&p->classes) = c;
+	return 0;
+}
+
+static int
+add_class(ca_pool *p, const char *pooldir, const char *name, ca_diag *err)
+{
+	ca_config *cfg = ca_config_new();
+
+	strbuf_reset(&p->tmp);
+	strbuf_addf(&p->tmp, "%s/startd/%s.config", pooldir, name);
+	ca_config_set_subsys(cfg, "STARTD");
+	ca_startd_config_prepare(cfg);
+	if (ca_config_load(cfg, p->tmp.buf, err) < 0) {
+		ca_config_free(cfg);
+		return -1;
+	}
+	return ca_pool_add_class(p, name, cfg, err);
+}
+
+int
+ca_pool_configure_with(ca_pool *p, ca_config *cfg, ca_config *scfg, ca_diag *err)
+{
+	p->cfg = cfg;
+	p->scfg = scfg;
+	if (ca_acct_policy_config(&p->acct.pol, p->cfg, &p->acct.arena, err) < 0 ||
+	    ca_pool_intake_config(p, err) < 0)
+		return -1;
+	/* the negotiator's knobs, checked once (and their warnings kept) */
+	ca_neg *neg = ca_neg_new(&p->cx, &p->acct);
+	if (ca_neg_configure(neg, p->cfg, err) < 0) {
+		ca_neg_free(neg);
+		return -1;
+	}
+	strbuf_adds(&p->warnings, ca_neg_warnings(neg));
+	ca_neg_free(neg);
 	return 0;
 }
 
@@ -158,23 +195,16 @@ ca_pool_configure(ca_pool *p, const char *pooldir, ca_diag *err)
 	int rc = -1;
 
 	strbuf_addf(&path, "%s/pool.config", pooldir);
-	p->cfg = ca_config_new();
-	ca_config_set_subsys(p->cfg, "NEGOTIATOR");
-	p->scfg = ca_config_new();
-	ca_config_set_subsys(p->scfg, "SCHEDD");
-	if (ca_config_load(p->cfg, path.buf, err) < 0 ||
-	    ca_acct_policy_config(&p->acct.pol, p->cfg, &p->acct.arena, err) < 0 ||
-	    ca_config_load(p->scfg, path.buf, err) < 0 ||
-	    ca_pool_intake_config(p, err) < 0)
-		goto out;
-	/* the negotiator's knobs, checked once (and their warnings kept) */
-	ca_neg *neg = ca_neg_new(&p->cx, &p->acct);
-	if (ca_neg_configure(neg, p->cfg, err) < 0) {
-		ca_neg_free(neg);
+	ca_config *cfg = ca_config_new(), *scfg = ca_config_new();
+	ca_config_set_subsys(cfg, "NEGOTIATOR");
+	ca_config_set_subsys(scfg, "SCHEDD");
+	if (ca_config_load(cfg, path.buf, err) < 0 || ca_config_load(scfg, path.buf, err) < 0) {
+		ca_config_free(cfg);
+		ca_config_free(scfg);
 		goto out;
 	}
-	strbuf_adds(&p->warnings, ca_neg_warnings(neg));
-	ca_neg_free(neg);
+	if (ca_pool_configure_with(p, cfg, scfg, err) < 0)
+		goto out;
 
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/startd", pooldir);
@@ -438,6 +468,19 @@ ca_pool_ctx(ca_pool *p)
 	return &p->cx;
 }
 
+void
+ca_pool_slots(const ca_pool *p, void (*fn)(void *arg, size_t cls, const ca_ad *slot),
+    void *arg)
+{
+	for (size_t c = 0; c < p->classes.n; c++)
+		for (size_t k = 0; k < p->classes.at[c].machines.n; k++) {
+			ca_smachine *m = p->classes.at[c].machines.at[k];
+			for (size_t i = 0; i < ca_smachine_count(m); i++)
+				if (ca_smachine_slot(m, i) != NULL)
+					fn(arg, c, ca_smachine_slot(m, i));
+		}
+}
+
 /* Every live slot of the pool, class by class: fn(arg, slot). */
 static void
 each_slot(ca_pool *p, void (*fn)(ca_pool *, void *, const ca_ad *), void *arg)
@@ -486,6 +529,8 @@ jlog(void *arg, const ca_ad *ev)
 	ca_pool *p = arg;
 
 	put_ad(p, p->w_jobs, ev);
+	if (p->tap != NULL)
+		p->tap(p->tap_arg, ev, false);
 }
 
 /* A problem the schedd found with a job of the queue or a submission. */
@@ -604,6 +649,7 @@ advance(ca_pool *p, ca_sevents *q, int64_t now, bool all)
 			if (n > 0 || all)
 				ca_startd_advance(pc->sd, pc->machines.at[k], v, n, &next, now);
 			free(v);
+			ca_smachine_compact(pc->machines.at[k]);
 		}
 	}
 }
@@ -630,6 +676,8 @@ step_jobs(ca_pool *p, ca_schedd *q)
 			continue;
 		if (leaves) {
 			put_ad(p, p->w_hist, job);
+			if (p->tap != NULL)
+				p->tap(p->tap_arg, job, true);
 			ca_ad_free(job);
 		} else
 			*ca_vec_push(&p->jobs) = job;

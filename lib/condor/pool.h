@@ -78,12 +78,24 @@ void ca_pool_free(ca_pool *p);
  * out of a log, a configuration problem found while running) go to fn. */
 typedef void (*ca_pool_warn_fn)(void *arg, const ca_diag *d);
 void ca_pool_set_warn(ca_pool *p, ca_pool_warn_fn fn, void *arg);
+/* Every job event the schedd logs (history false) and every job ad leaving
+ * the queue (history true) also go to fn, as they are made: for a caller
+ * that keeps its own figures without reading the logs back. */
+typedef void (*ca_pool_tap_fn)(void *arg, const ca_ad *ad, bool history);
+void ca_pool_set_tap(ca_pool *p, ca_pool_tap_fn fn, void *arg);
 
 /* The pool's configuration from pooldir: pool.config (the negotiator and
  * the accountant; the knobs of the schedd's intake) and, for every class
  * of classes (NULL: every startd/CLASS.config there, in name order),
  * startd/CLASS.config. Returns 0, or -1 with err set. */
 int ca_pool_configure(ca_pool *p, const char *pooldir, ca_diag *err);
+/* The same from configurations the caller made: cfg for the negotiator and
+ * the accountant (subsystem NEGOTIATOR), scfg for the schedd's intake
+ * (SCHEDD), both taken even on failure; then each machine class with
+ * ca_pool_add_class: cfg (subsystem STARTD, ca_startd_config_prepare'd
+ * before it was loaded) is taken. Each returns 0, or -1 with err set. */
+int ca_pool_configure_with(ca_pool *p, ca_config *cfg, ca_config *scfg, ca_diag *err);
+int ca_pool_add_class(ca_pool *p, const char *name, ca_config *cfg, ca_diag *err);
 /* The configuration of the central manager, and of class i (for its
  * warnings and knobs). */
 ca_config *ca_pool_config(ca_pool *p);
@@ -119,6 +131,10 @@ int ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
  * machine by machine), its queue and its accountant. */
 size_t ca_pool_nslots(const ca_pool *p, size_t cls);
 const ca_ad *ca_pool_slot(const ca_pool *p, size_t cls, size_t i);
+/* Every slot of every class in that order, without the cost of
+ * ca_pool_slot's count: fn(arg, class, slot). */
+void ca_pool_slots(const ca_pool *p, void (*fn)(void *arg, size_t cls, const ca_ad *slot),
+    void *arg);
 size_t ca_pool_njobs(const ca_pool *p);
 const ca_ad *ca_pool_job(const ca_pool *p, size_t i);
 struct ca_acct *ca_pool_acct(ca_pool *p);

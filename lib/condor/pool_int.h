@@ -47,6 +47,8 @@ struct ca_pool {
 	ca_pool_warn_fn warn;
 	void *warn_arg;
 	uint32_t unsim_seen;	/* job attributes not simulated, told once */
+	ca_pool_tap_fn tap;
+	void *tap_arg;
 	/* the intake's knobs */
 	const char *uid_domain;
 	ca_vec(const char *) supers;	/* QUEUE_SUPER_USERS */

@@ -667,8 +667,11 @@ custom_requests(ca_ad *job, strbuf *req)
 		ca_nameset_add(&asked, ca_intern(name.buf, name.len));
 	}
 	for (uint32_t i = 0; i < job->n; i++) {
-		const char *sp = ca_attr_spell(&job->attrs[i]), *res = sp + 7;
-		bool skip = strncasecmp(sp, "Request", 7) != 0 || *res == '\0' || *res == '_' ||
+		const char *sp = ca_attr_spell(&job->attrs[i]);
+		if (strncasecmp(sp, "Request", 7) != 0)
+			continue;
+		const char *res = sp + 7;
+		bool skip = *res == '\0' || *res == '_' ||
 		    !ca_nameset_has(&asked, job->attrs[i].name);
 		for (size_t k = 0; k < sizeof std / sizeof std[0] && !skip; k++)
 			skip = strcasecmp(res, std[k]) == 0;

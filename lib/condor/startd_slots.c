@@ -372,6 +372,27 @@ ca_smachine_free(ca_smachine *m)
 	free(m);
 }
 
+void
+ca_smachine_compact(ca_smachine *m)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->slots.n; i++) {
+		struct slot *s = m->slots.at[i];
+		if (s->deleted) {
+			ca_ad_free(s->ad);
+			free(s);
+		} else
+			m->slots.at[k++] = s;
+	}
+	if (k == m->slots.n)
+		return;
+	m->slots.n = k;
+	/* the name table holds places: made again as slots are looked for */
+	ca_dict_clear(&m->byname);
+	m->nindexed = 0;
+}
+
 size_t
 ca_smachine_count(const ca_smachine *m)
 {
