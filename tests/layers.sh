@@ -24,14 +24,15 @@ for f in lib/condor/*.[ch] bin/*.[ch]; do
 	done
 done
 
-# Module graph: module X (X.c, X.h) depends on Y when X.c or X.h includes
-# Y.h (umbrella headers stand for what they include). Report every cycle.
+# Module graph: module X (X.c, X.h and its private X_int.h) depends on Y
+# when one of them includes Y.h or Y_int.h (umbrella headers stand for what
+# they include). Report every cycle.
 awk '
 FNR == 1 {
-	n = split(FILENAME, p, "/"); m = p[n]; sub(/\.[ch]$/, "", m); mod = m
+	n = split(FILENAME, p, "/"); m = p[n]; sub(/\.[ch]$/, "", m); sub(/_int$/, "", m); mod = m
 }
 /^#include "/ {
-	h = $2; gsub(/"/, "", h); sub(/\.h$/, "", h)
+	h = $2; gsub(/"/, "", h); sub(/\.h$/, "", h); sub(/_int$/, "", h)
 	if (h != mod) dep[mod] = dep[mod] " " h
 }
 function visit(x,   i, k, d) {
