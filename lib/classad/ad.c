@@ -119,6 +119,7 @@ ca_intern(const char *s, size_t len)
 	spell[len] = '\0';
 	nm->spell = spell;
 	memset(nm->at, 0, sizeof nm->at);
+	nm->long_plain = 0;
 	names.slot[j] = nm;
 	if (++names.n * 2 > names.cap)
 		names_grow();
@@ -363,9 +364,24 @@ ca_ad_shape_of(const ca_attr *attrs, uint32_t n)
 }
 
 void
+ca_ad_reserve(ca_ad *ad, uint32_t n, size_t bytes)
+{
+	if (ad->n != 0 || table_of(ad) != CA_TABLE_HEAP || n == 0 || n > UINT32_MAX / 4)
+		return;
+	table_resize(ad, n, 0);
+	ca_arena_reserve(ad->arena, bytes < 65536 ? bytes : 65536);
+}
+
+void
 ca_ad_trim(ca_ad *ad)
 {
-	ad->shape = ca_ad_shape_of(ad->attrs, ad->n);
+	ca_ad_trim_shaped(ad, ca_ad_shape_of(ad->attrs, ad->n));
+}
+
+void
+ca_ad_trim_shaped(ca_ad *ad, uint32_t shape)
+{
+	ad->shape = shape;
 	if (table_of(ad) != CA_TABLE_HEAP || ad->n == 0)
 		return;
 	if (ad->shape != 0) {
@@ -426,7 +442,7 @@ ca_attr_set_expr(ca_attr *at, ca_expr *e, const char *spelling)
 {
 	uint8_t busy = at->busy;
 
-	at->expr = e;
+	at->expr_ = e;
 	if (spelling != NULL) {
 		at->lit = ca_str(spelling, 0);
 		at->lit_cached = 0;
@@ -452,7 +468,7 @@ ca_ad_lookup(const ca_ad *ad, const char *name)
 {
 	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
 
-	return at ? at->expr : NULL;
+	return at ? ca_attr_expr(at) : NULL;
 }
 
 void
@@ -520,6 +536,36 @@ ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	at->busy = 0;
 	ca_attr_set_expr(at, e, spell && spell != name->spell && strcmp(spell, name->spell) != 0 ?
 	    spell : NULL);
+}
+
+void
+ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
+{
+	static const ca_expr placeholder = { .node = CA_N_LIT };
+	char *text = ca_arena_alloc(ad->arena, n + 1);
+	ca_attr *at;
+
+	memcpy(text, s, n);
+	text[n] = '\0';
+	if (ad->index != NULL || table_of(ad) != CA_TABLE_HEAP) {
+		ca_ad_set(ad, name, NULL, (ca_expr *)(uintptr_t)&placeholder);
+		at = ca_ad_find(ad, name);
+	} else {
+		if (ad->n == ad->cap) {
+			if (ad->cap >= UINT32_MAX / 4)
+				ca_xmalloc(SIZE_MAX);	/* reports out of memory */
+			table_resize(ad, ad->cap ? ad->cap * 2 : 16, 0);
+		}
+		at = &ad->attrs[ad->n++];
+		at->name = name;
+	}
+	at->src_arena_ = ad->arena;
+	at->lit.u.s = text;
+	at->lit.x.len = (uint32_t)n;
+	at->kind_ = CA_KIND_SRC;
+	at->lit_cached = 0;
+	at->busy = 0;
+	at->spelled = 0;
 }
 
 bool

@@ -8,6 +8,7 @@
 #include "builtins.h"
 #include "lexer.h"
 #include "parser.h"
+#include "ad_int.h"
 #include "timeparse.h"
 
 typedef struct parser {
@@ -354,8 +355,8 @@ primary(parser *p)
 			return NULL;
 		int h = 0;
 		for (uint32_t i = 0; i < ad->n; i++)
-			if (height(ad->attrs[i].expr) > h)
-				h = height(ad->attrs[i].expr);
+			if (height(ca_attr_expr(&ad->attrs[i])) > h)
+				h = height(ca_attr_expr(&ad->attrs[i]));
 		ca_expr *e = node(p, CA_N_AD, pos, h + 1);
 		if (e)
 			e->u.ad = ad;
@@ -678,7 +679,7 @@ assignments(parser *p, ca_ad *ad)
 		return -1;
 	}
 	for (uint32_t i = 0; i < tmp->n; i++)
-		ca_ad_set(ad, tmp->attrs[i].name, ca_attr_spell(&tmp->attrs[i]), tmp->attrs[i].expr);
+		ca_ad_set(ad, tmp->attrs[i].name, ca_attr_spell(&tmp->attrs[i]), ca_attr_expr(&tmp->attrs[i]));
 	return 0;
 }
 
@@ -689,4 +690,21 @@ ca_parse_assignments(ca_ad *ad, const char *src, size_t len, int flags, ca_diag 
 
 	start(&p, ad->arena, src, len, flags, err);
 	return assignments(&p, ad);
+}
+
+/* An attribute kept as source text (ca_ad_append_src), parsed at last. */
+ca_expr *
+ca_attr_parse_src(ca_attr *at)
+{
+	ca_diag err;
+	ca_arena *a = at->src_arena_;
+	ca_expr *e = ca_parse_expr(a, at->lit.u.s, at->lit.x.len, CA_P_OLDSTR, &err);
+
+	if (e == NULL) {	/* the reader vouched for it: cannot happen */
+		e = ca_arena_zalloc(a, sizeof *e);
+		e->node = CA_N_LIT;
+		e->u.lit = ca_error("kept source text does not parse");
+	}
+	ca_attr_set_expr(at, e, NULL);
+	return e;
 }

@@ -2,8 +2,10 @@
  * "Name = expression" lines, a blank line after each ad. */
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ad.h"
+#include "ascii.h"
 #include "parser.h"
 #include "reader.h"
 #include "reader_int.h"
@@ -164,6 +166,18 @@ bad_name_byte(ca_reader *r, const char *ls, const char *q)
 	return true;
 }
 
+/* Does the name ns..ne hold a control byte other than a tab (reported)? */
+static bool
+bad_name(ca_reader *r, const char *ls, const char *ns, const char *ne)
+{
+	for (const char *q = ns; q < ne; q++) {
+		unsigned char c = (unsigned char)*q;
+		if ((c < 0x20 || c == 0x7f) && bad_name_byte(r, ls, q))
+			return true;
+	}
+	return false;
+}
+
 /* A quoted name 'a b' (as the writer prints names that are not plain). */
 static const ca_name *
 long_quoted_name(ca_reader *r, ca_ad *ad, const char *ls, const char *ns, size_t n,
@@ -183,6 +197,82 @@ long_quoted_name(ca_reader *r, ca_ad *ad, const char *ls, const char *ns, size_t
 	}
 	*spell = e->u.attr.spell;
 	return e->u.attr.name;
+}
+
+/* Is s[0..n) one literal that the parser is sure to read as such in the
+ * old syntax: an integer in range, a real, a string, true, false or
+ * undefined? Such text can be kept as it is until something reads it
+ * (ca_ad_append_src); anything else is parsed now, so that a bad
+ * expression is still reported where it is read. */
+static bool
+sure_literal(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (n == 0)
+		return false;
+	if (s[0] == '"') {
+		/* most strings hold no quote, backslash or NUL before their
+		 * last byte: look for them 8 bytes at a time */
+		const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones << 7;
+		for (i = 1; i + 8 <= n - 1; i += 8) {
+			uint64_t w, q, b;
+			memcpy(&w, s + i, 8);
+			q = w ^ ones * '"';
+			b = w ^ ones * '\\';
+			if (((q - ones) & ~q & highs) | ((b - ones) & ~b & highs) | ((w - ones) & ~w & highs))
+				break;
+		}
+		for (; i < n; i++) {
+			if (s[i] == '"')
+				return i == n - 1;
+			if (s[i] == '\\') {
+				/* \" is a quote, or at the very end the string's
+				 * last backslash; any other \ is itself */
+				if (i + 1 < n && s[i + 1] == '"') {
+					if (i + 2 == n)
+						return true;
+					i++;
+				}
+			} else if (s[i] == '\0')
+				return false;
+		}
+		return false;
+	}
+	if (s[0] == '-')
+		i++;
+	size_t d0 = i;
+	while (i < n && ca_is_digit((unsigned char)s[i]))
+		i++;
+	size_t nint = i - d0;
+	if (i == n)	/* an integer: no leading zero, surely in range */
+		return nint >= 1 && nint <= 18 && (nint == 1 || s[d0] != '0');
+	bool digits = nint > 0;
+	if (s[i] == '.') {
+		size_t f = ++i;
+		while (i < n && ca_is_digit((unsigned char)s[i]))
+			i++;
+		if (i == f)
+			return false;
+		digits = true;
+	}
+	if (digits && i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		size_t x = i;
+		while (i < n && ca_is_digit((unsigned char)s[i]))
+			i++;
+		if (i == x)
+			return false;
+	}
+	if (digits)
+		return i == n;	/* a real: it has a point or an exponent */
+	if (d0 != 0)
+		return false;
+	return (n == 4 && strncasecmp(s, "true", 4) == 0) ||
+	    (n == 5 && strncasecmp(s, "false", 5) == 0) ||
+	    (n == 9 && strncasecmp(s, "undefined", 9) == 0);
 }
 
 /* The input looks cut short in its last ad (at line): a warning for
@@ -265,11 +355,6 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			ca_rd_error(r, 0, r->line, (int)(eq - ls) + 1, "missing attribute name before '='");
 			goto bad;
 		}
-		for (const char *q = ns; q < ne; q++) {
-			unsigned char c = (unsigned char)*q;
-			if ((c < 0x20 || c == 0x7f) && bad_name_byte(r, ls, q))
-				goto bad;
-		}
 		/* the expression runs to the end of the line, blanks and all:
 		 * in an old-syntax string \" is a quote unless the line ends
 		 * right after it ("C:\" then ends in a backslash), as in
@@ -279,8 +364,11 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			rs++;
 		if (ad == NULL) {
 			ad = ca_ad_new();
+			/* sized like the last ad, which it likely resembles */
+			ca_ad_reserve(ad, (uint32_t)r->shape.n, r->last_bytes);
 			r->ad_line = r->line;
-			r->in_shape = true;
+			r->ad_off = r->base + r->pos;
+			r->in_shape = r->exact = true;
 			r->spos = 0;
 		}
 		const ca_name *nm = NULL;
@@ -293,6 +381,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			for (uint32_t j = r->spos; j < r->shape.n && j < r->spos + SHAPE_AHEAD; j++) {
 				const struct shape_name *x = &r->shape.at[j];
 				if (x->name->len == nlen && memcmp(x->spell, ns, nlen) == 0) {
+					r->exact = r->exact && j == r->spos;
 					nm = x->name;
 					spell = x->spell == nm->spell ? nm->spell :
 					    ca_arena_strndup(ad->arena, ns, nlen);
@@ -302,7 +391,9 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 				}
 			}
 		if (nm != NULL)
-			;
+			;	/* spelled as a name already read */
+		else if ((r->exact = false), bad_name(r, ls, ns, ne))
+			goto bad;
 		else if (*ns == '\'') {
 			r->in_shape = false;
 			nm = long_quoted_name(r, ad, ls, ns, nlen, &spell);
@@ -317,9 +408,20 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 				if (r->shape.at[j].name == nm)
 					r->in_shape = false;
 		}
+		bool cut = next == len;	/* the last line of the input, without a newline */
+		/* a literal an ad passes on is kept as its text, to be parsed
+		 * only if read: not in ads a program holds, whose literals
+		 * are shared instead */
+		if (!r->pack && spell == nm->spell && (fresh || ca_ad_find(ad, nm) == NULL) &&
+		    sure_literal(rs, (size_t)(re - rs))) {
+			ca_ad_append_src(ad, nm, rs, (size_t)(re - rs));
+			if (cut)
+				truncated(r, r->line, "the last line of the input has no newline");
+			next_line(r, next);
+			continue;
+		}
 		ca_diag perr;
 		ca_expr *e = ca_rd_parse(r, ad->arena, rs, (size_t)(re - rs), CA_P_OLDSTR, &perr);
-		bool cut = next == len;	/* the last line of the input, without a newline */
 		if (e == NULL) {
 			ca_rd_error(r, 0, r->line, (int)(rs - ls) + 1 + (int)perr.pos, "%s%s", perr.msg,
 			    cut && perr.eof ? " (the input ends here: it looks truncated)" : "");
@@ -339,7 +441,9 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 	 * HTCondor's "***" line (a history file), this one should too */
 	if (rc == 0 && r->stars)
 		truncated(r, r->ad_line, "the last ad has no \"***\" line after it as the others have");
-	if (!r->in_shape || r->spos != ad->n || ad->n != r->shape.n) {
+	r->last_bytes = (size_t)(r->base + r->pos - r->ad_off);
+	r->shape_hint = r->in_shape && r->exact && ad->n == r->shape.n ? r->last_shape : 0;
+	if (!r->exact || !r->in_shape || r->spos != ad->n || ad->n != r->shape.n) {
 		r->shape.n = 0;
 		ca_arena_reset(&r->shape_text);
 		for (uint32_t i = 0; i < ad->n; i++) {

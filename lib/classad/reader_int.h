@@ -57,6 +57,11 @@ struct ca_reader {
 	ca_arena shape_text;
 	uint32_t spos;
 	bool in_shape;
+	bool exact;		/* every name so far at its place in shape */
+	uint32_t last_shape;	/* the shape number of the last ad */
+	uint32_t shape_hint;	/* the ad just read has last_shape, or 0 */
+	uint64_t ad_off;	/* where the ad being read starts in the text */
+	size_t last_bytes;	/* how long the last ad's text was */
 	bool eof;		/* nothing follows buf[end] */
 	uint64_t base;		/* offset in the text of buf[0] */
 	int line;		/* line number at pos */
