@@ -3,6 +3,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "ad.h"
 #include "ascii.h"
@@ -199,6 +202,60 @@ long_quoted_name(ca_reader *r, ca_ad *ad, const char *ls, const char *ns, size_t
 	return e->u.attr.name;
 }
 
+/* Is s[0..n), which begins with a quote, one string in the old syntax:
+ * \" is a quote, or at the very end the string's last backslash; any
+ * other backslash is itself; no NUL. Most bytes are none of these, and
+ * are skipped 16 (SSE2) or 8 at a time. */
+static bool
+sure_string(const char *s, size_t n)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones << 7;
+	size_t i = 1;
+
+	for (;;) {
+#ifdef __SSE2__
+		const __m128i dq = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+		    nul = _mm_setzero_si128();
+		for (; i + 16 <= n; i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+			    _mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, bs)), _mm_cmpeq_epi8(v, nul)));
+			if (m != 0) {
+				i += (size_t)__builtin_ctz(m);
+				goto special;
+			}
+		}
+#endif
+		for (; i + 8 <= n; i += 8) {
+			uint64_t w, q, b;
+			memcpy(&w, s + i, 8);
+			q = w ^ ones * '"';
+			b = w ^ ones * '\\';
+			/* the lowest flagged byte is always a true one */
+			uint64_t m = ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones) & ~w);
+			if ((m &= highs) != 0) {
+				i += (size_t)__builtin_ctzll(m) / 8;
+				goto special;
+			}
+		}
+		while (i < n && s[i] != '"' && s[i] != '\\' && s[i] != '\0')
+			i++;
+		if (i >= n)
+			return false;
+special:
+		if (s[i] == '"')
+			return i == n - 1;
+		if (s[i] == '\0')
+			return false;
+		if (i + 1 < n && s[i + 1] == '"') {
+			if (i + 2 == n)
+				return true;
+			i += 2;
+		} else
+			i++;
+	}
+}
+
 /* Is s[0..n) one literal that the parser is sure to read as such in the
  * old syntax: an integer in range, a real, a string, true, false or
  * undefined? Such text can be kept as it is until something reads it
@@ -211,34 +268,8 @@ sure_literal(const char *s, size_t n)
 
 	if (n == 0)
 		return false;
-	if (s[0] == '"') {
-		/* most strings hold no quote, backslash or NUL before their
-		 * last byte: look for them 8 bytes at a time */
-		const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones << 7;
-		for (i = 1; i + 8 <= n - 1; i += 8) {
-			uint64_t w, q, b;
-			memcpy(&w, s + i, 8);
-			q = w ^ ones * '"';
-			b = w ^ ones * '\\';
-			if (((q - ones) & ~q & highs) | ((b - ones) & ~b & highs) | ((w - ones) & ~w & highs))
-				break;
-		}
-		for (; i < n; i++) {
-			if (s[i] == '"')
-				return i == n - 1;
-			if (s[i] == '\\') {
-				/* \" is a quote, or at the very end the string's
-				 * last backslash; any other \ is itself */
-				if (i + 1 < n && s[i + 1] == '"') {
-					if (i + 2 == n)
-						return true;
-					i++;
-				}
-			} else if (s[i] == '\0')
-				return false;
-		}
-		return false;
-	}
+	if (s[0] == '"')
+		return sure_string(s, n);
 	if (s[0] == '-')
 		i++;
 	size_t d0 = i;
@@ -287,6 +318,33 @@ truncated(ca_reader *r, int line, const char *why)
 	    "%s: the input looks truncated (its last ad is read as it is)", why);
 }
 
+/*
+ * The line most lines of a stream are: the next name of the last ad,
+ * spelled as it was, " = ", a literal sure to parse, and a newline. Such a
+ * line cannot be blank, a comment or a banner (the name was read before),
+ * so it is taken here in one pass, its literal kept as text; anything
+ * else (false) is left for the general path, nothing consumed.
+ */
+static bool
+kept_line(ca_reader *r, ca_ad *ad)
+{
+	const struct shape_name *x = &r->shape.at[r->spos];
+	const char *p = r->buf + r->pos, *e = r->buf + r->end;
+	size_t nlen = x->name->len;
+
+	if (x->spell != x->name->spell || (size_t)(e - p) < nlen + 4 ||
+	    memcmp(p, x->spell, nlen) != 0 || p[nlen] != ' ' || p[nlen + 1] != '=' ||
+	    p[nlen + 2] != ' ')
+		return false;
+	const char *vs = p + nlen + 3, *nl = memchr(vs, '\n', (size_t)(e - vs));
+	if (nl == NULL || !sure_literal(vs, (size_t)(nl - vs)))
+		return false;
+	ca_ad_append_src(ad, x->name, vs, (size_t)(nl - vs));
+	r->spos++;
+	next_line(r, (size_t)(nl - p) + 1);
+	return true;
+}
+
 int
 ca_rd_next_long(ca_reader *r, ca_ad **out)
 {
@@ -297,6 +355,9 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 	if (r->skip && skip_bad_ad(r) < 0)
 		return R_FATAL;
 	for (;;) {
+		if (ad != NULL && r->in_shape && r->exact && !r->pack && r->spos < r->shape.n &&
+		    kept_line(r, ad))
+			continue;
 		rc = get_line(r, &len, &next);
 		if (rc == 0)
 			break;

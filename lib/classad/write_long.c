@@ -43,19 +43,34 @@ ca_wr_long(strbuf *sb, const ca_ad *ad)
 		ca_name *nm = (ca_name *)(uintptr_t)at->name;
 		if (!at->spelled && nm->long_plain == 0)
 			nm->long_plain = long_plain_name(s, n) ? 1 : 2;
-		if (at->spelled ? long_plain_name(s, n) : nm->long_plain == 1)
+		bool plain = at->spelled ? long_plain_name(s, n) : nm->long_plain == 1;
+		/* a literal kept as its text is written as it came; an
+		 * expression many ads share is printed once */
+		size_t tn;
+		const char *text = ca_attr_src(at, &tn);
+		const ca_expr *e = text ? NULL : at->expr_;
+		if (e != NULL && (e->flags & CA_EXPR_SHARED))
+			text = ca_share_old_text(e, &tn);
+		if (plain && text != NULL) {	/* the usual line, in one piece */
+			size_t len = n + 3 + tn + 1;
+			if (len >= sb->cap - sb->len)
+				strbuf_grow(sb, len);
+			char *d = sb->buf + sb->len;
+			memcpy(d, s, n);
+			memcpy(d + n, " = ", 3);
+			memcpy(d + n + 3, text, tn);
+			d[len - 1] = '\n';
+			sb->len += len;
+			sb->buf[sb->len] = '\0';
+			continue;
+		}
+		if (plain)
 			strbuf_add(sb, s, n);
 		else
 			ca_print_name(sb, s, n);
 		strbuf_add(sb, " = ", 3);
-		/* a literal kept as its text is written as it came; an
-		 * expression many ads share is printed once */
-		const char *text = ca_attr_src(&ad->attrs[i], &n);
-		const ca_expr *e = text ? NULL : ad->attrs[i].expr_;
-		if (e != NULL && (e->flags & CA_EXPR_SHARED))
-			text = ca_share_old_text(e, &n);
 		if (text != NULL)
-			strbuf_add(sb, text, n);
+			strbuf_add(sb, text, tn);
 		else
 			ca_print_expr(sb, e, CA_PR_OLD);
 		strbuf_addc(sb, '\n');
