@@ -538,15 +538,30 @@ ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	    spell : NULL);
 }
 
-void
-ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
+/* at (the ad's, in arena a) keeps text s[0..n) (copied) */
+static void
+attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n)
 {
-	static const ca_expr placeholder = { .node = CA_N_LIT };
-	char *text = ca_arena_alloc(ad->arena, n + 1);
-	ca_attr *at;
+	char *text = ca_arena_alloc(a, n + 1);
 
 	memcpy(text, s, n);
 	text[n] = '\0';
+	at->src_arena_ = a;
+	at->lit.u.s = text;
+	at->lit.x.len = (uint32_t)n;
+	at->kind_ = CA_KIND_SRC;
+	at->lit_cached = 0;
+	at->busy = 0;
+	at->spelled = 0;
+}
+
+static const ca_expr placeholder = { .node = CA_N_LIT };
+
+void
+ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
+{
+	ca_attr *at;
+
 	if (ad->index != NULL || table_of(ad) != CA_TABLE_HEAP) {
 		ca_ad_set(ad, name, NULL, (ca_expr *)(uintptr_t)&placeholder);
 		at = ca_ad_find(ad, name);
@@ -559,13 +574,14 @@ ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 		at = &ad->attrs[ad->n++];
 		at->name = name;
 	}
-	at->src_arena_ = ad->arena;
-	at->lit.u.s = text;
-	at->lit.x.len = (uint32_t)n;
-	at->kind_ = CA_KIND_SRC;
-	at->lit_cached = 0;
-	at->busy = 0;
-	at->spelled = 0;
+	attr_keep_src(at, ad->arena, s, n);
+}
+
+void
+ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
+{
+	ca_ad_set(ad, name, NULL, (ca_expr *)(uintptr_t)&placeholder);
+	attr_keep_src(ca_ad_find(ad, name), ad->arena, s, n);
 }
 
 bool

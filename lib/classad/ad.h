@@ -158,6 +158,9 @@ void ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, struct ca_e
  * syntax, which the caller has made sure parses to one literal: it is
  * copied and parsed only when something reads it. name is not in ad yet. */
 void ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
+/* Insert or replace with such text (a copy of an attribute kept so); if ad
+ * has name already, ad spells it as the name's own spelling. */
+void ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
 /* Once ad is complete: give back the unused room of its attribute table,
  * and find its shape (ads read from one stream mostly share a few); ads of
  * one shape share one hash index. */
