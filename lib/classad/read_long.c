@@ -355,7 +355,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 	if (r->skip && skip_bad_ad(r) < 0)
 		return R_FATAL;
 	for (;;) {
-		if (ad != NULL && r->in_shape && r->exact && !r->pack && r->spos < r->shape.n &&
+		if (ad != NULL && r->in_shape && !r->pack && r->spos < r->shape.n &&
 		    kept_line(r, ad))
 			continue;
 		rc = get_line(r, &len, &next);
