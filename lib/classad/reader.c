@@ -704,3 +704,13 @@ ca_rd_parse(ca_reader *r, ca_arena *a, const char *s, size_t n, int pflags, ca_d
 		return (ca_expr *)(uintptr_t)e;
 	return t;
 }
+
+ca_expr *
+ca_rd_share(ca_expr *e)
+{
+	if (e->node != CA_N_LIT || (e->flags & CA_EXPR_SHARED))
+		return e;
+	const ca_expr *sh = ca_share_value(e->u.lit);	/* NULL for lists, ads, errors */
+
+	return sh ? (ca_expr *)(uintptr_t)sh : e;
+}

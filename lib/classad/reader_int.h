@@ -84,6 +84,9 @@ struct ca_reader {
 	ca_vec(struct escpos) esc;	/* json: the escapes of the last string */
 };
 
+/* e, or when it is a literal the store shares (seen before), the store's
+ * node: what the JSON and XML readers do with an attribute's value. */
+ca_expr *ca_rd_share(ca_expr *e);
 /* The expression of text s[0..n) (parser flags pflags), in arena a or
  * shared (share.h): ca_parse_expr for the readers, which see the same
  * texts again and again. */
