@@ -176,6 +176,10 @@ value_key(ca_value v, char *buf, const char **key)
 	case CA_REAL:
 		memcpy(buf + 1, &v.u.r, 8);
 		break;
+	case CA_BOOL:
+		buf[1] = (char)v.u.b;
+		*key = buf;
+		return 2;
 	default:	/* CA_STRING: its text follows its kind */
 		*key = v.x.len ? v.u.s : "";	/* an empty one may have no text */
 		return v.x.len;

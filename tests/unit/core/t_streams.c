@@ -1227,6 +1227,26 @@ UNIT_SUITE(streams_long_kept_literals)
 		ca_reader_close(r3);
 	}
 
+	/* JSON's literals are shared between ads, each with its own value */
+	{
+		const char *js = "[{\"KT\": true, \"KF\": false, \"KE\": \"\"},"
+		    "{\"KF\": false, \"KT\": true, \"KE\": \"\"}]";
+		ca_diag e2;
+		ca_reader *rj = ca_reader_open_mem("t", js, strlen(js), CA_FMT_JSON, &e2);
+		for (int k = 0; k < 2; k++) {
+			ca_ad *aj = NULL;
+			CHECK(ca_reader_next(rj, &aj, &e2) == 1);
+			const ca_expr *t = ca_attr_expr(ca_ad_findn(aj, "KT", 2));
+			const ca_expr *f = ca_attr_expr(ca_ad_findn(aj, "KF", 2));
+			const ca_expr *em = ca_attr_expr(ca_ad_findn(aj, "KE", 2));
+			CHECK(t->u.lit.kind == CA_BOOL && t->u.lit.u.b);
+			CHECK(f->u.lit.kind == CA_BOOL && !f->u.lit.u.b);
+			CHECK(em->u.lit.kind == CA_STRING && em->u.lit.x.len == 0);
+			ca_ad_free(aj);
+		}
+		ca_reader_close(rj);
+	}
+
 	/* kept text is written back as it came, and read again the same */
 	result res;
 	read_str("R = 0.10000000000000000555\nS = \"a\\\"b\"\nT = TRUE\nI = -12\n\n", CA_FMT_LONG, &res);
