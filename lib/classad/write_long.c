@@ -10,14 +10,20 @@
 #include "writer_int.h"
 
 /* Can the long format hold this name as it is? The reader splits at the
- * first '=', trims blanks and takes '#' lines for comments; anything else
- * is written quoted ('a b') and unquoted again by the reader. */
+ * first '=', trims blanks, takes '#' lines for comments and "***", "..."
+ * and "-- " lines for banners; anything else is written quoted ('a b') and
+ * unquoted again by the reader. */
 static bool
 long_plain_name(const char *s, size_t n)
 {
 	const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones << 7;
 
 	if (n == 0 || s[0] == '#' || s[0] == '\'')
+		return false;
+	/* nor one whose line would read as a banner of HTCondor's tools
+	 * ("***", "...", "-- ") */
+	if ((n >= 3 && (memcmp(s, "***", 3) == 0 || memcmp(s, "...", 3) == 0)) ||
+	    (n == 2 && memcmp(s, "--", 2) == 0))
 		return false;
 	/* 8 bytes at a time (the last word padded with 'a'): a byte below
 	 * 0x21, or 0x7f, or '=' */

@@ -1227,6 +1227,22 @@ UNIT_SUITE(streams_long_kept_literals)
 		ca_reader_close(r3);
 	}
 
+	/* names whose lines would read as banners are written quoted */
+	{
+		const char *nt = "[ '--' = 1; '...x' = 2; '***' = 3; '--x' = 4 ]";
+		ca_diag e3;
+		ca_ad *b = ca_parse_ad(nt, strlen(nt), NULL, 0, &e3);
+		strbuf lb = STRBUF_INIT;
+		ca_format_ad(&lb, b, CA_FMT_LONG);
+		ca_reader *rb = ca_reader_open_mem("t", lb.buf, lb.len, CA_FMT_LONG, &e3);
+		ca_ad *back = NULL;
+		CHECK(ca_reader_next(rb, &back, &e3) == 1 && back->n == 4);
+		ca_ad_free(back);
+		ca_reader_close(rb);
+		ca_ad_free(b);
+		strbuf_release(&lb);
+	}
+
 	/* JSON's literals are shared between ads, each with its own value */
 	{
 		const char *js = "[{\"KT\": true, \"KF\": false, \"KE\": \"\"},"
