@@ -37,6 +37,12 @@ size_t ca_ad_bytes_copy(const ca_ad *ad);
 /* e into arena a (nested ads included). A shared tree (CA_EXPR_SHARED)
  * is not copied: e itself is returned (it must not be changed). */
 ca_expr *ca_expr_copy(ca_arena *a, const ca_expr *e);
+/* e kept once for the process, immutable, like the trees readers share: the
+ * same tree for every e that prints alike, which any ad may hold as it is
+ * (ca_expr_copy keeps it) and writers print once. NULL when the store is
+ * full. For an expression a program puts into many ads (a startd's
+ * policy into every slot). */
+const ca_expr *ca_expr_share(const ca_expr *e);
 /* A literal node holding v (v copied into a). */
 ca_expr *ca_expr_lit(ca_arena *a, ca_value v);
 /* v (strings, lists, ad references) into arena a (short strings: their

@@ -11,7 +11,9 @@
 #include "share.h"
 #include "strbuf.h"
 
-enum { SH_VALUE = 0xff };	/* kind of a value's key; a text's is its parser flags */
+/* kind of a value's key (a string's is SH_VALUE - 1) and of a tree's,
+ * keyed by its text in new syntax; a source text's is its parser flags */
+enum { SH_VALUE = 0xff, SH_TREE = 0xfd };
 
 #define SEEN_BITS	16	/* fingerprints of texts seen once */
 #define SMALL_MIN	(-16)	/* integers always shared: SMALL_MIN..SMALL_MAX */
@@ -281,4 +283,19 @@ ca_share_cleanup(void)
 	free(st.seen);
 	ca_arena_free(&st.arena);
 	memset(&st, 0, sizeof st);
+}
+
+const ca_expr *
+ca_expr_share(const ca_expr *e)
+{
+	if (e->flags & CA_EXPR_SHARED)
+		return e;
+	strbuf sb = STRBUF_INIT;
+	ca_print_expr(&sb, e, 0);
+	uint64_t h = ca_share_hash(sb.buf, sb.len) ^ SH_TREE;
+	ca_shared *sh = find(sb.buf, sb.len, SH_TREE, h);
+	if (sh == NULL)
+		sh = add(sb.buf, sb.len, SH_TREE, h, e);
+	strbuf_release(&sb);
+	return sh ? &sh->node : NULL;
 }

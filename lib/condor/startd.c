@@ -270,7 +270,7 @@ sattr_add(ca_startd *sd, struct policy *p, struct sattrs *sa, const char *name, 
 	}
 	if (rc == 1)
 		*ca_vec_push(&sa->a) = (struct sattr){ nm,
-		    ca_arena_strndup(&p->arena, name, strlen(name)), e };
+		    ca_arena_strndup(&p->arena, name, strlen(name)), e, NULL };
 }
 
 /* STARTD_ATTRS (and the older STARTD_EXPRS, and SLOT<N>_STARTD_ATTRS) for
@@ -311,13 +311,21 @@ policy_sattrs(ca_startd *sd, struct policy *p, int64_t id)
 	return sa;
 }
 
-/* Put expression e under name in the slot unless the same is there. */
+/* Put expression e under name in the slot unless the same is there: its
+ * shared copy *pub (made the first time), which every slot holds as it is
+ * and a writer prints once, or else a copy of its own. */
 static void
-publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca_expr *e)
+publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca_expr *e,
+    const ca_expr **pub)
 {
-	if (!ca_expr_same(get_expr(s->ad, n), e, 0))
-		ca_ad_set(s->ad, n, ca_arena_strndup(s->ad->arena, spell, strlen(spell)),
-		    ca_expr_copy(s->ad->arena, e));
+	const ca_expr *cur = get_expr(s->ad, n);
+
+	if (*pub == NULL)
+		*pub = ca_expr_share(e);
+	if ((*pub != NULL && cur == *pub) || ca_expr_same(cur, e, 0))
+		return;
+	ca_ad_set(s->ad, n, ca_arena_strndup(s->ad->arena, spell, strlen(spell)),
+	    *pub != NULL ? (ca_expr *)(uintptr_t)*pub : ca_expr_copy(s->ad->arena, e));
 }
 
 /* The policy expressions and STARTD_ATTRS, as the configuration has them. */
@@ -332,22 +340,21 @@ ca_sd_publish_policy(ca_startd *sd, struct slot *s)
 		if (!pub)
 			continue;
 		if (p->x[i] != NULL)
-			publish_expr(s, p->xname[i], pxinfo[i].attr, p->x[i]);
+			publish_expr(s, p->xname[i], pxinfo[i].attr, p->x[i], &p->xpub[i]);
 		else if (!(pxinfo[i].flags & PUB_DEFINED) && get_expr(s->ad, p->xname[i]) != NULL)
 			ca_ad_delete(s->ad, p->xname[i]);
 	}
 	for (int i = 0; i < PX_NVANILLA; i++) {
 		if (p->vx[i] != NULL)
-			publish_expr(s, p->vname[i], vanilla_knob[i], p->vx[i]);
+			publish_expr(s, p->vname[i], vanilla_knob[i], p->vx[i], &p->vxpub[i]);
 		else if (get_expr(s->ad, p->vname[i]) != NULL)
 			ca_ad_delete(s->ad, p->vname[i]);
 	}
-	if (!ca_expr_same(get_expr(s->ad, sd->n[A_WRL]), sd->wrl, 0))
-		ca_ad_set(s->ad, sd->n[A_WRL], ca_sd_aname[A_WRL],
-		    ca_expr_copy(s->ad->arena, sd->wrl));
+	publish_expr(s, sd->n[A_WRL], ca_sd_aname[A_WRL], sd->wrl, &sd->wrl_pub);
 	struct sattrs *sa = policy_sattrs(sd, p, s->id);
 	for (size_t i = 0; i < sa->a.n; i++)
-		publish_expr(s, sa->a.at[i].name, sa->a.at[i].spell, sa->a.at[i].e);
+		publish_expr(s, sa->a.at[i].name, sa->a.at[i].spell, sa->a.at[i].e,
+		    &sa->a.at[i].pub);
 }
 
 /* ---- the simulator ---- */

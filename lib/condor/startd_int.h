@@ -73,6 +73,7 @@ struct sattr {
 	const ca_name *name;
 	const char *spell;
 	ca_expr *e;
+	const ca_expr *pub;	/* e shared, as for struct policy */
 };
 
 struct sattrs {
@@ -87,6 +88,9 @@ struct policy {
 	ca_arena arena;
 	ca_expr *x[PX_N];		/* NULL: not defined */
 	ca_expr *vx[PX_NVANILLA];	/* the _VANILLA forms, NULL if not defined */
+	/* their shared copies (ca_expr_share), which slots publish; made
+	 * when first published, NULL until then or when the store is full */
+	const ca_expr *xpub[PX_N], *vxpub[PX_NVANILLA];
 	const ca_name *xname[PX_N];	/* published names */
 	const ca_name *vname[PX_NVANILLA];
 	ca_vec(struct sattrs) sa;	/* STARTD_ATTRS per SlotID, built when needed */
@@ -227,6 +231,7 @@ struct ca_startd {
 	const ca_name *tt[CA_S_NSTATES][CA_A_NACTS];	/* TotalTime<State><Activity> */
 	char tt_spell[CA_S_NSTATES][CA_A_NACTS][40];
 	ca_expr *req_normal, *req_false, *wrl;
+	const ca_expr *wrl_pub;		/* wrl shared, as struct policy's xpub */
 	strbuf cause, tmp;
 	int64_t clock_t;		/* ClockMin/ClockDay cache */
 	int clock_min, clock_day;
