@@ -1463,10 +1463,12 @@ void
 ca_job_unsimulated(const ca_ad *job, uint32_t *seen, ca_job_unsim_fn fn, void *arg)
 {
 	for (size_t i = 0; i < sizeof job_unsim / sizeof job_unsim[0]; i++) {
+		if (*seen >> i & 1)
+			continue;	/* warned about once */
 		const char *name = job_unsim[i].u.name;
 		const ca_attr *at = ca_ad_findn(job, name, strlen(name));
 		int64_t v;
-		if ((*seen >> i & 1) || at == NULL || ca_attr_expr(at)->node != CA_N_LIT ||
+		if (at == NULL || ca_attr_expr(at)->node != CA_N_LIT ||
 		    ca_value_int(ca_attr_expr(at)->u.lit, &v) != 1 || !job_unsim[i].matters(v))
 			continue;
 		*seen |= UINT32_C(1) << i;
