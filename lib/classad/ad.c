@@ -303,6 +303,18 @@ ca_ad_index_cap(uint32_t n)
 	return cap;
 }
 
+void
+ca_ad_reserve(ca_ad *ad, uint32_t n)
+{
+	if (ad->n != 0 || n <= ad->cap || table_of(ad) == CA_TABLE_FIXED ||
+	    (ad->table & CA_TABLE_SHARED_INDEX))
+		return;
+	uint32_t icap = n > CA_INDEX_FROM ? ca_ad_index_cap(n) : 0;
+	table_resize(ad, n, icap);
+	if (icap)
+		memset(ad->index, 0, icap * sizeof *ad->index);
+}
+
 /* An index of the ad's own for its attributes (which it may change). */
 static void
 index_build(ca_ad *ad)
@@ -525,7 +537,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	at->busy = 0;
 	ca_attr_set_expr(at, e, spell && spell != name->spell && strcmp(spell, name->spell) != 0 ?
 	    spell : NULL);
-	if (ad->n > CA_INDEX_FROM && sh == NULL) {
+	if ((ad->n > CA_INDEX_FROM || ad->index != NULL) && sh == NULL) {
 		if (ad->n * 2 + 2 > ad->icap)
 			index_build(ad);
 		else {

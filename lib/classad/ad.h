@@ -122,6 +122,9 @@ void ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, struct ca_e
  * and find its shape (ads read from one stream mostly share a few); ads of
  * one shape share one hash index. */
 void ca_ad_trim(ca_ad *ad);
+/* Room in the empty ad for n attributes and their index, so that setting
+ * them (a copy of an ad of n) makes no table again and again. */
+void ca_ad_reserve(ca_ad *ad, uint32_t n);
 /* A copy of src (with its own arena) in one allocation sized to it, its
  * shared trees shared: what a reader hands out for an ad it built in a
  * scratch ad. */

@@ -192,6 +192,7 @@ ca_ad_merge(ca_ad *dst, const ca_ad *src)
 static ca_ad *
 copy_to(ca_ad *ad, const ca_ad *src)
 {
+	ca_ad_reserve(ad, src->n);
 	ca_ad_merge(ad, src);
 	ad->shape = src->shape;
 	return ad;
