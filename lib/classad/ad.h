@@ -129,6 +129,12 @@ void ca_ad_reserve(ca_ad *ad, uint32_t n);
  * shared trees shared: what a reader hands out for an ad it built in a
  * scratch ad. */
 ca_ad *ca_ad_pack(const ca_ad *src);
+/* ca_ad_pack without copying the expressions: the ad's are src's own (the
+ * table and the spellings are its own). It may be changed by setting and
+ * deleting attributes (ca_ad_set, ca_ad_delete), never by changing an
+ * expression in place (ca_ad_set_lit), and must be freed before src is
+ * changed or freed: a negotiator's copies of a pool's slots for one cycle. */
+ca_ad *ca_ad_pack_borrowed(const ca_ad *src);
 /* Empty ad (which has its own arena) for reuse: no attributes, its arena
  * reset, its memory kept. */
 void ca_ad_clear(ca_ad *ad);

@@ -384,8 +384,9 @@ plain_lit(const ca_expr *e)
 	return e->node == CA_N_LIT && e->u.lit.kind != CA_LIST && e->u.lit.kind != CA_AD;
 }
 
-ca_ad *
-ca_ad_pack(const ca_ad *src)
+/* src packed; with borrow, its expressions are src's own, not copied. */
+static ca_ad *
+pack(const ca_ad *src, bool borrow)
 {
 	uint32_t n = src->n, shape = ca_ad_shape_of(src->attrs, n);
 	const struct ca_shape *sh = ca_ad_shape(shape);
@@ -397,7 +398,7 @@ ca_ad_pack(const ca_ad *src)
 		const ca_expr *e = at->expr;
 		if (at->spelled)
 			bytes += ALIGN8(strlen(at->lit.u.s) + 1);
-		if (e->flags & CA_EXPR_SHARED)
+		if ((e->flags & CA_EXPR_SHARED) || borrow)
 			continue;
 		if (plain_lit(e)) {
 			nodes++;
@@ -435,7 +436,7 @@ ca_ad_pack(const ca_ad *src)
 			spelling = str;
 			str += ALIGN8(len + 1);
 		}
-		if (e->flags & CA_EXPR_SHARED)
+		if ((e->flags & CA_EXPR_SHARED) || borrow)
 			;
 		else if (plain_lit(e)) {
 			*node = *e;
@@ -462,4 +463,16 @@ ca_ad_pack(const ca_ad *src)
 		ad->table |= CA_TABLE_SHARED_INDEX;
 	}
 	return ad;
+}
+
+ca_ad *
+ca_ad_pack(const ca_ad *src)
+{
+	return pack(src, false);
+}
+
+ca_ad *
+ca_ad_pack_borrowed(const ca_ad *src)
+{
+	return pack(src, true);
 }

@@ -715,12 +715,13 @@ negotiable(ca_pool *p, const ca_ad *job)
 	return v.kind == CA_UNDEFINED;
 }
 
-/* The negotiator's copy of a slot (it changes its copies as it matches):
- * packed, in one allocation. */
+/* The negotiator's copy of a slot (it sets attributes of its copies as it
+ * matches): a table of its own over the slot's expressions, which stay as
+ * they are until the negotiator is freed, before the startds step. */
 static void
 neg_slot(ca_pool *p, void *arg, const ca_ad *slot)
 {
-	ca_neg_add_slot(arg, ca_ad_pack(slot));
+	ca_neg_add_slot(arg, ca_ad_pack_borrowed(slot));
 }
 
 /* Step 5: the matches (new ads) of the idle jobs on the slots as they are. */
