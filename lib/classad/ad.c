@@ -152,6 +152,7 @@ ca_intern(const char *s, size_t len)
 	spell[len] = '\0';
 	nm->spell = spell;
 	memset(nm->at, 0, sizeof nm->at);
+	nm->long_plain = 0;
 	names.slot[j] = nm;
 	if (++names.n * 2 > names.cap)
 		names_grow();
@@ -303,18 +304,6 @@ ca_ad_index_cap(uint32_t n)
 	return cap;
 }
 
-void
-ca_ad_reserve(ca_ad *ad, uint32_t n)
-{
-	if (ad->n != 0 || n <= ad->cap || table_of(ad) == CA_TABLE_FIXED ||
-	    (ad->table & CA_TABLE_SHARED_INDEX))
-		return;
-	uint32_t icap = n > CA_INDEX_FROM ? ca_ad_index_cap(n) : 0;
-	table_resize(ad, n, icap);
-	if (icap)
-		memset(ad->index, 0, icap * sizeof *ad->index);
-}
-
 /* An index of the ad's own for its attributes (which it may change). */
 static void
 index_build(ca_ad *ad)
@@ -409,9 +398,24 @@ ca_ad_shape_of(const ca_attr *attrs, uint32_t n)
 }
 
 void
+ca_ad_reserve(ca_ad *ad, uint32_t n, size_t bytes)
+{
+	if (ad->n != 0 || table_of(ad) == CA_TABLE_FIXED || n == 0 || n > UINT32_MAX / 4)
+		return;
+	table_resize(ad, n, 0);
+	ca_arena_reserve(ad->arena, bytes < 65536 ? bytes : 65536);
+}
+
+void
 ca_ad_trim(ca_ad *ad)
 {
-	ad->shape = ca_ad_shape_of(ad->attrs, ad->n);
+	ca_ad_trim_shaped(ad, ca_ad_shape_of(ad->attrs, ad->n));
+}
+
+void
+ca_ad_trim_shaped(ca_ad *ad, uint32_t shape)
+{
+	ad->shape = shape;
 	if (table_of(ad) != CA_TABLE_HEAP || ad->n == 0)
 		return;
 	if (ad->shape != 0) {
@@ -472,7 +476,7 @@ ca_attr_set_expr(ca_attr *at, ca_expr *e, const char *spelling)
 {
 	uint8_t busy = at->busy;
 
-	at->expr = e;
+	at->expr_ = e;
 	if (spelling != NULL) {
 		at->lit = ca_str(spelling, 0);
 		at->lit_cached = 0;
@@ -498,7 +502,7 @@ ca_ad_lookup(const ca_ad *ad, const char *name)
 {
 	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
 
-	return at ? at->expr : NULL;
+	return at ? ca_attr_expr(at) : NULL;
 }
 
 void
@@ -537,7 +541,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	at->busy = 0;
 	ca_attr_set_expr(at, e, spell && spell != name->spell && strcmp(spell, name->spell) != 0 ?
 	    spell : NULL);
-	if ((ad->n > CA_INDEX_FROM || ad->index != NULL) && sh == NULL) {
+	if (ad->n > CA_INDEX_FROM && sh == NULL) {
 		if (ad->n * 2 + 2 > ad->icap)
 			index_build(ad);
 		else {
@@ -566,6 +570,52 @@ ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	at->busy = 0;
 	ca_attr_set_expr(at, e, spell && spell != name->spell && strcmp(spell, name->spell) != 0 ?
 	    spell : NULL);
+}
+
+/* at (the ad's, in arena a) keeps text s[0..n) (copied) */
+static void
+attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n)
+{
+	char *text = ca_arena_alloc(a, n + 1);
+
+	memcpy(text, s, n);
+	text[n] = '\0';
+	at->src_arena_ = a;
+	at->lit.u.s = text;
+	at->lit.x.len = (uint32_t)n;
+	at->kind_ = CA_KIND_SRC;
+	at->lit_cached = 0;
+	at->busy = 0;
+	at->spelled = 0;
+}
+
+static const ca_expr placeholder = { .node = CA_N_LIT };
+
+void
+ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
+{
+	ca_attr *at;
+
+	if (ad->index != NULL || table_of(ad) != CA_TABLE_HEAP) {
+		ca_ad_set(ad, name, NULL, (ca_expr *)(uintptr_t)&placeholder);
+		at = ca_ad_find(ad, name);
+	} else {
+		if (ad->n == ad->cap) {
+			if (ad->cap >= UINT32_MAX / 4)
+				ca_xmalloc(SIZE_MAX);	/* reports out of memory */
+			table_resize(ad, ad->cap ? ad->cap * 2 : 16, 0);
+		}
+		at = &ad->attrs[ad->n++];
+		at->name = name;
+	}
+	attr_keep_src(at, ad->arena, s, n);
+}
+
+void
+ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
+{
+	ca_ad_set(ad, name, NULL, (ca_expr *)(uintptr_t)&placeholder);
+	attr_keep_src(ca_ad_find(ad, name), ad->arena, s, n);
 }
 
 bool

@@ -22,6 +22,8 @@ typedef struct ca_name {
 	uint32_t len;
 	struct { uint32_t shape, pos; } at[CA_NAME_AT];	/* by shape % CA_NAME_AT */
 	const char *spell;
+	uint8_t long_plain;	/* the long format's writer: spell needs no
+				 * quotes (1), does (2), not known yet (0) */
 	char key[];
 } ca_name;
 
@@ -52,7 +54,12 @@ struct ca_expr;
  * is 32 bytes; writing lit as a whole is ca_ad_set's job. */
 typedef struct ca_attr {
 	const ca_name *name;
-	struct ca_expr *expr;		/* in the ad's arena, or a shared tree */
+	union {
+		struct ca_expr *expr_;	/* in the ad's arena, or a shared tree:
+					 * read it with ca_attr_expr */
+		ca_arena *src_arena_;	/* kept as source text: the arena to parse
+					 * it into */
+	};
 	union {
 		ca_value lit;		/* the value when lit_cached */
 		struct {
@@ -68,6 +75,35 @@ typedef struct ca_attr {
 		};
 	};
 } ca_attr;
+
+/* kind_ of an attribute whose expression is kept as its source text, to be
+ * parsed the first time something reads it (ca_ad_append_src): a reader
+ * that passes ads through keeps the literals it was sure of so, and writes
+ * them back as they came. lit.u.s and lit.x.len hold the text. */
+#define CA_KIND_SRC	0x7f
+
+struct ca_expr *ca_attr_parse_src(ca_attr *at);
+
+/* at's expression, parsed now if it was kept as source text. An ad is
+ * read by one thread at a time, so the parse may write through const. */
+static inline struct ca_expr *
+ca_attr_expr(const ca_attr *at)
+{
+	if (__builtin_expect(at->kind_ == CA_KIND_SRC, 0))
+		return ca_attr_parse_src((ca_attr *)(uintptr_t)at);
+	return at->expr_;
+}
+
+/* The source text of at (and its length) while it is kept as such, else
+ * NULL. */
+static inline const char *
+ca_attr_src(const ca_attr *at, size_t *len)
+{
+	if (at->kind_ != CA_KIND_SRC)
+		return NULL;
+	*len = at->lit.x.len;
+	return at->lit.u.s;
+}
 
 /* The name of at as its ad first spelled it. */
 static inline const char *
@@ -118,13 +154,25 @@ bool ca_ad_delete(ca_ad *ad, const ca_name *name);
 /* ca_ad_set of a name the caller knows ad does not have (a reader
  * building an ad): no look-up, and no index until ca_ad_trim. */
 void ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, struct ca_expr *e);
+/* The same for a literal's source text s[0..n) in the long format's old
+ * syntax, which the caller has made sure parses to one literal: it is
+ * copied and parsed only when something reads it. name is not in ad yet. */
+void ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
+/* Insert or replace with such text (a copy of an attribute kept so); if ad
+ * has name already, ad spells it as the name's own spelling. */
+void ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
 /* Once ad is complete: give back the unused room of its attribute table,
  * and find its shape (ads read from one stream mostly share a few); ads of
  * one shape share one hash index. */
 void ca_ad_trim(ca_ad *ad);
-/* Room in the empty ad for n attributes and their index, so that setting
- * them (a copy of an ad of n) makes no table again and again. */
-void ca_ad_reserve(ca_ad *ad, uint32_t n);
+/* The same, when the caller knows that ad has the names of shape (a
+ * shape number, not 0), in that order. */
+void ca_ad_trim_shaped(ca_ad *ad, uint32_t shape);
+/* Before the first attribute of a new ad: room for n attributes, and a
+ * first arena chunk of bytes (what a reader expects from the ad, after the
+ * ad before; 0 for none), so that setting them (a reader's ad, a copy of
+ * an ad of n) makes no table again and again. */
+void ca_ad_reserve(ca_ad *ad, uint32_t n, size_t bytes);
 /* A copy of src (with its own arena) in one allocation sized to it, its
  * shared trees shared: what a reader hands out for an ad it built in a
  * scratch ad. */

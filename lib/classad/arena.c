@@ -76,7 +76,7 @@ new_chunk(ca_arena *a, size_t size)
 }
 
 void *
-ca_arena_alloc(ca_arena *a, size_t n)
+ca_arena_alloc_chunk(ca_arena *a, size_t n)
 {
 	if (n > SIZE_MAX - 8)
 		oom();

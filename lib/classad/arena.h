@@ -14,7 +14,21 @@ typedef struct ca_arena {
 } ca_arena;
 
 /* An arena starts zeroed: `ca_arena a = {0};` is ready to use. */
-void *ca_arena_alloc(ca_arena *a, size_t n);	/* 8-byte aligned, never NULL */
+void *ca_arena_alloc_chunk(ca_arena *a, size_t n);	/* a new chunk's first n bytes */
+
+/* 8-byte aligned, never NULL; inline while the chunk has room */
+static inline void *
+ca_arena_alloc(ca_arena *a, size_t n)
+{
+	size_t m = n < 8 ? 8 : (n + 7) & ~(size_t)7;
+
+	if (n <= (size_t)-1 - 8 && m <= (size_t)(a->end - a->cur)) {
+		void *p = a->cur;
+		a->cur += m;
+		return p;
+	}
+	return ca_arena_alloc_chunk(a, n);
+}
 void *ca_arena_zalloc(ca_arena *a, size_t n);
 /* Copy of n bytes plus a terminating NUL. */
 char *ca_arena_strndup(ca_arena *a, const char *s, size_t n);

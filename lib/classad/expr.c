@@ -105,7 +105,7 @@ ca_ad_bytes_copy(const ca_ad *ad)
 	size_t n = sizeof(ca_ad) + (size_t)(ad->n < 8 ? 8 : ad->n) * 2 * (sizeof(ca_attr) + 8);
 
 	for (uint32_t i = 0; i < ad->n; i++)
-		n += ca_expr_bytes(ad->attrs[i].expr) + text_bytes(ca_attr_spell(&ad->attrs[i]));
+		n += ca_expr_bytes(ca_attr_expr(&ad->attrs[i])) + text_bytes(ca_attr_spell(&ad->attrs[i]));
 	return n;
 }
 
@@ -181,9 +181,18 @@ ca_ad_merge(ca_ad *dst, const ca_ad *src)
 {
 	for (uint32_t i = 0; i < src->n; i++) {
 		const ca_attr *at = &src->attrs[i];
+		size_t n;
+		const char *text = ca_attr_src(at, &n);
+		const ca_attr *was;
+		/* text not parsed yet is copied as text (it has no spelling of
+		 * its own, so it can go where dst spells the name alike) */
+		if (text != NULL && ((was = ca_ad_find(dst, at->name)) == NULL || !was->spelled)) {
+			ca_ad_set_src(dst, at->name, text, n);
+			continue;
+		}
 		const char *spell = ca_attr_spell(at);
 		ca_ad_set(dst, at->name, ca_name_spelling(dst->arena, at->name, spell,
-		    strlen(spell)), ca_expr_copy(dst->arena, at->expr));
+		    strlen(spell)), ca_expr_copy(dst->arena, ca_attr_expr(at)));
 	}
 }
 
@@ -192,7 +201,7 @@ ca_ad_merge(ca_ad *dst, const ca_ad *src)
 static ca_ad *
 copy_to(ca_ad *ad, const ca_ad *src)
 {
-	ca_ad_reserve(ad, src->n);
+	ca_ad_reserve(ad, src->n, 0);
 	ca_ad_merge(ad, src);
 	ad->shape = src->shape;
 	return ad;
@@ -245,7 +254,7 @@ ca_expr_kid(const ca_expr *e, uint32_t i)
 	case CA_N_LIST:
 		return e->u.list.items[i];
 	case CA_N_AD:
-		return e->u.ad->attrs[i].expr;
+		return ca_attr_expr(&e->u.ad->attrs[i]);
 	default:
 		return i == 0 ? e->u.k.a : i == 1 ? e->u.k.b : e->u.k.c;
 	}
@@ -301,7 +310,7 @@ ca_expr_hash(uint64_t h, const ca_expr *e, int flags)
 			h = ca_hash_mix(h, (uint64_t)(uintptr_t)at->name);
 			if (sp)
 				h = text_hash(h, ca_attr_spell(at));
-			h = ca_expr_hash(h, at->expr, flags);
+			h = ca_expr_hash(h, ca_attr_expr(at), flags);
 		}
 		return ca_hash_mix(h, e->u.ad->n);
 	default:
@@ -355,7 +364,7 @@ ca_expr_same(const ca_expr *a, const ca_expr *b, int flags)
 			const ca_attr *x = &a->u.ad->attrs[i], *y = &b->u.ad->attrs[i];
 			if (x->name != y->name ||
 			    (sp && !text_same(ca_attr_spell(x), ca_attr_spell(y))) ||
-			    !ca_expr_same(x->expr, y->expr, flags))
+			    !ca_expr_same(ca_attr_expr(x), ca_attr_expr(y), flags))
 				return false;
 		}
 		return true;
@@ -395,7 +404,7 @@ pack(const ca_ad *src, bool borrow)
 
 	for (uint32_t i = 0; i < n; i++) {
 		const ca_attr *at = &src->attrs[i];
-		const ca_expr *e = at->expr;
+		const ca_expr *e = ca_attr_expr(at);
 		if (at->spelled)
 			bytes += ALIGN8(strlen(at->lit.u.s) + 1);
 		if ((e->flags & CA_EXPR_SHARED) || borrow)
@@ -428,7 +437,7 @@ pack(const ca_ad *src, bool borrow)
 	for (uint32_t i = 0; i < n; i++) {
 		const ca_attr *from = &src->attrs[i];
 		ca_attr *at = &ad->attrs[i];
-		ca_expr *e = from->expr;
+		ca_expr *e = ca_attr_expr(from);
 		const char *spelling = NULL;
 		if (from->spelled) {
 			size_t len = strlen(from->lit.u.s);

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ascii.h"
 #include "builtins.h"
 #include "lexer.h"
 #include "parser.h"
+#include "ad_int.h"
 #include "timeparse.h"
 
 typedef struct parser {
@@ -354,8 +356,8 @@ primary(parser *p)
 			return NULL;
 		int h = 0;
 		for (uint32_t i = 0; i < ad->n; i++)
-			if (height(ad->attrs[i].expr) > h)
-				h = height(ad->attrs[i].expr);
+			if (height(ca_attr_expr(&ad->attrs[i])) > h)
+				h = height(ca_attr_expr(&ad->attrs[i]));
 		ca_expr *e = node(p, CA_N_AD, pos, h + 1);
 		if (e)
 			e->u.ad = ad;
@@ -678,7 +680,7 @@ assignments(parser *p, ca_ad *ad)
 		return -1;
 	}
 	for (uint32_t i = 0; i < tmp->n; i++)
-		ca_ad_set(ad, tmp->attrs[i].name, ca_attr_spell(&tmp->attrs[i]), tmp->attrs[i].expr);
+		ca_ad_set(ad, tmp->attrs[i].name, ca_attr_spell(&tmp->attrs[i]), ca_attr_expr(&tmp->attrs[i]));
 	return 0;
 }
 
@@ -689,4 +691,58 @@ ca_parse_assignments(ca_ad *ad, const char *src, size_t len, int flags, ca_diag 
 
 	start(&p, ad->arena, src, len, flags, err);
 	return assignments(&p, ad);
+}
+
+/*
+ * The value of text the long reader kept as one literal (its rules: an
+ * integer of at most 18 digits, a real, an old-syntax string, true, false,
+ * undefined), made as the lexer makes it, without the parser's machinery:
+ * a program reads a few attributes of many ads.
+ */
+static ca_value
+kept_value(ca_arena *a, const char *s, size_t n)
+{
+	if (s[0] == '"') {
+		char *buf = ca_arena_alloc(a, n);
+		size_t k = 0;
+		for (size_t i = 1; i < n && s[i] != '"'; i++) {
+			if (s[i] != '\\' || i + 1 >= n || s[i + 1] != '"')
+				buf[k++] = s[i];
+			else if (i + 2 == n) {	/* "C:\" ends the line */
+				buf[k++] = '\\';
+				break;
+			} else
+				buf[k++] = s[++i];
+		}
+		buf[k] = '\0';
+		const char *sh = ca_str_shared(buf, k);
+		return ca_str(sh ? sh : buf, (uint32_t)k);
+	}
+	if (s[0] != '-' && s[0] != '.' && !ca_is_digit((unsigned char)s[0]))
+		return ca_lower((unsigned char)s[0]) == 't' ? ca_bool(true) :
+		    ca_lower((unsigned char)s[0]) == 'f' ? ca_bool(false) : ca_undef();
+	size_t neg = s[0] == '-', i = neg;
+	int64_t v = 0;
+	while (i < n && ca_is_digit((unsigned char)s[i]))
+		v = v * 10 + (s[i++] - '0');
+	if (i == n)
+		return ca_int(neg ? -v : v);
+	double r = ca_real_of_text(s + neg, n - neg);
+	return ca_real(neg ? -r : r);
+}
+
+/* An attribute kept as source text (ca_ad_append_src), read at last. */
+ca_expr *
+ca_attr_parse_src(ca_attr *at)
+{
+	ca_arena *a = at->src_arena_;
+	const char *s = at->lit.u.s;
+	size_t n = at->lit.x.len;
+	ca_expr *e = ca_arena_zalloc(a, sizeof *e);
+
+	e->node = CA_N_LIT;
+	e->flags = 1;		/* tree height, as the parser keeps it */
+	e->u.lit = kept_value(a, s, n);
+	ca_attr_set_expr(at, e, NULL);
+	return e;
 }

@@ -170,7 +170,7 @@ json_string_value(ca_reader *r, ca_arena *a, int line, int col)
 
 	if (n >= 8 && memcmp(s, "/Expr(", 6) == 0 && memcmp(s + n - 2, ")/", 2) == 0) {
 		ca_diag perr;
-		ca_expr *e = ca_parse_expr(a, s + 6, n - 8, 0, &perr);
+		ca_expr *e = ca_rd_parse(r, a, s + 6, n - 8, 0, &perr);
 		if (e == NULL) {
 			size_t raw = esc_raw(r, 6 + perr.pos);
 			ca_rd_soft(r, line, col + 1 + (int)raw, "in \\/Expr(...)\\/: %s", perr.msg);
@@ -398,7 +398,7 @@ json_object(ca_reader *r, ca_ad *ad, int depth)
 		if (e == NULL)
 			return R_FATAL;
 		if (nm)
-			ca_ad_set(ad, nm, spell, e);
+			ca_ad_set(ad, nm, spell, ca_rd_share(e));
 		c = skip_ws(r, true);
 		if (c == ',') {
 			r->pos++;

@@ -2,8 +2,13 @@
  * "Name = expression" lines, a blank line after each ad. */
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "ad.h"
+#include "ascii.h"
 #include "parser.h"
 #include "reader.h"
 #include "reader_int.h"
@@ -164,6 +169,18 @@ bad_name_byte(ca_reader *r, const char *ls, const char *q)
 	return true;
 }
 
+/* Does the name ns..ne hold a control byte other than a tab (reported)? */
+static bool
+bad_name(ca_reader *r, const char *ls, const char *ns, const char *ne)
+{
+	for (const char *q = ns; q < ne; q++) {
+		unsigned char c = (unsigned char)*q;
+		if ((c < 0x20 || c == 0x7f) && bad_name_byte(r, ls, q))
+			return true;
+	}
+	return false;
+}
+
 /* A quoted name 'a b' (as the writer prints names that are not plain). */
 static const ca_name *
 long_quoted_name(ca_reader *r, ca_ad *ad, const char *ls, const char *ns, size_t n,
@@ -185,6 +202,110 @@ long_quoted_name(ca_reader *r, ca_ad *ad, const char *ls, const char *ns, size_t
 	return e->u.attr.name;
 }
 
+/* Is s[0..n), which begins with a quote, one string in the old syntax:
+ * \" is a quote, or at the very end the string's last backslash; any
+ * other backslash is itself; no NUL. Most bytes are none of these, and
+ * are skipped 16 (SSE2) or 8 at a time. */
+static bool
+sure_string(const char *s, size_t n)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones << 7;
+	size_t i = 1;
+
+	for (;;) {
+#ifdef __SSE2__
+		const __m128i dq = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+		    nul = _mm_setzero_si128();
+		for (; i + 16 <= n; i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+			    _mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, bs)), _mm_cmpeq_epi8(v, nul)));
+			if (m != 0) {
+				i += (size_t)__builtin_ctz(m);
+				goto special;
+			}
+		}
+#endif
+		for (; i + 8 <= n; i += 8) {
+			uint64_t w, q, b;
+			memcpy(&w, s + i, 8);
+			q = w ^ ones * '"';
+			b = w ^ ones * '\\';
+			/* the lowest flagged byte is always a true one */
+			uint64_t m = ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones) & ~w);
+			if ((m &= highs) != 0) {
+				i += (size_t)__builtin_ctzll(m) / 8;
+				goto special;
+			}
+		}
+		while (i < n && s[i] != '"' && s[i] != '\\' && s[i] != '\0')
+			i++;
+		if (i >= n)
+			return false;
+special:
+		if (s[i] == '"')
+			return i == n - 1;
+		if (s[i] == '\0')
+			return false;
+		if (i + 1 < n && s[i + 1] == '"') {
+			if (i + 2 == n)
+				return true;
+			i += 2;
+		} else
+			i++;
+	}
+}
+
+/* Is s[0..n) one literal that the parser is sure to read as such in the
+ * old syntax: an integer in range, a real, a string, true, false or
+ * undefined? Such text can be kept as it is until something reads it
+ * (ca_ad_append_src); anything else is parsed now, so that a bad
+ * expression is still reported where it is read. */
+static bool
+sure_literal(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (n == 0)
+		return false;
+	if (s[0] == '"')
+		return sure_string(s, n);
+	if (s[0] == '-')
+		i++;
+	size_t d0 = i;
+	while (i < n && ca_is_digit((unsigned char)s[i]))
+		i++;
+	size_t nint = i - d0;
+	if (i == n)	/* an integer: no leading zero, surely in range */
+		return nint >= 1 && nint <= 18 && (nint == 1 || s[d0] != '0');
+	bool digits = nint > 0;
+	if (s[i] == '.') {
+		size_t f = ++i;
+		while (i < n && ca_is_digit((unsigned char)s[i]))
+			i++;
+		if (i == f)
+			return false;
+		digits = true;
+	}
+	if (digits && i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		size_t x = i;
+		while (i < n && ca_is_digit((unsigned char)s[i]))
+			i++;
+		if (i == x)
+			return false;
+	}
+	if (digits)
+		return i == n;	/* a real: it has a point or an exponent */
+	if (d0 != 0)
+		return false;
+	return (n == 4 && strncasecmp(s, "true", 4) == 0) ||
+	    (n == 5 && strncasecmp(s, "false", 5) == 0) ||
+	    (n == 9 && strncasecmp(s, "undefined", 9) == 0);
+}
+
 /* The input looks cut short in its last ad (at line): a warning for
  * ca_reader_warning, once. */
 static void
@@ -197,6 +318,33 @@ truncated(ca_reader *r, int line, const char *why)
 	    "%s: the input looks truncated (its last ad is read as it is)", why);
 }
 
+/*
+ * The line most lines of a stream are: the next name of the last ad,
+ * spelled as it was, " = ", a literal sure to parse, and a newline. Such a
+ * line cannot be blank, a comment or a banner (the name was read before),
+ * so it is taken here in one pass, its literal kept as text; anything
+ * else (false) is left for the general path, nothing consumed.
+ */
+static bool
+kept_line(ca_reader *r, ca_ad *ad)
+{
+	const struct shape_name *x = &r->shape.at[r->spos];
+	const char *p = r->buf + r->pos, *e = r->buf + r->end;
+	size_t nlen = x->name->len;
+
+	if (x->spell != x->name->spell || (size_t)(e - p) < nlen + 4 ||
+	    memcmp(p, x->spell, nlen) != 0 || p[nlen] != ' ' || p[nlen + 1] != '=' ||
+	    p[nlen + 2] != ' ')
+		return false;
+	const char *vs = p + nlen + 3, *nl = memchr(vs, '\n', (size_t)(e - vs));
+	if (nl == NULL || !sure_literal(vs, (size_t)(nl - vs)))
+		return false;
+	ca_ad_append_src(ad, x->name, vs, (size_t)(nl - vs));
+	r->spos++;
+	next_line(r, (size_t)(nl - p) + 1);
+	return true;
+}
+
 int
 ca_rd_next_long(ca_reader *r, ca_ad **out)
 {
@@ -207,6 +355,9 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 	if (r->skip && skip_bad_ad(r) < 0)
 		return R_FATAL;
 	for (;;) {
+		if (ad != NULL && r->in_shape && !r->pack && r->spos < r->shape.n &&
+		    kept_line(r, ad))
+			continue;
 		rc = get_line(r, &len, &next);
 		if (rc == 0)
 			break;
@@ -265,11 +416,6 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			ca_rd_error(r, 0, r->line, (int)(eq - ls) + 1, "missing attribute name before '='");
 			goto bad;
 		}
-		for (const char *q = ns; q < ne; q++) {
-			unsigned char c = (unsigned char)*q;
-			if ((c < 0x20 || c == 0x7f) && bad_name_byte(r, ls, q))
-				goto bad;
-		}
 		/* the expression runs to the end of the line, blanks and all:
 		 * in an old-syntax string \" is a quote unless the line ends
 		 * right after it ("C:\" then ends in a backslash), as in
@@ -279,8 +425,11 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			rs++;
 		if (ad == NULL) {
 			ad = ca_ad_new();
+			/* sized like the last ad, which it likely resembles */
+			ca_ad_reserve(ad, (uint32_t)r->shape.n, r->last_bytes);
 			r->ad_line = r->line;
-			r->in_shape = true;
+			r->ad_off = r->base + r->pos;
+			r->in_shape = r->exact = true;
 			r->spos = 0;
 		}
 		const ca_name *nm = NULL;
@@ -293,6 +442,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			for (uint32_t j = r->spos; j < r->shape.n && j < r->spos + SHAPE_AHEAD; j++) {
 				const struct shape_name *x = &r->shape.at[j];
 				if (x->name->len == nlen && memcmp(x->spell, ns, nlen) == 0) {
+					r->exact = r->exact && j == r->spos;
 					nm = x->name;
 					spell = x->spell == nm->spell ? nm->spell :
 					    ca_arena_strndup(ad->arena, ns, nlen);
@@ -302,7 +452,9 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 				}
 			}
 		if (nm != NULL)
-			;
+			;	/* spelled as a name already read */
+		else if ((r->exact = false), bad_name(r, ls, ns, ne))
+			goto bad;
 		else if (*ns == '\'') {
 			r->in_shape = false;
 			nm = long_quoted_name(r, ad, ls, ns, nlen, &spell);
@@ -317,9 +469,20 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 				if (r->shape.at[j].name == nm)
 					r->in_shape = false;
 		}
+		bool cut = next == len;	/* the last line of the input, without a newline */
+		/* a literal an ad passes on is kept as its text, to be parsed
+		 * only if read: not in ads a program holds, whose literals
+		 * are shared instead */
+		if (!r->pack && spell == nm->spell && (fresh || ca_ad_find(ad, nm) == NULL) &&
+		    sure_literal(rs, (size_t)(re - rs))) {
+			ca_ad_append_src(ad, nm, rs, (size_t)(re - rs));
+			if (cut)
+				truncated(r, r->line, "the last line of the input has no newline");
+			next_line(r, next);
+			continue;
+		}
 		ca_diag perr;
 		ca_expr *e = ca_rd_parse(r, ad->arena, rs, (size_t)(re - rs), CA_P_OLDSTR, &perr);
-		bool cut = next == len;	/* the last line of the input, without a newline */
 		if (e == NULL) {
 			ca_rd_error(r, 0, r->line, (int)(rs - ls) + 1 + (int)perr.pos, "%s%s", perr.msg,
 			    cut && perr.eof ? " (the input ends here: it looks truncated)" : "");
@@ -339,7 +502,9 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 	 * HTCondor's "***" line (a history file), this one should too */
 	if (rc == 0 && r->stars)
 		truncated(r, r->ad_line, "the last ad has no \"***\" line after it as the others have");
-	if (!r->in_shape || r->spos != ad->n || ad->n != r->shape.n) {
+	r->last_bytes = (size_t)(r->base + r->pos - r->ad_off);
+	r->shape_hint = r->in_shape && r->exact && ad->n == r->shape.n ? r->last_shape : 0;
+	if (!r->exact || !r->in_shape || r->spos != ad->n || ad->n != r->shape.n) {
 		r->shape.n = 0;
 		ca_arena_reset(&r->shape_text);
 		for (uint32_t i = 0; i < ad->n; i++) {

@@ -387,7 +387,7 @@ xml_scalar(ca_reader *r, ca_arena *a, const xtag *t)
 			n = r->sb2.len;
 		}
 		ca_diag perr;
-		e = ca_parse_expr(a, src, n, 0, &perr);
+		e = ca_rd_parse(r, a, src, n, 0, &perr);
 		if (e == NULL) {
 			if (at || rt)
 				ca_rd_soft(r, line, col, "bad time in <%s>: %s", nm, perr.msg);
@@ -497,7 +497,7 @@ xml_ad(ca_reader *r, ca_ad *ad, int depth)
 		if (xml_end(r, "a") < 0)
 			return R_FATAL;
 		if (nm)
-			ca_ad_set(ad, nm, spell, e);
+			ca_ad_set(ad, nm, spell, ca_rd_share(e));
 	}
 }
 

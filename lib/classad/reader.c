@@ -539,8 +539,8 @@ ca_rd_set_height(ca_reader *r, ca_expr *e, int line, int col)
 				h = height_of(e->u.list.items[i]);
 	} else {
 		for (uint32_t i = 0; i < e->u.ad->n; i++)
-			if (height_of(e->u.ad->attrs[i].expr) > h)
-				h = height_of(e->u.ad->attrs[i].expr);
+			if (height_of(ca_attr_expr(&e->u.ad->attrs[i])) > h)
+				h = height_of(ca_attr_expr(&e->u.ad->attrs[i]));
 	}
 	h++;
 	if (h > CA_MAX_DEPTH) {
@@ -657,6 +657,10 @@ ca_reader_next(ca_reader *r, ca_ad **out, ca_diag *err)
 	if (rc == 0)
 		r->state = ST_DONE;
 	if (rc == 1) {
+		/* the shape the long reader saw again, known good only if
+		 * this ad is handed out */
+		uint32_t hint = r->shape_hint;
+		r->shape_hint = r->last_shape = 0;
 		if (name_too_long(r, *out)) {
 			ca_ad_free(*out);
 			*out = NULL;
@@ -666,8 +670,11 @@ ca_reader_next(ca_reader *r, ca_ad **out, ca_diag *err)
 			ca_ad *p = ca_ad_pack(*out);
 			ca_ad_free(*out);
 			*out = p;
-		} else
+		} else if (hint != 0)
+			ca_ad_trim_shaped(*out, hint);
+		else
 			ca_ad_trim(*out);
+		r->last_shape = (*out)->shape;
 	}
 	return rc;
 }
@@ -696,4 +703,14 @@ ca_rd_parse(ca_reader *r, ca_arena *a, const char *s, size_t n, int pflags, ca_d
 	if (t != NULL && ca_share_admit(h) && (e = ca_share_text_add(s, n, pflags, h, t)) != NULL)
 		return (ca_expr *)(uintptr_t)e;
 	return t;
+}
+
+ca_expr *
+ca_rd_share(ca_expr *e)
+{
+	if (e->node != CA_N_LIT || (e->flags & CA_EXPR_SHARED))
+		return e;
+	const ca_expr *sh = ca_share_value(e->u.lit);	/* NULL for lists, ads, errors */
+
+	return sh ? (ca_expr *)(uintptr_t)sh : e;
 }

@@ -57,6 +57,11 @@ struct ca_reader {
 	ca_arena shape_text;
 	uint32_t spos;
 	bool in_shape;
+	bool exact;		/* every name so far at its place in shape */
+	uint32_t last_shape;	/* the shape number of the last ad */
+	uint32_t shape_hint;	/* the ad just read has last_shape, or 0 */
+	uint64_t ad_off;	/* where the ad being read starts in the text */
+	size_t last_bytes;	/* how long the last ad's text was */
 	bool eof;		/* nothing follows buf[end] */
 	uint64_t base;		/* offset in the text of buf[0] */
 	int line;		/* line number at pos */
@@ -79,6 +84,9 @@ struct ca_reader {
 	ca_vec(struct escpos) esc;	/* json: the escapes of the last string */
 };
 
+/* e, or when it is a literal the store shares (seen before), the store's
+ * node: what the JSON and XML readers do with an attribute's value. */
+ca_expr *ca_rd_share(ca_expr *e);
 /* The expression of text s[0..n) (parser flags pflags), in arena a or
  * shared (share.h): ca_parse_expr for the readers, which see the same
  * texts again and again. */

@@ -177,7 +177,7 @@ value_key(ca_value v, char *buf, const char **key)
 		memcpy(buf + 1, &v.u.r, 8);
 		break;
 	default:	/* CA_STRING: its text follows its kind */
-		*key = v.u.s;
+		*key = v.x.len ? v.u.s : "";	/* an empty one may have no text */
 		return v.x.len;
 	}
 	*key = buf;

@@ -31,28 +31,9 @@ strbuf_grow(strbuf *sb, size_t extra)
 }
 
 void
-strbuf_add(strbuf *sb, const char *s, size_t n)
-{
-	if (n >= sb->cap - sb->len)
-		strbuf_grow(sb, n);
-	memcpy(sb->buf + sb->len, s, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
-}
-
-void
 strbuf_adds(strbuf *sb, const char *s)
 {
 	strbuf_add(sb, s, strlen(s));
-}
-
-void
-strbuf_addc(strbuf *sb, char c)
-{
-	if (sb->len + 1 >= sb->cap)
-		strbuf_grow(sb, 1);
-	sb->buf[sb->len++] = c;
-	sb->buf[sb->len] = '\0';
 }
 
 void

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct strbuf {
 	char *buf;	/* NUL-terminated; points at a shared "" until the first add */
@@ -16,9 +17,28 @@ extern char strbuf_empty[];
 #define STRBUF_INIT { strbuf_empty, 0, 0 }
 
 void strbuf_grow(strbuf *sb, size_t extra);
-void strbuf_add(strbuf *sb, const char *s, size_t n);
 void strbuf_adds(strbuf *sb, const char *s);
-void strbuf_addc(strbuf *sb, char c);
+
+/* The two adds every printer makes for each piece: inline, so that a
+ * short add is a copy and a compare. */
+static inline void
+strbuf_add(strbuf *sb, const char *s, size_t n)
+{
+	if (n >= sb->cap - sb->len)
+		strbuf_grow(sb, n);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+static inline void
+strbuf_addc(strbuf *sb, char c)
+{
+	if (sb->len + 1 >= sb->cap)
+		strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
 void strbuf_addf(strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap);

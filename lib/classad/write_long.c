@@ -15,11 +15,18 @@
 static bool
 long_plain_name(const char *s, size_t n)
 {
+	const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones << 7;
+
 	if (n == 0 || s[0] == '#' || s[0] == '\'')
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c <= 0x20 || c == 0x7f || c == '=')
+	/* 8 bytes at a time (the last word padded with 'a'): a byte below
+	 * 0x21, or 0x7f, or '=' */
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t w = ones * 'a';
+		memcpy(&w, s + i, n - i < 8 ? n - i : 8);
+		uint64_t d = w ^ ones * 0x7f, e = w ^ ones * '=';
+		if (((w - ones * 0x21) & ~w & highs) | ((d - ones) & ~d & highs) |
+		    ((e - ones) & ~e & highs))
 			return false;
 	}
 	return true;
@@ -30,19 +37,40 @@ ca_wr_long(strbuf *sb, const ca_ad *ad)
 {
 	for (uint32_t i = 0; i < ad->n; i++) {
 		size_t n;
-		const char *s = attr_spell(&ad->attrs[i], &n);
-		if (long_plain_name(s, n))
+		const ca_attr *at = &ad->attrs[i];
+		const char *s = attr_spell(at, &n);
+		/* whether a name's own spelling is plain is kept with it */
+		ca_name *nm = (ca_name *)(uintptr_t)at->name;
+		if (!at->spelled && nm->long_plain == 0)
+			nm->long_plain = long_plain_name(s, n) ? 1 : 2;
+		bool plain = at->spelled ? long_plain_name(s, n) : nm->long_plain == 1;
+		/* a literal kept as its text is written as it came; an
+		 * expression many ads share is printed once */
+		size_t tn;
+		const char *text = ca_attr_src(at, &tn);
+		const ca_expr *e = text ? NULL : at->expr_;
+		if (e != NULL && (e->flags & CA_EXPR_SHARED))
+			text = ca_share_old_text(e, &tn);
+		if (plain && text != NULL) {	/* the usual line, in one piece */
+			size_t len = n + 3 + tn + 1;
+			if (len >= sb->cap - sb->len)
+				strbuf_grow(sb, len);
+			char *d = sb->buf + sb->len;
+			memcpy(d, s, n);
+			memcpy(d + n, " = ", 3);
+			memcpy(d + n + 3, text, tn);
+			d[len - 1] = '\n';
+			sb->len += len;
+			sb->buf[sb->len] = '\0';
+			continue;
+		}
+		if (plain)
 			strbuf_add(sb, s, n);
 		else
 			ca_print_name(sb, s, n);
 		strbuf_add(sb, " = ", 3);
-		/* an expression many ads share is printed once */
-		const ca_expr *e = ad->attrs[i].expr;
-		const char *text = NULL;
-		if (e->flags & CA_EXPR_SHARED)
-			text = ca_share_old_text(e, &n);
 		if (text != NULL)
-			strbuf_add(sb, text, n);
+			strbuf_add(sb, text, tn);
 		else
 			ca_print_expr(sb, e, CA_PR_OLD);
 		strbuf_addc(sb, '\n');
@@ -104,7 +132,7 @@ static bool
 old_ad_unsafe(const ca_ad *ad)
 {
 	for (uint32_t i = 0; i < ad->n; i++)
-		if (old_expr_unsafe(ad->attrs[i].expr, false))
+		if (old_expr_unsafe(ca_attr_expr(&ad->attrs[i]), false))
 			return true;
 	return false;
 }
@@ -116,12 +144,21 @@ ca_wr_long_refusal(const ca_ad *ad, const char *text, size_t len)
 	 * and written raw it would split the attribute (or forge others); nor
 	 * for a final backslash inside an expression. An ad without
 	 * attributes has no text at all. */
-	uint32_t lines = 0;
-	for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p))) != NULL; p++)
-		lines++;
-	bool unsafe = lines != ad->n;
-	for (uint32_t i = 0; i < ad->n && !unsafe; i++)
-		unsafe = old_line_unsafe(ad->attrs[i].expr);
+	bool unsafe = false, all_kept = true;
+	size_t n;
+	for (uint32_t i = 0; i < ad->n && !unsafe; i++) {
+		/* text kept as it was read came from one such line */
+		if (ca_attr_src(&ad->attrs[i], &n) != NULL)
+			continue;
+		all_kept = false;
+		unsafe = old_line_unsafe(ad->attrs[i].expr_);
+	}
+	if (!all_kept) {
+		uint32_t lines = 0;
+		for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p))) != NULL; p++)
+			lines++;
+		unsafe = unsafe || lines != ad->n;
+	}
 	if (ad->n == 0)
 		return "the long format cannot hold an ad without attributes "
 		    "(-o new, json or xml can)";

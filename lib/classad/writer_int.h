@@ -14,10 +14,9 @@
 static inline const char *
 attr_spell(const ca_attr *at, size_t *len)
 {
-	const char *s = ca_attr_spell(at);
-
-	*len = strlen(s);
-	return s;
+	/* a spelling differs from the name's only in case */
+	*len = at->name->len;
+	return ca_attr_spell(at);
 }
 
 static inline void

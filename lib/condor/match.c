@@ -39,9 +39,9 @@ ca_mad_prepare(ca_mad *m, const ca_ad *ad)
 
 	m->ad = ad;
 	at = ca_ad_findn(ad, req, sizeof req - 1);
-	m->req = at ? at->expr : NULL;
+	m->req = at ? ca_attr_expr(at) : NULL;
 	at = ca_ad_findn(ad, rank, sizeof rank - 1);
-	m->rank = at ? at->expr : NULL;
+	m->rank = at ? ca_attr_expr(at) : NULL;
 }
 
 bool
@@ -262,7 +262,7 @@ walk_expr(struct walk *w, const ca_expr *e)
 			    w->self) {
 				ca_attr *at = ca_ad_find(w->self, a->u.attr.name);
 				if (at)
-					walk_expr(w, at->expr);
+					walk_expr(w, ca_attr_expr(at));
 			} else if (a->node == CA_N_ATTR || a->node == CA_N_SELECT)
 				w->dynamic = 1;	/* another ad's expression */
 			w->each--;
@@ -280,7 +280,7 @@ walk_expr(struct walk *w, const ca_expr *e)
 		}
 		w->nest[w->nnest++] = e->u.ad;
 		for (uint32_t i = 0; i < e->u.ad->n; i++)
-			walk_expr(w, e->u.ad->attrs[i].expr);
+			walk_expr(w, ca_attr_expr(&e->u.ad->attrs[i]));
 		w->nnest--;
 		return;
 	}
@@ -300,7 +300,7 @@ ca_expr_refs(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn, void 
 	for (uint32_t i = 0; i < w.follow.v.n; i++) {
 		ca_attr *at = ca_ad_find(self, w.follow.v.at[i]);
 		if (at)
-			walk_expr(&w, at->expr);
+			walk_expr(&w, ca_attr_expr(at));
 	}
 	ca_nameset_free(&w.follow);
 	return w.dynamic;
@@ -446,7 +446,7 @@ calls_random(const ca_expr *e)
 		return false;
 	case CA_N_AD:
 		for (uint32_t i = 0; i < e->u.ad->n; i++)
-			if (calls_random(e->u.ad->attrs[i].expr))
+			if (calls_random(ca_attr_expr(&e->u.ad->attrs[i])))
 				return true;
 		return false;
 	default:
@@ -734,7 +734,7 @@ walk_jobs(ca_matcher *m)
 		const ca_name *nm = m->J.v.at[m->jwalked];
 		for (uint32_t j = 0; j < (uint32_t)m->jobs.n; j++) {
 			ca_attr *at = ca_ad_find(m->jobs.at[j].ad, nm);
-			if (at && ca_expr_refs(at->expr, m->jobs.at[j].ad, m->rflags, job_ref, m))
+			if (at && ca_expr_refs(ca_attr_expr(at), m->jobs.at[j].ad, m->rflags, job_ref, m))
 				m->dynamic = true;
 		}
 	}
@@ -748,7 +748,7 @@ sig_hash(const ca_matcher *m, uint32_t j, uint32_t from)
 
 	for (uint32_t i = from; i < m->J.v.n; i++) {
 		ca_attr *at = ca_ad_find(m->jobs.at[j].ad, m->J.v.at[i]);
-		h = at ? ca_expr_hash(ca_hash_mix(h, 1), at->expr, 0) : ca_hash_mix(h, 2);
+		h = at ? ca_expr_hash(ca_hash_mix(h, 1), ca_attr_expr(at), 0) : ca_hash_mix(h, 2);
 	}
 	return h;
 }
@@ -761,7 +761,7 @@ sig_same(const ca_matcher *m, uint32_t a, uint32_t b, uint32_t from)
 		ca_attr *y = ca_ad_find(m->jobs.at[b].ad, m->J.v.at[i]);
 		if ((x == NULL) != (y == NULL))
 			return false;
-		if (x && !ca_expr_same(x->expr, y->expr, 0))
+		if (x && !ca_expr_same(ca_attr_expr(x), ca_attr_expr(y), 0))
 			return false;
 	}
 	return true;
@@ -878,7 +878,7 @@ walk_slot(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 			m->dynamic = true;
 		for (uint32_t i = 0; i < m->follow.v.n; i++) {
 			ca_attr *at = ca_ad_find(s->ad, m->follow.v.at[i]);
-			if (at && ca_expr_refs(at->expr, s->ad, m->rflags, slot_ref, m))
+			if (at && ca_expr_refs(ca_attr_expr(at), s->ad, m->rflags, slot_ref, m))
 				m->dynamic = true;
 		}
 		*flag[r] = m->slot_other;
@@ -890,7 +890,7 @@ walk_slot(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 		ca_nameset_add(&m->follow, m->M.v.at[i]);
 	for (uint32_t i = 0; i < m->follow.v.n; i++) {
 		ca_attr *at = ca_ad_find(s->ad, m->follow.v.at[i]);
-		if (at && ca_expr_refs(at->expr, s->ad, m->rflags, slot_ref, m))
+		if (at && ca_expr_refs(ca_attr_expr(at), s->ad, m->rflags, slot_ref, m))
 			m->dynamic = true;
 	}
 	m->slot_pure = !m->slot_other && !(m->policy_seen && (*req_other || *rank_other));

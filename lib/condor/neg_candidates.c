@@ -294,7 +294,7 @@ add_res(ca_neg *n, struct slot *s, const char *res, size_t len, int type, uint32
 	snprintf(rname, sizeof rname, "%.*s", (int)(len < 60 ? len : 60), res);
 	const struct cpknob *k = cp_knob(n, type, rname);
 	if (at != NULL)
-		r->cons = at->expr;
+		r->cons = ca_attr_expr(at);
 	else if (k != NULL)
 		r->cons = k->e;
 	else if (strcasecmp(rname, "Cpus") == 0)
@@ -362,7 +362,7 @@ static double
 resource(ca_neg *n, const ca_ad *ad, const ca_name *res, int *kind)
 {
 	ca_attr *at = ca_ad_find(ad, res);
-	ca_value v = at ? ca_eval_expr(n->cx, at->expr, ad, NULL) : ca_int(0);
+	ca_value v = at ? ca_eval_expr(n->cx, ca_attr_expr(at), ad, NULL) : ca_int(0);
 
 	if (kind != NULL)
 		*kind = v.kind;

@@ -125,7 +125,7 @@ ca_neg_ovr_bind(ovr *o, ca_arena *a, ca_ad *ad, const ca_name *name)
 		o->node = ca_expr_lit(a, ca_int(0));
 	o->ad = ad;
 	o->name = name;
-	o->orig = at ? at->expr : NULL;
+	o->orig = at ? ca_attr_expr(at) : NULL;
 	o->on = false;
 }
 
@@ -459,7 +459,7 @@ compact(ca_neg *n, const ca_ad *ad, ca_ad *owned)
 			spell = ca_arena_strndup(&n->store.arena, ca_attr_spell(at),
 			    strlen(ca_attr_spell(at)));
 		*ca_vec_push(&n->staging) = (struct staged){ at->name, spell,
-		    estore_get(&n->store, at->expr) };
+		    estore_get(&n->store, ca_attr_expr(at)) };
 		ca_nameset_add(&n->jobnames, at->name);
 	}
 	ca_ad_free(owned);
@@ -770,7 +770,7 @@ negative_request(ca_neg *n, const ca_ad *ad)
 		const ca_attr *at = &ad->attrs[i];
 		if (at->name->len <= 7 || strncasecmp(at->name->key, "Request", 7) != 0)
 			continue;
-		ca_value v = ca_eval_expr(n->cx, at->expr, ad, NULL);
+		ca_value v = ca_eval_expr(n->cx, ca_attr_expr(at), ad, NULL);
 		if ((v.kind == CA_INT && v.u.i < 0) || (v.kind == CA_REAL && v.u.r < 0))
 			found = at->name;
 	}
@@ -799,7 +799,7 @@ job_limits_of(ca_neg *n, struct job *j)
 
 	if (at == NULL)
 		return;
-	ca_value v = ca_eval_expr(n->cx, at->expr, j->ad, NULL);
+	ca_value v = ca_eval_expr(n->cx, ca_attr_expr(at), j->ad, NULL);
 	if (v.kind == CA_STRING) {
 		if (v.x.len > 0) {
 			j->climits = ca_arena_strndup(&n->arena, lower_copy(n, v.u.s, v.x.len),
@@ -849,7 +849,7 @@ prepare_skipgroups(ca_neg *n)
 			h = ca_hash_mix(h, (uint64_t)jb->cluster);
 		for (size_t k = 0; k < p->nsigattrs; k++) {
 			ca_attr *at = ca_ad_find(jb->ad, p->sigattrs[k]);
-			h = ca_hash_mix(h, (uint64_t)(uintptr_t)(at ? at->expr : NULL));
+			h = ca_hash_mix(h, (uint64_t)(uintptr_t)(at ? ca_attr_expr(at) : NULL));
 		}
 		for (uint32_t q = ca_dict_first(&table, h >> 11, &it); q != CA_DICT_NONE &&
 		    jb->grp == NONE; q = ca_dict_next(&table, &it)) {
@@ -858,7 +858,7 @@ prepare_skipgroups(ca_neg *n)
 			for (size_t k = 0; same && k < p->nsigattrs; k++) {
 				ca_attr *x = ca_ad_find(o->ad, p->sigattrs[k]);
 				ca_attr *y = ca_ad_find(jb->ad, p->sigattrs[k]);
-				same = (x ? x->expr : NULL) == (y ? y->expr : NULL);
+				same = (x ? ca_attr_expr(x) : NULL) == (y ? ca_attr_expr(y) : NULL);
 			}
 			if (same)
 				jb->grp = o->grp;
@@ -953,10 +953,10 @@ signature_names(ca_neg *n)
 		const ca_expr *last = NULL;
 		for (uint32_t j = 0; j < n->jobs.n; j++) {
 			ca_attr *at = ca_ad_find(n->jobs.at[j].ad, nm);
-			if (at == NULL || at->expr == last)
+			if (at == NULL || ca_attr_expr(at) == last)
 				continue;	/* shared trees: walked once */
-			last = at->expr;
-			if (ca_expr_refs(at->expr, n->jobs.at[j].ad, 0, ref_collect, &r))
+			last = ca_attr_expr(at);
+			if (ca_expr_refs(ca_attr_expr(at), n->jobs.at[j].ad, 0, ref_collect, &r))
 				dynamic = true;
 		}
 	}
@@ -983,7 +983,7 @@ prepare_keys(ca_neg *n)
 
 		for (uint32_t k = 0; k < n->nsig; k++) {
 			ca_attr *at = ca_ad_find(jb->ad, n->signames.v.at[k]);
-			n->sigs[base + k] = at ? at->expr : NULL;
+			n->sigs[base + k] = at ? ca_attr_expr(at) : NULL;
 			h = ca_hash_mix(h, (uint64_t)(uintptr_t)n->sigs[base + k]);
 		}
 		h = ca_hash_mix(h, jb->negreq != NULL);

@@ -701,9 +701,9 @@ ev_update(ca_startd *sd, struct slot *s, const ca_sevent *ev)
 		const ca_attr *at = &ev->ad->attrs[i];
 		if (ca_sd_machine_owned(sd, at->name))
 			continue;
-		ca_ad_set(s->ad, at->name, NULL, ca_expr_copy(s->ad->arena, at->expr));
+		ca_ad_set(s->ad, at->name, NULL, ca_expr_copy(s->ad->arena, ca_attr_expr(at)));
 		strbuf_addf(&c, " %s = ", at->name->spell);
-		ca_print_expr(&c, at->expr, 0);
+		ca_print_expr(&c, ca_attr_expr(at), 0);
 		if (c.len > 160) {
 			strbuf_adds(&c, " ...");
 			break;

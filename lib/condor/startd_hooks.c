@@ -643,7 +643,7 @@ merge(ca_startd *sd, const ca_ad *ad, struct slot *s)
 		for (size_t k = 0; k < 2 && !skip; k++)
 			skip = at->name == ca_intern(selectors[k], strlen(selectors[k]));
 		if (!skip)
-			ca_ad_set(s->ad, at->name, NULL, ca_expr_copy(s->ad->arena, at->expr));
+			ca_ad_set(s->ad, at->name, NULL, ca_expr_copy(s->ad->arena, ca_attr_expr(at)));
 	}
 }
 

@@ -867,7 +867,7 @@ publish_latches(ca_startd *sd, struct slot *s)
 		const struct latch *l = &sd->latches.at[i];
 		sd->cx.now = s->clock;
 		ca_value v = ca_eval_attr(&sd->cx, s->ad, NULL, l->name->spell);
-		double d;
+		double d = 0;
 		bool def = num_of(v, &d) && fabs(d) < 9e18;
 		ca_value was = lit(s->ad, l->value);
 		bool had = was.kind == CA_INT;

@@ -112,14 +112,14 @@ UNIT_SUITE(core_names_and_ads)
 	CHECK(ca_ad_findn(ad, "attr39", 6) != NULL);
 	CHECK(ca_ad_findn(ad, "ATTR0", 5) == &ad->attrs[0]);
 	ca_ad_set(ad, ca_intern("ATTR5", 5), NULL, ca_expr_lit(ad->arena, ca_int(55)));
-	CHECK(ad->n == 40 && ad->attrs[5].expr->u.lit.u.i == 55);
+	CHECK(ad->n == 40 && ca_attr_expr(&ad->attrs[5])->u.lit.u.i == 55);
 	CHECK(strcmp(ca_attr_spell(&ad->attrs[5]), "Attr5") == 0);
 	CHECK(ca_ad_delete(ad, ca_intern("attr7", 5)));
 	CHECK(!ca_ad_delete(ad, ca_intern("attr7", 5)));
 	CHECK(ad->n == 39 && ca_ad_findn(ad, "attr8", 5) == &ad->attrs[7]);
 	ca_ad *cp = ca_ad_copy(ad);
 	ca_ad_free(ad);
-	CHECK(cp->n == 39 && ca_ad_findn(cp, "attr39", 6)->expr->u.lit.u.i == 39);
+	CHECK(cp->n == 39 && ca_attr_expr(ca_ad_findn(cp, "attr39", 6))->u.lit.u.i == 39);
 	ca_ad_free(cp);
 }
 

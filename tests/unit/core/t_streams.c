@@ -1119,3 +1119,133 @@ UNIT_SUITE(streams_long_htcondor)
 	CHECK(res.nads == 1 && msg[0] == '\0');
 	result_free(&res);
 }
+
+/* An ad that passes through keeps its literals as their text until
+ * something reads them: the reader must keep only text that the parser
+ * takes for that literal, so every attribute a passing reader gives has
+ * the value a holding (packing) reader parses, and ads the one refuses
+ * the other refuses too. The texts are made of the pieces literals are
+ * made of, at random, with the corner cases among them. */
+static uint64_t lit_rng = 0x9e3779b97f4a7c15u;
+
+static unsigned
+lit_pick(unsigned n)
+{
+	lit_rng ^= lit_rng << 13;
+	lit_rng ^= lit_rng >> 7;
+	lit_rng ^= lit_rng << 17;
+	return (unsigned)(lit_rng % n);
+}
+
+static const char *
+lit_text(char *buf, size_t cap)
+{
+	static const char *fixed[] = {
+		"0", "-0", "00", "01", "-", "7", "999999999999999999",
+		"9223372036854775807", "9223372036854775808", "-9223372036854775808",
+		"1.5", "-.5", ".5", "5.", "1e5", "1E+5", "1e", "1e-", "1.5e3x", "0x1F",
+		"\"\"", "\"a\"", "\"a\\\"b\"", "\"C:\\\"", "\"C:\\\"  ", "\"a\" \"b\"",
+		"\"a\"b", "\"abc", "\"a\\\\\"", "\"\\n\"", "true", "TRUE", "False",
+		"undefined", "UNDEFINED", "error", "truex", "tru", "--1", "1 ", " 1",
+		"\"0123456789abcdef\\q\"", "\"0123456789abcdef\"\"", "\"01234567\"",
+	};
+	static const char *piece[] = {
+		"0", "1", "9", "-", ".", "e", "E", "+", "\"", "\\", "a", " ", "x",
+		"\"\"", "\\\"", "true", "12345678",
+	};
+	if (lit_pick(3) == 0)
+		return fixed[lit_pick(sizeof fixed / sizeof fixed[0])];
+	size_t n = 0;
+	for (unsigned k = lit_pick(8) + 1; k > 0; k--) {
+		const char *p = piece[lit_pick(sizeof piece / sizeof piece[0])];
+		size_t len = strlen(p);
+		if (n + len + 1 > cap)
+			break;
+		memcpy(buf + n, p, len);
+		n += len;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+UNIT_SUITE(streams_long_kept_literals)
+{
+	int nkept = 0;
+
+	for (int round = 0; round < 20000; round++) {
+		char buf[128], text[256];
+		const char *lit = lit_text(buf, sizeof buf);
+		int len = snprintf(text, sizeof text, "KeptLit = %s\nB = 1\n\n", lit);
+		ca_ad *ad[2] = { NULL, NULL };
+		int rc[2];
+		for (int pack = 0; pack < 2; pack++) {
+			ca_diag err;
+			ca_reader *r = ca_reader_open_mem("t", text, (size_t)len, CA_FMT_LONG, &err);
+			if (pack)
+				ca_reader_pack(r);
+			rc[pack] = ca_reader_next(r, &ad[pack], &err);
+			ca_reader_close(r);
+		}
+		CHECK(rc[0] == rc[1]);
+		if (rc[0] == 1 && rc[1] == 1) {
+			const ca_attr *a = ca_ad_findn(ad[0], "KeptLit", 7), *b = ca_ad_findn(ad[1], "KeptLit", 7);
+			size_t n;
+			const char *kept = ca_attr_src(a, &n);
+			/* kept text is the literal as written, after the
+			 * blanks that follow '=' */
+			const char *w = lit + strspn(lit, " ");
+			CHECK(kept == NULL || (n == strlen(w) && memcmp(kept, w, n) == 0));
+			const ca_expr *ea = ca_attr_expr(a), *eb = ca_attr_expr(b);
+			CHECK(ca_attr_src(a, &n) == NULL);	/* parsed now */
+			CHECK(ea->node == eb->node);
+			if (kept != NULL)
+				CHECK(ea->node == CA_N_LIT && ca_value_same(ea->u.lit, eb->u.lit));
+			nkept += kept != NULL;
+		}
+		ca_ad_free(ad[0]);
+		ca_ad_free(ad[1]);
+	}
+	CHECK(nkept > 2000);
+
+	/* an ad with the last one's names in its order shares its shape;
+	 * one with a name in another's place does not, and every lookup
+	 * finds what is there */
+	{
+		const char *three = "ShA = 1\nShB = 2\nShC = 3\n\nShA = 1\nShX = 2\nShC = 3\n\n"
+		    "ShA = 1\nShB = 2\nShC = 3\n\nShA = 1\nShB = 2\n\n";
+		ca_diag e2;
+		ca_reader *r3 = ca_reader_open_mem("t", three, strlen(three), CA_FMT_LONG, &e2);
+		ca_ad *ads[4];
+		for (int k = 0; k < 4; k++)
+			CHECK(ca_reader_next(r3, &ads[k], &e2) == 1);
+		CHECK(ads[0]->shape != 0 && ads[0]->shape == ads[2]->shape);
+		CHECK(ads[1]->shape != ads[0]->shape && ads[3]->shape != ads[0]->shape);
+		CHECK(ca_ad_findn(ads[1], "ShB", 3) == NULL && ca_ad_findn(ads[1], "ShX", 3) != NULL);
+		CHECK(ca_ad_findn(ads[2], "ShB", 3) != NULL && ca_ad_findn(ads[3], "ShC", 3) == NULL);
+		for (int k = 0; k < 4; k++)
+			ca_ad_free(ads[k]);
+		ca_reader_close(r3);
+	}
+
+	/* kept text is written back as it came, and read again the same */
+	result res;
+	read_str("R = 0.10000000000000000555\nS = \"a\\\"b\"\nT = TRUE\nI = -12\n\n", CA_FMT_LONG, &res);
+	CHECK(res.nerr == 0 && res.nads == 1);
+	result_free(&res);
+	const char *in = "KeptR = 0.10000000000000000555\nKeptS = \"a\\\"b\"\nKeptT = TRUE\nKeptI = -12\n";
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", in, strlen(in), CA_FMT_LONG, &err);
+	ca_ad *ad = NULL;
+	CHECK(ca_reader_next(r, &ad, &err) == 1);
+	strbuf sb = STRBUF_INIT;
+	ca_format_ad(&sb, ad, CA_FMT_LONG);
+	CHECK(strcmp(sb.buf, in) == 0);
+	/* once read, a literal is printed from its value */
+	CHECK(ca_attr_expr(ca_ad_findn(ad, "KeptR", 5))->node == CA_N_LIT);
+	strbuf_reset(&sb);
+	ca_format_ad(&sb, ad, CA_FMT_LONG);
+	CHECK(strncmp(sb.buf, "KeptR = 0.1\n", 12) == 0);
+	ca_ad_free(ad);
+	ca_reader_close(r);
+	strbuf_release(&sb);
+}
