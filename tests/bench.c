@@ -12,7 +12,8 @@
  * evaluator's figure (ca_eval_expr, same prefetching) and the 64-slot
  * figure (everything in cache) are for comparison. `bench lib` prints the
  * library's figures only, `bench whole` the programs' whole-process figures
- * on the realistic corpus only. Each program's figures come from its
+ * on the realistic corpus only, `bench replay` the pool replay's week only
+ * (BENCH_REPLAY_CORES, BENCH_REPLAY_JOBS and BENCH_REPLAY_DAYS shrink it). Each program's figures come from its
  * tests/bench_<program>.c (bench_cron(), bench_match(), ..., bench_pool()) when linked in,
  * and the whole-process figures from tests/bench_whole.c.
  */
@@ -45,6 +46,7 @@ void bench_startd(void) __attribute__((weak));
 void bench_negotiate(void) __attribute__((weak));
 void bench_pool(void) __attribute__((weak));
 void bench_whole(void) __attribute__((weak));
+void bench_replay(void) __attribute__((weak));
 
 static const char job_text[] =
     "Args = \"-i input.dat -o output.dat\"\n"
@@ -450,6 +452,13 @@ main(int argc, char **argv)
 		/* `bench whole`: the programs' whole-process figures only */
 		if (bench_whole != NULL)
 			bench_whole();
+		ca_intern_cleanup();
+		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "replay") == 0) {
+		/* `bench replay`: the pool replay's figures only */
+		if (bench_replay != NULL)
+			bench_replay();
 		ca_intern_cleanup();
 		return 0;
 	}

@@ -11,6 +11,7 @@
 #include "condor.h"
 
 void bench_pool(void);
+void bench_replay(void);
 
 static double
 secs(void)
@@ -125,8 +126,9 @@ env_or(const char *name, int64_t def)
 
 /* A week of a pool of BENCH_REPLAY_CORES cores (16 a machine, one
  * partitionable slot each) and BENCH_REPLAY_JOBS one-core jobs of 30 to 120
- * minutes from 40 users in two groups, replayed under one policy. */
-static void
+ * minutes from 40 users in two groups, replayed under one policy.
+ * BENCH_REPLAY_ROWS=file writes the report's rows there. */
+void
 bench_replay(void)
 {
 	int64_t cores = env_or("BENCH_REPLAY_CORES", 10000), njobs = env_or("BENCH_REPLAY_JOBS",
@@ -186,6 +188,16 @@ bench_replay(void)
 		abort();
 	}
 	double t2 = secs();
+	/* BENCH_REPLAY_ROWS names a file for the report's rows (to compare runs) */
+	const char *dump = getenv("BENCH_REPLAY_ROWS");
+	FILE *fp = dump != NULL && *dump ? fopen(dump, "w") : NULL;
+	ca_writer *w = fp != NULL ? ca_writer_open(fp, CA_FMT_LONG, false) : NULL;
+	for (size_t i = 0; w != NULL && i < n; i++)
+		(void)ca_writer_put(w, rows[i]);
+	if (w != NULL)
+		(void)ca_writer_close(w);
+	if (fp != NULL)
+		fclose(fp);
 	ca_ctx cx;
 	ca_ctx_init(&cx);
 	int64_t cycles = 0, done = 0;

@@ -75,18 +75,51 @@ names_grow(void)
 	names.cap = cap;
 }
 
+/* The names programs look up by text (ca_get_int(cx, ad, "JobStatus", ...))
+ * are mostly a few literals, looked up again and again: a direct-mapped
+ * cache by the text's address and length, checked against a copy of its
+ * bytes (the same bytes are the same name, wherever they are), saves
+ * hashing and comparing them case-blind each time. */
+#define FOUND_SLOTS	512
+#define FOUND_TEXT	32
+
+static struct found {
+	const char *s;
+	uint32_t len;
+	const ca_name *nm;
+	char text[FOUND_TEXT];
+} found[FOUND_SLOTS];
+
+static struct found *
+found_slot(const char *s, size_t len)
+{
+	uintptr_t a = (uintptr_t)s;
+
+	return &found[(a ^ a >> 9 ^ len * 0x9e3779b1u) & (FOUND_SLOTS - 1)];
+}
+
 const ca_name *
 ca_intern_find(const char *s, size_t len)
 {
 	if (names.cap == 0)
 		return NULL;
+	struct found *f = len < FOUND_TEXT ? found_slot(s, len) : NULL;
+	if (f != NULL && f->s == s && f->len == len && memcmp(f->text, s, len) == 0)
+		return f->nm;
 	uint32_t h = name_hash(s, len);
 	for (uint32_t j = h & (names.cap - 1);; j = (j + 1) & (names.cap - 1)) {
 		const ca_name *nm = names.slot[j];
 		if (nm == NULL)
 			return NULL;
-		if (same_name(nm, h, s, len))
+		if (same_name(nm, h, s, len)) {
+			if (f != NULL) {
+				f->s = s;
+				f->len = (uint32_t)len;
+				f->nm = nm;
+				memcpy(f->text, s, len);
+			}
 			return nm;
+		}
 	}
 }
 
@@ -157,6 +190,7 @@ ca_intern_cleanup(void)
 	}
 	ca_dict_free(&shapes.index);
 	ca_vec_free(&shapes.at);
+	memset(found, 0, sizeof found);
 	for (uint32_t i = 0; i < names.cap; i++)
 		free((void *)names.slot[i]);
 	free(names.slot);
@@ -366,7 +400,7 @@ ca_ad_shape_of(const ca_attr *attrs, uint32_t n)
 void
 ca_ad_reserve(ca_ad *ad, uint32_t n, size_t bytes)
 {
-	if (ad->n != 0 || table_of(ad) != CA_TABLE_HEAP || n == 0 || n > UINT32_MAX / 4)
+	if (ad->n != 0 || table_of(ad) == CA_TABLE_FIXED || n == 0 || n > UINT32_MAX / 4)
 		return;
 	table_resize(ad, n, 0);
 	ca_arena_reserve(ad->arena, bytes < 65536 ? bytes : 65536);

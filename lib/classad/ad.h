@@ -168,14 +168,21 @@ void ca_ad_trim(ca_ad *ad);
 /* The same, when the caller knows that ad has the names of shape (a
  * shape number, not 0), in that order. */
 void ca_ad_trim_shaped(ca_ad *ad, uint32_t shape);
-/* Before the first attribute of a new top-level ad: room for n
- * attributes, and a first arena chunk of bytes (what a reader expects
- * from the ad before). */
+/* Before the first attribute of a new ad: room for n attributes, and a
+ * first arena chunk of bytes (what a reader expects from the ad, after the
+ * ad before; 0 for none), so that setting them (a reader's ad, a copy of
+ * an ad of n) makes no table again and again. */
 void ca_ad_reserve(ca_ad *ad, uint32_t n, size_t bytes);
 /* A copy of src (with its own arena) in one allocation sized to it, its
  * shared trees shared: what a reader hands out for an ad it built in a
  * scratch ad. */
 ca_ad *ca_ad_pack(const ca_ad *src);
+/* ca_ad_pack without copying the expressions: the ad's are src's own (the
+ * table and the spellings are its own). It may be changed by setting and
+ * deleting attributes (ca_ad_set, ca_ad_delete), never by changing an
+ * expression in place (ca_ad_set_lit), and must be freed before src is
+ * changed or freed: a negotiator's copies of a pool's slots for one cycle. */
+ca_ad *ca_ad_pack_borrowed(const ca_ad *src);
 /* Empty ad (which has its own arena) for reuse: no attributes, its arena
  * reset, its memory kept. */
 void ca_ad_clear(ca_ad *ad);

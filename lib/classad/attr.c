@@ -190,10 +190,41 @@ ca_get_str(ca_ctx *cx, const ca_ad *ad, const char *name, const char **out, size
 	return 1;
 }
 
+/* The decimal digits of v at buf (at most 20 bytes, no NUL); their count.
+ * Job ids are formatted for every job of every step: snprintf's parsing
+ * of its format showed in the profiles. */
+static size_t
+put_int(char *buf, int64_t v)
+{
+	char rev[20];
+	size_t n = 0, k = 0;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do
+		rev[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		buf[k++] = '-';
+	while (n > 0)
+		buf[k++] = rev[--n];
+	return k;
+}
+
 void
 ca_jobid_format(char *buf, size_t len, int64_t cluster, int64_t proc)
 {
-	snprintf(buf, len, "%lld.%lld", (long long)cluster, (long long)proc);
+	char text[CA_JOBID_LEN];
+	size_t n = put_int(text, cluster);
+
+	text[n++] = '.';
+	n += put_int(text + n, proc);
+	/* as snprintf would: what fits, and the terminating NUL */
+	if (len == 0)
+		return;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
 }
 
 int

@@ -201,6 +201,7 @@ ca_ad_merge(ca_ad *dst, const ca_ad *src)
 static ca_ad *
 copy_to(ca_ad *ad, const ca_ad *src)
 {
+	ca_ad_reserve(ad, src->n, 0);
 	ca_ad_merge(ad, src);
 	ad->shape = src->shape;
 	return ad;
@@ -392,8 +393,9 @@ plain_lit(const ca_expr *e)
 	return e->node == CA_N_LIT && e->u.lit.kind != CA_LIST && e->u.lit.kind != CA_AD;
 }
 
-ca_ad *
-ca_ad_pack(const ca_ad *src)
+/* src packed; with borrow, its expressions are src's own, not copied. */
+static ca_ad *
+pack(const ca_ad *src, bool borrow)
 {
 	uint32_t n = src->n, shape = ca_ad_shape_of(src->attrs, n);
 	const struct ca_shape *sh = ca_ad_shape(shape);
@@ -405,7 +407,7 @@ ca_ad_pack(const ca_ad *src)
 		const ca_expr *e = ca_attr_expr(at);
 		if (at->spelled)
 			bytes += ALIGN8(strlen(at->lit.u.s) + 1);
-		if (e->flags & CA_EXPR_SHARED)
+		if ((e->flags & CA_EXPR_SHARED) || borrow)
 			continue;
 		if (plain_lit(e)) {
 			nodes++;
@@ -443,7 +445,7 @@ ca_ad_pack(const ca_ad *src)
 			spelling = str;
 			str += ALIGN8(len + 1);
 		}
-		if (e->flags & CA_EXPR_SHARED)
+		if ((e->flags & CA_EXPR_SHARED) || borrow)
 			;
 		else if (plain_lit(e)) {
 			*node = *e;
@@ -470,4 +472,16 @@ ca_ad_pack(const ca_ad *src)
 		ad->table |= CA_TABLE_SHARED_INDEX;
 	}
 	return ad;
+}
+
+ca_ad *
+ca_ad_pack(const ca_ad *src)
+{
+	return pack(src, false);
+}
+
+ca_ad *
+ca_ad_pack_borrowed(const ca_ad *src)
+{
+	return pack(src, true);
 }

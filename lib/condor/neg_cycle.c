@@ -444,11 +444,12 @@ ca_neg_add_slot(ca_neg *n, ca_ad *ad)
 	s->ad = ad;
 }
 
-/* The job ad rebuilt with every expression taken from the store. ad is
- * freed before the new one is made, which then takes its place in memory
- * (built beside it, 100,000 job ads left a third of the heap in holes). */
+/* The job ad rebuilt with every expression taken from the store. owned
+ * (ad itself, or NULL when the caller keeps ad) is freed before the new one
+ * is made, which then takes its place in memory (built beside it, 100,000
+ * job ads left a third of the heap in holes). */
 static ca_ad *
-compact(ca_neg *n, ca_ad *ad)
+compact(ca_neg *n, const ca_ad *ad, ca_ad *owned)
 {
 	n->staging.n = 0;
 	for (uint32_t i = 0; i < ad->n; i++) {
@@ -461,7 +462,7 @@ compact(ca_neg *n, ca_ad *ad)
 		    estore_get(&n->store, ca_attr_expr(at)) };
 		ca_nameset_add(&n->jobnames, at->name);
 	}
-	ca_ad_free(ad);
+	ca_ad_free(owned);
 	ca_ad *c = ca_ad_new();
 	for (size_t i = 0; i < n->staging.n; i++)
 		ca_ad_set(c, n->staging.at[i].name, n->staging.at[i].spell, n->staging.at[i].e);
@@ -469,8 +470,10 @@ compact(ca_neg *n, ca_ad *ad)
 	return c;
 }
 
-void
-ca_neg_add_job(ca_neg *n, ca_ad *ad)
+/* Job ad into the cycle; owned is ad when the negotiator took it, NULL
+ * when the caller keeps it. */
+static void
+add_job(ca_neg *n, const ca_ad *ad, ca_ad *owned)
 {
 	char buf[CA_JOBID_LEN];
 	size_t index = n->seen_jobs++;
@@ -492,18 +495,30 @@ ca_neg_add_job(ca_neg *n, ca_ad *ad)
 	}
 	ca_arena_reset(&n->cx->scratch);
 	if (!idle) {
-		ca_ad_free(ad);
+		ca_ad_free(owned);
 		return;
 	}
 	struct job *j = ca_vec_push(&n->jobs);
 	memset(j, 0, sizeof *j);
-	j->ad = compact(n, ad);
+	j->ad = compact(n, ad, owned);
 	j->id = ca_arena_strndup(&n->arena, buf, strlen(buf));
 	j->match = NONE;
 	j->left = NONE;
 	j->last = NONE;
 	if (followed && n->explain_job == NONE)
 		n->explain_job = (uint32_t)(n->jobs.n - 1);
+}
+
+void
+ca_neg_add_job(ca_neg *n, ca_ad *ad)
+{
+	add_job(n, ad, ad);
+}
+
+void
+ca_neg_offer_job(ca_neg *n, const ca_ad *ad)
+{
+	add_job(n, ad, NULL);
 }
 
 /* ---- preparing the cycle: slots ---- */

@@ -126,6 +126,9 @@ const ca_neg_policy *ca_neg_get_policy(const ca_neg *n);
  * out of the cycle. */
 void ca_neg_add_slot(ca_neg *n, ca_ad *slot);
 void ca_neg_add_job(ca_neg *n, ca_ad *job);
+/* A job ad the caller keeps: the negotiator stores its own compact copy
+ * (as ca_neg_add_job of a copy, without making the copy). */
+void ca_neg_offer_job(ca_neg *n, const ca_ad *job);
 
 /* Follow job id ("ClusterId.ProcId") through the cycle: the negotiator
  * records, as it decides, what it makes of every slot for that job.

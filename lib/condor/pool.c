@@ -715,10 +715,13 @@ negotiable(ca_pool *p, const ca_ad *job)
 	return v.kind == CA_UNDEFINED;
 }
 
+/* The negotiator's copy of a slot (it sets attributes of its copies as it
+ * matches): a table of its own over the slot's expressions, which stay as
+ * they are until the negotiator is freed, before the startds step. */
 static void
 neg_slot(ca_pool *p, void *arg, const ca_ad *slot)
 {
-	ca_neg_add_slot(arg, ca_ad_copy(slot));
+	ca_neg_add_slot(arg, ca_ad_pack_borrowed(slot));
 }
 
 /* Step 5: the matches (new ads) of the idle jobs on the slots as they are. */
@@ -726,24 +729,28 @@ static int
 negotiate(ca_pool *p, int64_t now, advec *matches, ca_diag *err)
 {
 	size_t idle = 0;
+	bool *offer = ca_xcalloc(p->jobs.n + 1, sizeof *offer);
 
-	for (size_t i = 0; i < p->jobs.n; i++)
-		idle += negotiable(p, p->jobs.at[i]);
-	ca_arena_reset(&p->cx.scratch);
-	if (idle == 0)
+	for (size_t i = 0; i < p->jobs.n; i++) {
+		offer[i] = negotiable(p, p->jobs.at[i]);
+		idle += offer[i];
+		ca_arena_reset(&p->cx.scratch);
+	}
+	if (idle == 0) {
+		free(offer);
 		return 0;
+	}
 	ca_neg *neg = ca_neg_new(&p->cx, &p->acct);
 	if (ca_neg_configure(neg, p->cfg, err) < 0) {
 		ca_neg_free(neg);
+		free(offer);
 		return -1;
 	}
 	each_slot(p, neg_slot, neg);
-	for (size_t i = 0; i < p->jobs.n; i++) {
-		bool n = negotiable(p, p->jobs.at[i]);
-		ca_arena_reset(&p->cx.scratch);
-		if (n)
-			ca_neg_add_job(neg, ca_ad_copy(p->jobs.at[i]));
-	}
+	for (size_t i = 0; i < p->jobs.n; i++)
+		if (offer[i])
+			ca_neg_offer_job(neg, p->jobs.at[i]);
+	free(offer);
 	ca_neg_run(neg);
 	if (p->out != NULL && p->out->negotiator != NULL) {
 		strbuf sb = STRBUF_INIT;
