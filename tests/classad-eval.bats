@@ -473,3 +473,38 @@ S
 	run bash -c "($feed) | classad-eval -w 'A >= 0' 2>&1 > /dev/null"
 	[[ -z $output ]]
 }
+
+@test "-w passes unread literals on as the input wrote them; the ones it reads print from their values" {
+	cat >"$TMP/lits.ads" <<'ADS'
+Name = "slot1@a.example.org"
+Memory = 4096
+LoadAvg = 0.10000000000000000555
+Exact = 2.50
+Busy = TRUE
+Dir = "C:\"
+Quote = "a\"b"
+Start = (Memory > 1024)
+
+Name = "slot2@b.example.org"
+Memory = 512
+LoadAvg = 1.5E+00
+Exact = 2.50
+Busy = False
+Dir = "x"
+Quote = "y"
+Start = (Memory > 1024)
+ADS
+	run -0 classad-eval -w 'Memory > 1024' "$TMP/lits.ads"
+	[ "$output" = "$(sed -n 1,8p "$TMP/lits.ads")" ]
+	# an attribute the filter reads is written from its value
+	run -0 classad-eval -w 'LoadAvg < 1 && Busy' "$TMP/lits.ads"
+	[ "$(grep -c . <<<"$output")" = 8 ]
+	grep -qx 'LoadAvg = 0.1' <<<"$output"
+	grep -qx 'Busy = true' <<<"$output"
+	grep -qx 'Exact = 2.50' <<<"$output"
+	grep -qxF 'Dir = "C:\"' <<<"$output"
+	# read back, every value is the one written
+	classad-eval -w true "$TMP/lits.ads" >"$TMP/again.ads"
+	run -0 classad-eval -o json -w true "$TMP/again.ads"
+	[ "$output" = "$(classad-eval -o json -w true "$TMP/lits.ads")" ]
+}
