@@ -1043,7 +1043,7 @@ keep_only(ca_ad *ad, const struct stream_opts *o)
 		const ca_attr *at = &ad->attrs[i];
 		for (size_t k = 0; k < o->attrs.n; k++)
 			if (strcasecmp(o->attrs.at[k], at->name->key) == 0) {
-				ca_ad_set_copy(kept, ca_attr_spell(at), strlen(ca_attr_spell(at)), ca_attr_expr(at));
+				ca_ad_copy_attr(kept, at);
 				break;
 			}
 	}

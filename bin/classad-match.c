@@ -197,7 +197,7 @@ copy_attrs(ca_ad *dst, const ca_ad *src, const char *const *names, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		ca_attr *at = ca_ad_findn(src, names[i], strlen(names[i]));
 		if (at)
-			ca_ad_set_copy(dst, ca_attr_spell(at), strlen(ca_attr_spell(at)), ca_attr_expr(at));
+			ca_ad_copy_attr(dst, at);
 	}
 }
 

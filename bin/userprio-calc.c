@@ -937,8 +937,7 @@ view_ad(ca_acct_rec *r)
 	for (uint32_t i = 0; i < rec->n; i++)
 		if (ca_ad_find(ad, rec->attrs[i].name) == NULL &&
 		    strcasecmp(rec->attrs[i].name->key, "lastupdate") != 0)
-			ca_ad_set_copy(ad, ca_attr_spell(&rec->attrs[i]),
-			    strlen(ca_attr_spell(&rec->attrs[i])), ca_attr_expr(&rec->attrs[i]));
+			ca_ad_copy_attr(ad, &rec->attrs[i]);
 	ca_set_int(ad, "LastUpdate", acct.last_update);
 	return ad;
 }

@@ -503,6 +503,10 @@ ADS
 	grep -qx 'Busy = true' <<<"$output"
 	grep -qx 'Exact = 2.50' <<<"$output"
 	grep -qxF 'Dir = "C:\"' <<<"$output"
+	# -attributes keeps the unread ones as they were written too
+	run -0 classad-eval -w true -attributes Name,LoadAvg "$TMP/lits.ads"
+	grep -qx 'LoadAvg = 0.10000000000000000555' <<<"$output"
+	grep -qx 'LoadAvg = 1.5E+00' <<<"$output"
 	# read back, every value is the one written
 	classad-eval -w true "$TMP/lits.ads" >"$TMP/again.ads"
 	run -0 classad-eval -o json -w true "$TMP/again.ads"

@@ -177,23 +177,28 @@ ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const ca_expr *e)
 }
 
 void
+ca_ad_copy_attr(ca_ad *dst, const ca_attr *at)
+{
+	size_t n;
+	const char *text = ca_attr_src(at, &n);
+	const ca_attr *was;
+
+	/* text not parsed yet is copied as text (it has no spelling of its
+	 * own, so it can go where dst spells the name alike) */
+	if (text != NULL && ((was = ca_ad_find(dst, at->name)) == NULL || !was->spelled)) {
+		ca_ad_set_src(dst, at->name, text, n);
+		return;
+	}
+	const char *spell = ca_attr_spell(at);
+	ca_ad_set(dst, at->name, ca_name_spelling(dst->arena, at->name, spell, strlen(spell)),
+	    ca_expr_copy(dst->arena, ca_attr_expr(at)));
+}
+
+void
 ca_ad_merge(ca_ad *dst, const ca_ad *src)
 {
-	for (uint32_t i = 0; i < src->n; i++) {
-		const ca_attr *at = &src->attrs[i];
-		size_t n;
-		const char *text = ca_attr_src(at, &n);
-		const ca_attr *was;
-		/* text not parsed yet is copied as text (it has no spelling of
-		 * its own, so it can go where dst spells the name alike) */
-		if (text != NULL && ((was = ca_ad_find(dst, at->name)) == NULL || !was->spelled)) {
-			ca_ad_set_src(dst, at->name, text, n);
-			continue;
-		}
-		const char *spell = ca_attr_spell(at);
-		ca_ad_set(dst, at->name, ca_name_spelling(dst->arena, at->name, spell,
-		    strlen(spell)), ca_expr_copy(dst->arena, ca_attr_expr(at)));
-	}
+	for (uint32_t i = 0; i < src->n; i++)
+		ca_ad_copy_attr(dst, &src->attrs[i]);
 }
 
 /* src's attributes into the new ad, which then has src's shape (the same
