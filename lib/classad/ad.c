@@ -15,12 +15,12 @@
 
 /* ---- interned names ---- */
 
-/* The names, by their hashes: open addressing over pointers to them, not a
- * ca_dict, because every name read is looked up here and the dict's items
- * array would cost one more memory access per lookup (about 3% of the
- * parsing of a condor_status -long stream). */
+/* The names, by their hashes: a ca_ptab (dict.h), not a ca_dict, because
+ * every name read is looked up here and the dict's items array would cost
+ * one more memory access per lookup (about 3% of the parsing of a
+ * condor_status -long stream). */
 static struct {
-	const ca_name **slot;
+	void **slot;		/* const ca_name * */
 	uint32_t cap, n;	/* cap is a power of two */
 	uint32_t seed;
 } names;
@@ -55,24 +55,16 @@ same_name(const ca_name *nm, uint32_t h, const char *s, size_t len)
 	return 1;
 }
 
+static uint32_t
+name_slot_hash(const void *p)
+{
+	return ((const ca_name *)p)->hash;
+}
+
 static void
 names_grow(void)
 {
-	uint32_t cap = names.cap ? names.cap * 2 : 1024;
-	const ca_name **slot = ca_xcalloc(cap, sizeof *slot);
-
-	for (uint32_t i = 0; i < names.cap; i++) {
-		const ca_name *nm = names.slot[i];
-		if (nm == NULL)
-			continue;
-		uint32_t j = nm->hash & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = nm;
-	}
-	free(names.slot);
-	names.slot = slot;
-	names.cap = cap;
+	names.slot = ca_ptab_grow(names.slot, &names.cap, 1024, name_slot_hash);
 }
 
 /* The names programs look up by text (ca_get_int(cx, ad, "JobStatus", ...))

@@ -115,3 +115,22 @@ ca_table_find(const void *table, size_t n, size_t size, const char *name, size_t
 	}
 	return NULL;
 }
+
+void **
+ca_ptab_grow(void **slot, uint32_t *cap, uint32_t first, uint32_t (*hash)(const void *p))
+{
+	uint32_t ncap = *cap ? *cap * 2 : first;
+	void **to = ca_xcalloc(ncap, sizeof *to);
+
+	for (uint32_t i = 0; i < *cap; i++) {
+		if (slot[i] == NULL)
+			continue;
+		uint32_t j = hash(slot[i]) & (ncap - 1);
+		while (to[j])
+			j = (j + 1) & (ncap - 1);
+		to[j] = slot[i];
+	}
+	free(slot);
+	*cap = ncap;
+	return to;
+}

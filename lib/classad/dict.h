@@ -83,4 +83,13 @@ void ca_dict_free(ca_dict *d);
 const void *ca_table_find(const void *table, size_t n, size_t size, const char *name,
     size_t len);
 
+/* The other table of the library, for the few process-wide sets looked up
+ * on every name or literal read (interned names, shared strings, shared
+ * trees): open addressing over the pointers themselves, with no items
+ * array, so a lookup costs one memory access less than a ca_dict's. The
+ * caller probes slot[hash & (cap - 1)] onwards; ca_ptab_grow doubles the
+ * table (first: its first size, a power of two), putting every pointer p
+ * back at hash(p), and returns the new slots. */
+void **ca_ptab_grow(void **slot, uint32_t *cap, uint32_t first, uint32_t (*hash)(const void *p));
+
 #endif

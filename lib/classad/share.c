@@ -6,6 +6,7 @@
 
 #include "ad.h"
 #include "arena.h"
+#include "dict.h"
 #include "expr.h"
 #include "print.h"
 #include "share.h"
@@ -20,7 +21,7 @@ enum { SH_VALUE = 0xff, SH_TREE = 0xfd };
 #define SMALL_MAX	1023
 
 static struct {
-	ca_shared **slot;	/* open addressing by hash */
+	void **slot;		/* ca_shared *, a ca_ptab (dict.h) by hash */
 	uint32_t cap, n;	/* cap a power of two */
 	uint64_t seed;
 	ca_arena arena;		/* entries, keys and trees */
@@ -67,26 +68,18 @@ ca_share_hash(const char *s, size_t n)
 	return h ^ (h >> 29);
 }
 
+static uint32_t
+slot_hash(const void *p)
+{
+	return (uint32_t)((const ca_shared *)p)->hash;
+}
+
 static void
 grow(void)
 {
 	if (st.cap == 0)
 		ca_intern_at_cleanup(ca_share_cleanup);
-	uint32_t cap = st.cap ? st.cap * 2 : 4096;
-	ca_shared **slot = ca_xcalloc(cap, sizeof *slot);
-
-	for (uint32_t i = 0; i < st.cap; i++) {
-		ca_shared *e = st.slot[i];
-		if (e == NULL)
-			continue;
-		uint32_t j = (uint32_t)e->hash & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = e;
-	}
-	free(st.slot);
-	st.slot = slot;
-	st.cap = cap;
+	st.slot = ca_ptab_grow(st.slot, &st.cap, 4096, slot_hash);
 }
 
 static ca_shared *

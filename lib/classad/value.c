@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ascii.h"
+#include "dict.h"
 #include "value.h"
 
 /* ORDER KINDS */
@@ -22,32 +23,25 @@ const char *const ca_kind_name[] = {
  * at SHARED_MAX entries; later strings go to their arena as before. */
 #define SHARED_MAX 65536
 
-/* Open addressing over the strings themselves, not a ca_dict: every string
- * literal read is looked up here, and the dict's items array would cost one
- * more memory access per lookup. */
+/* A ca_ptab (dict.h) of the strings themselves: every string literal read
+ * is looked up here. */
 static struct {
-	char **slot;
+	void **slot;		/* char *: a length byte, then the text */
 	uint32_t cap, n;	/* cap is a power of two */
 } shared;
+
+static uint32_t
+shared_slot_hash(const void *p)
+{
+	const char *e = p;
+
+	return (uint32_t)ca_hash_bytes(0, e + 1, (unsigned char)e[0]);
+}
 
 static void
 shared_grow(void)
 {
-	uint32_t cap = shared.cap ? shared.cap * 2 : 1024;
-	char **slot = ca_xcalloc(cap, sizeof *slot);
-
-	for (uint32_t i = 0; i < shared.cap; i++) {
-		char *p = shared.slot[i];
-		if (p == NULL)
-			continue;
-		uint32_t j = (uint32_t)ca_hash_bytes(0, p + 1, (unsigned char)p[0]) & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = p;
-	}
-	free(shared.slot);
-	shared.slot = slot;
-	shared.cap = cap;
+	shared.slot = ca_ptab_grow(shared.slot, &shared.cap, 1024, shared_slot_hash);
 }
 
 const char *
