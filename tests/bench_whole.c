@@ -36,6 +36,8 @@ void bench_whole(void);
 #define NSLOTS		20000
 #define NJOBS_MATCH	200	/* jobs matched against every slot */
 #define NJOBS_HELD	20000	/* jobs in the queue negotiate holds */
+#define NSLOTS_SMALL	2000	/* a pool for the whole queue: every idle job an
+				 * autocluster of its own */
 #define NOW		"1700000000"
 #define ARGS_MAX	16
 
@@ -50,9 +52,9 @@ static char bindir[4096];	/* the programs */
 static char tooldir[4096];	/* poolgen, beside the bench program */
 
 /* The files of the corpus, in dir. */
-enum { F_SLOTS, F_JOBS, F_FEW, F_ONE, F_ONEJOB, F_MATCHES, F_ACCT, F_ACCTLOCK, F_N };
+enum { F_SLOTS, F_JOBS, F_FEW, F_ONE, F_ONEJOB, F_MATCHES, F_ACCT, F_ACCTLOCK, F_SMALL, F_N };
 static const char *const fname[F_N] = { "slots.ads", "jobs.ads", "few.ads", "one.ads",
-    "onejob.ads", "matches.ads", "acct.ads", "acct.ads.lock" };
+    "onejob.ads", "matches.ads", "acct.ads", "acct.ads.lock", "small.ads" };
 static char fpath[F_N][4200];
 
 /* Run argv (argv[0] a program of bindir) with stdin from in (or
@@ -180,7 +182,8 @@ bench_whole(void)
 	    *one = fpath[F_ONE], *onejob = fpath[F_ONEJOB], *matches = fpath[F_MATCHES];
 	if (generate("slots", NSLOTS, slots) < 0 || generate("jobs", NJOBS_HELD, jobs) < 0 ||
 	    generate("jobs", NJOBS_MATCH, few) < 0 || generate("slots", 1, one) < 0 ||
-	    generate("jobs", 1, onejob) < 0) {
+	    generate("jobs", 1, onejob) < 0 ||
+	    generate("slots", NSLOTS_SMALL, fpath[F_SMALL]) < 0) {
 		printf("whole process: poolgen failed\n");
 		goto out;
 	}
@@ -211,6 +214,11 @@ bench_whole(void)
 	char *negj1[] = { "negotiate", "--now", NOW, "--slots", (char *)one, "--jobs",
 	    (char *)onejob, NULL };
 	measure("negotiate, 20,000 jobs held", negj, NULL, negj1, NULL, jmb, NJOBS_HELD,
+	    NJOBS_HELD);
+	char *negs[] = { "negotiate", "--now", NOW, "--slots", fpath[F_SMALL], "--jobs",
+	    (char *)jobs, NULL };
+	/* the autoclusters' matches: memory per job held, beside the row above */
+	measure("negotiate, 20,000 jobs, 2,000 slots", negs, NULL, negj1, NULL, jmb, NJOBS_HELD,
 	    NJOBS_HELD);
 
 	/* the matches as Match events for the startd */

@@ -335,6 +335,8 @@ struct shared_expr {
 	uint64_t hash;
 	double val;		/* operand: 1 true, 0 not; Rank: its number */
 	uint32_t stamp;		/* the slot the value is for */
+	uint8_t *memo;		/* cluster by cluster: an operand's value for
+				 * each slot, 2 bits (known, true), or NULL */
 };
 
 struct shared {
@@ -377,13 +379,33 @@ struct ca_matcher {
 	ca_arena prep;		/* folded trees of the clusters */
 	struct shared sconj, srank;
 	uint32_t stamp;		/* slots matched so far, for the shared values */
+
+	/* matching cluster by cluster (ca_matcher_set_slots) */
+	ca_mad *sl;		/* the slots, Requirements and Rank looked up */
+	uint8_t *sf;		/* per slot: SF_* */
+	double *sr;		/* per slot: its Rank when it does not read the job */
+	uint32_t nsl;
+	size_t memo_bytes;	/* memos of the shared operands so far */
 };
+
+/* What a slot is, whatever the cluster (ca_matcher_set_slots). */
+#define SF_USE		0x1	/* it may match: Requirements there, and not false
+				 * without the job */
+#define SF_REQ_OTHER	0x2	/* its Requirements read the job */
+#define SF_RANK_OTHER	0x4	/* its Rank reads the job */
+#define SF_FAST		0x8	/* the clusters' shared operands may be used */
+
+/* The memos of the shared operands stop growing here: beyond, an operand
+ * is evaluated for each cluster again. */
+#define MEMO_MAX	((size_t)64 << 20)
 
 /* ---- prepared Requirements and Rank ---- */
 
 static void
 shared_free(struct shared *t)
 {
+	for (size_t i = 0; i < t->v.n; i++)
+		free(t->v.at[i].memo);
 	ca_vec_free(&t->v);
 	ca_dict_free(&t->index);
 }
@@ -400,7 +422,7 @@ shared_id(struct shared *t, ca_arena *prep, const ca_expr *e)
 		if (t->v.at[id].hash == h && ca_expr_same(t->v.at[id].tree, e, 0))
 			return id;
 	ca_dict_add(&t->index, h, (uint32_t)t->v.n);
-	*ca_vec_push(&t->v) = (struct shared_expr){ e, ca_prog_new(prep, e), h, 0, 0 };
+	*ca_vec_push(&t->v) = (struct shared_expr){ e, ca_prog_new(prep, e), h, 0, 0, NULL };
 	return (uint32_t)t->v.n - 1;
 }
 
@@ -609,10 +631,46 @@ prog_true(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
 	return ca_value_truth(ca_prog_eval(cx, p, my, target)) == 1;
 }
 
-/* The job side of the match for the cluster c and the slot: Requirements
- * true, and then the job's Rank in *jr. */
+/* Shared operand x for the slot: slot by slot (si NO_SLOT) its value is
+ * kept for the slot matched now, cluster by cluster in a memo per slot
+ * number si. No reference to the job is left: MY is an empty ad, so that
+ * unscoped names fall back to the slot as they did. */
+#define NO_SLOT UINT32_MAX
+
 static bool
-job_side(ca_matcher *m, struct cluster *c, const ca_ad *slot, bool fast, double *jr)
+conj_true(ca_matcher *m, struct shared_expr *x, const ca_ad *slot, uint32_t si)
+{
+	ca_ctx *cx = m->cx;
+
+	if (si == NO_SLOT) {
+		if (x->stamp != m->stamp) {
+			x->val = prog_true(cx, x->prog, cx->empty, slot);
+			x->stamp = m->stamp;
+		}
+		return x->val != 0;
+	}
+	if (x->memo == NULL) {
+		size_t len = m->nsl / 4 + 1;
+		if (m->memo_bytes + len > MEMO_MAX)
+			return prog_true(cx, x->prog, cx->empty, slot);
+		x->memo = ca_xcalloc(len, 1);
+		m->memo_bytes += len;
+	}
+	uint8_t *b = &x->memo[si >> 2];
+	unsigned sh = (si & 3) * 2, v = (*b >> sh) & 3;
+	if (v == 0) {
+		v = prog_true(cx, x->prog, cx->empty, slot) ? 3 : 1;
+		*b |= (uint8_t)(v << sh);
+	}
+	return v == 3;
+}
+
+/* The job side of the match for the cluster c and the slot (slot number
+ * si, or NO_SLOT: see conj_true): Requirements true, and then the job's
+ * Rank in *jr. */
+static bool
+job_side(ca_matcher *m, struct cluster *c, const ca_ad *slot, uint32_t si, bool fast,
+    double *jr)
 {
 	ca_ctx *cx = m->cx;
 	const ca_mad *job = &m->jobs.at[c->rep];
@@ -628,28 +686,24 @@ job_side(ca_matcher *m, struct cluster *c, const ca_ad *slot, bool fast, double 
 	if (c->dead)
 		return false;
 	struct shared_expr *conj = m->sconj.v.at;
-	uint32_t stamp = m->stamp;
-	for (uint32_t k = 0; k < c->nconj; k++) {
-		struct shared_expr *x = &conj[c->conj[k]];
-		if (x->stamp != stamp) {
-			/* no reference to the job is left: MY is an empty ad, so
-			 * that unscoped names fall back to the slot as they did */
-			x->val = prog_true(cx, x->prog, cx->empty, slot);
-			x->stamp = stamp;
-		}
-		if (x->val == 0)
+	for (uint32_t k = 0; k < c->nconj; k++)
+		if (!conj_true(m, &conj[c->conj[k]], slot, si))
 			return false;
-	}
 	for (uint32_t k = 0; k < c->nown; k++)
 		if (!prog_true(cx, c->own[k], job->ad, slot))
 			return false;
 	if (c->rank_id >= 0) {
 		struct shared_expr *x = &m->srank.v.at[c->rank_id];
-		if (x->stamp != m->stamp) {
-			x->val = ca_rank_number(ca_prog_eval(cx, x->prog, cx->empty, slot));
-			x->stamp = m->stamp;
+		if (si != NO_SLOT)
+			*jr = ca_rank_number(ca_prog_eval(cx, x->prog, cx->empty, slot));
+		else {
+			if (x->stamp != m->stamp) {
+				x->val = ca_rank_number(ca_prog_eval(cx, x->prog, cx->empty,
+				    slot));
+				x->stamp = m->stamp;
+			}
+			*jr = x->val;
 		}
-		*jr = x->val;
 	} else if (c->rank && c->rank->node == CA_N_LIT)
 		*jr = ca_rank_number(c->rank->u.lit);
 	else if (c->rankp)
@@ -691,6 +745,9 @@ ca_matcher_free(ca_matcher *m)
 	shared_free(&m->sconj);
 	shared_free(&m->srank);
 	ca_arena_free(&m->prep);
+	free(m->sl);
+	free(m->sf);
+	free(m->sr);
 	free(m);
 }
 
@@ -1008,7 +1065,7 @@ ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
 		double jr;
 		if ((c & 255) == 255)
 			ca_arena_reset(&cx->scratch);
-		if (!job_side(m, &m->cl[c], slot, fast, &jr))
+		if (!job_side(m, &m->cl[c], slot, NO_SLOT, fast, &jr))
 			continue;
 		if (!req_fixed && !ca_match_req(cx, s.req, slot, job->ad))
 			continue;
@@ -1023,6 +1080,105 @@ out:
 	if (hits)
 		*hits = m->shits.at;
 	return nh;
+}
+
+/* ---- cluster by cluster ---- */
+
+void
+ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
+{
+	ca_ctx *cx = m->cx;
+
+	if (!m->prepared)
+		ca_matcher_prepare(m);
+	/* every slot seen first, so that the clusters are final */
+	for (uint32_t i = 0; i < n; i++)
+		if (slots[i] != NULL)
+			ca_matcher_observe(m, slots[i]);
+	free(m->sl);
+	free(m->sf);
+	free(m->sr);
+	m->nsl = n;
+	m->sl = ca_xcalloc(n ? n : 1, sizeof *m->sl);
+	m->sf = ca_xcalloc(n ? n : 1, sizeof *m->sf);
+	m->sr = ca_xcalloc(n ? n : 1, sizeof *m->sr);
+	if (m->ncl == 0)
+		return;
+	/* what ca_matcher_slot finds out before its loop over the clusters */
+	const ca_ad *any = m->jobs.at[m->cl[0].rep].ad;
+	for (uint32_t i = 0; i < n; i++) {
+		ca_mad *s = &m->sl[i];
+		bool req_other, rank_other;
+		if (slots[i] == NULL)
+			continue;
+		ca_mad_prepare(s, slots[i]);
+		if (s->req == NULL)
+			continue;
+		close_over(m, s, &req_other, &rank_other);
+		if (m->dynamic)
+			req_other = rank_other = true;
+		if (!req_other && !ca_match_req(cx, s->req, s->ad, any)) {
+			ca_arena_reset(&cx->scratch);
+			continue;
+		}
+		m->sf[i] = (uint8_t)(SF_USE | (req_other ? SF_REQ_OTHER : 0) |
+		    (rank_other ? SF_RANK_OTHER : 0) |
+		    (m->slot_pure && !m->dynamic ? SF_FAST : 0));
+		if (!rank_other)
+			m->sr[i] = ca_match_rank(cx, s->rank, s->ad, any);
+		ca_arena_reset(&cx->scratch);
+	}
+}
+
+void
+ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, uint32_t max,
+    ca_hit **hits, uint32_t *n)
+{
+	ca_ctx *cx = m->cx;
+	uint32_t tried = 0;
+	size_t *cap = ca_xcalloc(nc ? nc : 1, sizeof *cap);
+	bool *done = ca_xcalloc(nc ? nc : 1, sizeof *done);
+
+	for (uint32_t q = 0; q < nc; q++) {
+		hits[q] = NULL;
+		n[q] = 0;
+		done[q] = clusters[q] >= m->ncl;
+	}
+	/* slot by slot within the clusters asked for: the slot ad is read
+	 * while it is in the cache */
+	for (uint32_t i = 0; i < m->nsl; i++) {
+		unsigned f = m->sf[i];
+		const ca_mad *s = &m->sl[i];
+		if (!(f & SF_USE))
+			continue;
+		for (uint32_t q = 0; q < nc; q++) {
+			struct cluster *c = &m->cl[clusters[q]];
+			double jr;
+			if (done[q])
+				continue;
+			if ((++tried & 255) == 0)
+				ca_arena_reset(&cx->scratch);
+			if (!job_side(m, c, s->ad, i, (f & SF_FAST) != 0, &jr))
+				continue;
+			const ca_ad *job = m->jobs.at[c->rep].ad;
+			if ((f & SF_REQ_OTHER) && !ca_match_req(cx, s->req, s->ad, job))
+				continue;
+			double sr = (f & SF_RANK_OTHER) ?
+			    ca_match_rank(cx, s->rank, s->ad, job) : m->sr[i];
+			if (n[q] == cap[q]) {
+				cap[q] = cap[q] ? 2 * cap[q] : 16;
+				hits[q] = ca_xreallocarray(hits[q], cap[q], sizeof *hits[q]);
+			}
+			hits[q][n[q]++] = (ca_hit){ jr, sr, i };
+			done[q] = max && n[q] == max;
+		}
+	}
+	ca_arena_reset(&cx->scratch);
+	for (uint32_t q = 0; q < nc; q++)
+		if (n[q] < cap[q])
+			hits[q] = ca_xreallocarray(hits[q], n[q], sizeof *hits[q]);
+	free(cap);
+	free(done);
 }
 
 uint32_t

@@ -129,6 +129,19 @@ void ca_matcher_observe(ca_matcher *m, const ca_ad *slot);
 uint32_t ca_matcher_generation(const ca_matcher *m);
 uint32_t ca_matcher_parent(const ca_matcher *m, uint32_t cluster);
 
+/* Matching cluster by cluster, as HTCondor's negotiator does (one
+ * autocluster against every slot), for callers that need a few clusters'
+ * matches at a time and cannot hold them all. ca_matcher_set_slots sees
+ * every slot (the clusters are final after it; NULL entries are left out)
+ * and keeps what does not depend on the cluster; the ads must stay until
+ * the matcher is freed. ca_matcher_cluster_hits gives the hits of each of
+ * nc clusters in slot order (slot = index in slots), at most max of them
+ * (0: all): n[q] of them in hits[q], an array the caller frees (NULL when
+ * none). Several clusters at once go faster than one by one. */
+void ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n);
+void ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, uint32_t max,
+    ca_hit **hits, uint32_t *n);
+
 /* Clusters: their number, each job's cluster, a cluster's member jobs in
  * input order, and a cluster's representative (first) job. Cluster numbers
  * follow the input order of their first job. */

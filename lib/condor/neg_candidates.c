@@ -810,8 +810,8 @@ build(ca_neg *n, struct key *k, bool only_rank)
 {
 	struct cache *c = &k->cache;
 	struct job *rep = &n->jobs.at[k->rep];
-	uint32_t nh = (uint32_t)n->hits[k->mcl].n;
-	const ca_hit *hits = n->hits[k->mcl].at;
+	uint32_t nh;
+	const ca_hit *hits = ca_neg_hits(n, k->mcl, &nh);
 	bool *seen = NULL;
 	struct cand x;
 	int why;
@@ -940,8 +940,8 @@ survey_slot(ca_neg *n, struct key *k, uint32_t i, const ca_hit *hit, bool only_r
 void
 ca_neg_survey(ca_neg *n, uint32_t job, struct key *k, bool only_rank)
 {
-	uint32_t nh = (uint32_t)n->hits[k->mcl].n, h = 0;
-	const ca_hit *hits = n->hits[k->mcl].at;
+	uint32_t nh, h = 0;
+	const ca_hit *hits = ca_neg_hits(n, k->mcl, &nh);
 
 	for (uint32_t i = 0; i < n->slots.n; i++) {
 		/* the hits are in slot order */

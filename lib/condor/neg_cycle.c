@@ -232,6 +232,7 @@ ca_neg_new(ca_ctx *cx, ca_acct *acct)
 	ca_groups_init(&n->groups);
 	n->warn = (strbuf)STRBUF_INIT;
 	n->explain_job = NONE;
+	n->turn_sub = NONE;
 	n->n_cpus = ca_intern("Cpus", 4);
 	n->n_mem = ca_intern("Memory", 6);
 	n->n_disk = ca_intern("Disk", 4);
@@ -1052,30 +1053,100 @@ prepare_fixed_ranks(ca_neg *n)
 }
 
 /* Every job into the matcher, then every slot but the consumption policy
- * ones (their matches change as they are consumed): each slot's matching
- * clusters are kept, in slot order. */
+ * ones (their matches change as they are consumed). Which slots match an
+ * autocluster is found when the negotiation first needs it (ca_neg_hits). */
 static void
 prepare_hits(ca_neg *n)
 {
+	const ca_ad **ads = ca_xcalloc(n->slots.n ? n->slots.n : 1, sizeof *ads);
+
 	n->matcher = ca_matcher_new(n->cx, n->cx->strict ? CA_M_STRICT : 0, 0);
 	for (uint32_t j = 0; j < n->jobs.n; j++)
 		n->jobs.at[j].mjob = ca_matcher_add_job(n->matcher, n->jobs.at[j].ad);
 	ca_matcher_prepare(n->matcher);
-	/* every slot seen first, so that the clusters are final */
 	for (uint32_t i = 0; i < n->slots.n; i++)
-		if (!n->slots.at[i].cp)
-			ca_matcher_observe(n->matcher, n->slots.at[i].ad);
+		ads[i] = n->slots.at[i].cp ? NULL : n->slots.at[i].ad;
+	ca_matcher_set_slots(n->matcher, ads, (uint32_t)n->slots.n);
+	free(ads);
 	n->nclusters = ca_matcher_nclusters(n->matcher);
 	n->hits = ca_xcalloc(n->nclusters + 1, sizeof *n->hits);
-	for (uint32_t i = 0; i < n->slots.n; i++) {
-		const ca_slot_hit *sh;
-		if (n->slots.at[i].cp)
-			continue;
-		uint32_t nh = ca_matcher_slot(n->matcher, n->slots.at[i].ad, i, false, &sh);
-		for (uint32_t k = 0; k < nh; k++)
-			*ca_vec_push(&n->hits[sh[k].cluster]) =
-			    (ca_hit){ sh[k].jrank, sh[k].srank, i };
+}
+
+static void
+hits_drop(ca_neg *n, struct hitlist *h)
+{
+	n->hit_bytes -= h->n * sizeof *h->at;
+	free(h->at);
+	memset(h, 0, sizeof *h);
+}
+
+/* Autocluster mcl against every slot, as HTCondor's negotiator matches
+ * (its match list). A list is kept for the key's later jobs and turns and
+ * the other submitters' keys of the cluster, while the lists kept stay
+ * under HITS_MAX; beyond, the oldest are let go and made again when
+ * needed, which changes nothing but the time. In a submitter's turn the
+ * clusters of its next jobs are matched together with mcl (HITS_BATCH of
+ * them at most, fewer in a large pool): the slots are then read once for
+ * all of them. */
+const ca_hit *
+ca_neg_hits(ca_neg *n, uint32_t mcl, uint32_t *count)
+{
+	struct hitlist *h = &n->hits[mcl];
+	uint32_t batch[HITS_BATCH], nb = 0, cnt[HITS_BATCH];
+	ca_hit *lists[HITS_BATCH];
+
+	if (h->made)
+		goto out;
+	/* a batch of lists that each hold every slot fits in half of HITS_MAX */
+	size_t most = HITS_MAX / 2 / ((n->slots.n + 1) * sizeof *h->at);
+	uint32_t want = most < 1 ? 1 : most > HITS_BATCH ? HITS_BATCH : (uint32_t)most;
+	batch[nb++] = mcl;
+	if (n->turn_sub != NONE) {
+		const struct cust *u = &n->custs.at[n->turn_sub];
+		for (size_t q = n->turn_pos + 1; q < u->jobs.n && q < n->turn_pos + 8 * HITS_BATCH &&
+		    nb < want; q++) {
+			uint32_t c = n->keys.at[n->jobs.at[u->jobs.at[q]].key].mcl;
+			bool dup = n->hits[c].made;
+			for (uint32_t b = 0; b < nb && !dup; b++)
+				dup = batch[b] == c;
+			if (!dup)
+				batch[nb++] = c;
+		}
 	}
+	ca_matcher_cluster_hits(n->matcher, batch, nb, 0, lists, cnt);
+	for (uint32_t b = 0; b < nb; b++) {
+		struct hitlist *x = &n->hits[batch[b]];
+		x->at = lists[b];
+		x->n = cnt[b];
+		x->made = true;
+		n->hit_bytes += x->n * sizeof *x->at;
+		*ca_vec_push(&n->made) = batch[b];
+	}
+	/* the oldest go first; mcl, made first of this batch, stays */
+	while (n->hit_bytes > HITS_MAX && n->made.at[n->made_head] != mcl)
+		hits_drop(n, &n->hits[n->made.at[n->made_head++]]);
+	if (n->made_head > 1024 && n->made_head * 2 > n->made.n) {
+		n->made.n -= n->made_head;
+		memmove(n->made.at, n->made.at + n->made_head, n->made.n * sizeof *n->made.at);
+		n->made_head = 0;
+	}
+out:
+	*count = h->n;
+	return h->at;
+}
+
+bool
+ca_neg_hits_some(ca_neg *n, uint32_t mcl)
+{
+	uint32_t cnt;
+
+	ca_hit *one;
+
+	if (n->hits[mcl].made)
+		return n->hits[mcl].n > 0;
+	ca_matcher_cluster_hits(n->matcher, &mcl, 1, 1, &one, &cnt);
+	free(one);
+	return cnt > 0;
 }
 
 static void
@@ -1132,9 +1203,11 @@ ca_neg_run(ca_neg *n)
 		struct job *jb = &n->jobs.at[j];
 		if (jb->last != NONE)
 			continue;
-		bool some = n->hits[n->keys.at[jb->key].mcl].n > 0 || n->has_cp;
+		bool some = n->has_cp || ca_neg_hits_some(n, n->keys.at[jb->key].mcl);
 		ca_neg_decide(n, R_IDLE, j, some ? CA_WHY_OUTRANKED : CA_WHY_NOMATCH);
 	}
+	if (n->explain_job != NONE)
+		ca_neg_hits(n, n->keys.at[n->jobs.at[n->explain_job].key].mcl, &n->explain_nh);
 	return n->matches.n;
 }
 
@@ -1144,8 +1217,9 @@ free_cycle(ca_neg *n)
 {
 	ca_matcher_free(n->matcher);
 	for (uint32_t c = 0; n->hits && c < n->nclusters; c++)
-		ca_vec_free(&n->hits[c]);
+		free(n->hits[c].at);
 	free(n->hits);
+	ca_vec_free(&n->made);
 	for (uint32_t k = 0; k < n->keys.n; k++)
 		ca_neg_cache_clear(&n->keys.at[k].cache);
 	ca_vec_free(&n->keys);

@@ -190,11 +190,24 @@ struct key {
 	uint64_t hash;
 	struct cache cache;
 	bool rejected;		/* in this turn of the submitter */
+	uint32_t turn_jobs;	/* its jobs left in this turn */
 	uint8_t rej_why;
 	uint32_t rej_job;	/* the job that got nothing */
 	uint32_t rej_x;		/* its R_NOTHING's x and f */
 	double rej_f[3];
 };
+
+/* The slots matching an autocluster (both Requirements true), in slot
+ * order, with both ranks: made when first needed (ca_neg_hits), and let go
+ * again, oldest first, while the lists kept take more than HITS_MAX. */
+struct hitlist {
+	ca_hit *at;
+	uint32_t n;
+	bool made;
+};
+
+#define HITS_MAX	((size_t)64 << 20)
+#define HITS_BATCH	32
 
 /* Dynamic slots a pslot-preemption candidate would preempt. */
 struct multi {
@@ -224,6 +237,7 @@ struct match {
  * ClusterId, or with SIGNIFICANT_ATTRIBUTES of equal values of those. */
 struct skipgrp {
 	bool rejected;		/* in this turn of the submitter */
+	uint32_t turn_jobs;	/* its jobs left in this turn */
 	uint8_t rej_why;
 	uint32_t rej_job;	/* the job that got nothing */
 	uint32_t rej_x;		/* the concurrency limit that stopped it, or NONE */
@@ -358,8 +372,13 @@ struct ca_neg {
 	ca_vec(struct multi) multi;
 	ca_vec(struct match) matches;
 
-	ca_vec(ca_hit) *hits;	/* per autocluster: the slots matching it, in slot order */
+	struct hitlist *hits;	/* per autocluster */
 	uint32_t nclusters;
+	size_t hit_bytes;	/* of the lists kept */
+	ca_vec(uint32_t) made;	/* autoclusters with a list, oldest first ... */
+	size_t made_head;	/* ... from here */
+	uint32_t turn_sub;	/* the submitter whose turn it is, or NONE ... */
+	size_t turn_pos;	/* ... and its job negotiated now */
 	estore store;		/* the jobs' expressions */
 	ca_vec(struct staged) staging;	/* a job ad being compacted */
 	ca_nameset jobnames;	/* every attribute name some job defines */
@@ -379,6 +398,7 @@ struct ca_neg {
 	ca_vec(struct rec) log;
 	const char *explain_id;
 	uint32_t explain_job;	/* NONE until found */
+	uint32_t explain_nh;	/* the slots matching its autocluster */
 	ca_vec(ca_value) not_idle;	/* JobStatus of non-idle jobs with that id */
 	bool followed_excluded;	/* the followed job: NEGOTIATOR_JOB_CONSTRAINT false */
 
@@ -433,6 +453,12 @@ ca_neg_name_hash(const char *s, size_t len)
 
 	return h ^ h >> 32;
 }
+
+/* The slots matching autocluster mcl (*count of them), made now if
+ * needed: valid until the next call. */
+const ca_hit *ca_neg_hits(ca_neg *n, uint32_t mcl, uint32_t *count);
+/* Some slot matches autocluster mcl. */
+bool ca_neg_hits_some(ca_neg *n, uint32_t mcl);
 
 /* The concurrency limits of job j with slot s (NULL: its static ones):
  * true with the lower-cased text in *list when it names some. */

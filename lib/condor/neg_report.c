@@ -606,7 +606,7 @@ put_head(const ca_neg *n, strbuf *sb, uint32_t j)
 {
 	const struct job *jb = &n->jobs.at[j];
 	const struct cust *u = &n->custs.at[jb->sub];
-	uint32_t nh = (uint32_t)n->hits[n->keys.at[jb->key].mcl].n, pos = 0, alike = 0;
+	uint32_t nh = n->explain_nh, pos = 0, alike = 0;
 	bool grouped = u->group != n->groups.root;
 
 	for (uint32_t q = 0; q < u->jobs.n; q++)

@@ -314,14 +314,20 @@ take_turn(ca_neg *n, uint32_t si, struct turn *t, bool rank_mode_ok)
 	struct cust *u = &n->custs.at[si];
 	static const double zero[3];
 
+	uint32_t done = NONE;
+
 	for (uint32_t q = 0; q < u->jobs.n; q++) {
 		struct job *jb = &n->jobs.at[u->jobs.at[q]];
 		struct key *k = &n->keys.at[jb->key];
 		k->rejected = false;
+		k->turn_jobs = 0;
 		ca_neg_cache_clear(&k->cache);
 		if (jb->grp != NONE)
 			n->grps.at[jb->grp].rejected = false;
 	}
+	for (uint32_t q = 0; q < u->jobs.n; q++)
+		n->keys.at[n->jobs.at[u->jobs.at[q]].key].turn_jobs++;
+	n->turn_sub = si;
 	for (uint32_t q = 0; q < u->jobs.n; q++) {
 		uint32_t ji = u->jobs.at[q], x = NONE;
 		struct job *jb = &n->jobs.at[ji];
@@ -330,6 +336,11 @@ take_turn(ca_neg *n, uint32_t si, struct turn *t, bool rank_mode_ok)
 		uint8_t why;
 		double f[3] = { 0, 0, 0 };
 
+		/* a key's candidates go once its last job of the turn is done */
+		if (done != NONE)
+			ca_neg_cache_clear(&n->keys.at[done].cache);
+		done = --k->turn_jobs == 0 ? jb->key : NONE;
+		n->turn_pos = q;
 		if (placed(jb))
 			continue;
 		if (jb->grp != NONE && n->grps.at[jb->grp].rejected) {
@@ -394,6 +405,7 @@ take_turn(ca_neg *n, uint32_t si, struct turn *t, bool rank_mode_ok)
 	}
 	for (uint32_t q = 0; q < u->jobs.n; q++)
 		ca_neg_cache_clear(&n->keys.at[n->jobs.at[u->jobs.at[q]].key].cache);
+	n->turn_sub = NONE;
 	/* anything left that could still run another spin? */
 	return t->limited ? TURN_RESUME : TURN_DONE;
 }

@@ -3,7 +3,9 @@
  * a line "%%". Every slot goes through the matcher (autoclusters, ranks,
  * the best hits), then each job's Requirements is analyzed against the
  * slots (condor_q -better-analyze) and each slot's against the jobs
- * (-reverse). Flags: 1 --strict, 2 no autoclusters, 4 the slot counts of
+ * (-reverse). The clusters matched one at a time (the negotiator's way)
+ * must find the same slots with the same ranks as slot by slot. Flags:
+ * 1 --strict, 2 no autoclusters, 4 the slot counts of
  * the analysis, the high four bits the hits kept per cluster (-n; 0 all).
  * Anything may be refused; nothing may crash, leak or hang. */
 #include <stdint.h>
@@ -54,6 +56,47 @@ analyze(ca_ctx *cx, const ca_ad *self, const ad_list *others, int flags, bool re
 	ca_analysis_free(an);
 }
 
+/* Slot by slot (every slot seen first, so that the clusters are final)
+ * against cluster by cluster. */
+static void
+cross_check(ca_ctx *cx, const ad_list *jobs, const ad_list *slots, unsigned flags)
+{
+	unsigned mf = (flags & 2 ? CA_M_NOCLUSTER : 0) | (flags & 1 ? CA_M_STRICT : 0);
+	ca_matcher *a = ca_matcher_new(cx, mf, 0), *b = ca_matcher_new(cx, mf, 0);
+
+	for (size_t j = 0; j < jobs->n; j++) {
+		(void)ca_matcher_add_job(a, jobs->at[j]);
+		(void)ca_matcher_add_job(b, jobs->at[j]);
+	}
+	ca_matcher_prepare(a);
+	for (size_t s = 0; s < slots->n; s++)
+		ca_matcher_observe(a, slots->at[s]);
+	for (size_t s = 0; s < slots->n; s++)
+		(void)ca_matcher_slot(a, slots->at[s], (uint32_t)s, true, NULL);
+	ca_matcher_set_slots(b, (const ca_ad *const *)slots->at, (uint32_t)slots->n);
+	if (ca_matcher_nclusters(a) != ca_matcher_nclusters(b))
+		abort();
+	for (uint32_t c = 0; c < ca_matcher_nclusters(b); c++) {
+		uint32_t na, nb;
+		ca_hit *hb;
+		const ca_hit *ha = ca_matcher_hits(a, c, &na);
+		ca_matcher_cluster_hits(b, &c, 1, 0, &hb, &nb);
+		if (na != nb)
+			abort();
+		for (uint32_t i = 0; i < na; i++) {
+			uint32_t k = 0;
+			while (k < nb && hb[k].slot != ha[i].slot)
+				k++;
+			if (k == nb || memcmp(&hb[k].jrank, &ha[i].jrank, sizeof ha[i].jrank) != 0 ||
+			    memcmp(&hb[k].srank, &ha[i].srank, sizeof ha[i].srank) != 0)
+				abort();
+		}
+		free(hb);
+	}
+	ca_matcher_free(a);
+	ca_matcher_free(b);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -91,6 +134,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t nsig;
 	(void)ca_matcher_sigattrs(m, &nsig, &dynamic);
 	ca_matcher_free(m);
+	cross_check(&cx, &jobs, &slots, flags);
 
 	int anflags = (strict ? CA_AN_STRICT : 0) | (flags & 4 ? CA_AN_SLOTS : 0);
 	for (size_t j = 0; j < jobs.n && j < MAXANALYZED; j++)

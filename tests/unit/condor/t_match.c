@@ -228,8 +228,20 @@ pair_cmp(const void *pa, const void *pb)
 	return a->slot < b->slot ? -1 : a->slot > b->slot;
 }
 
+static int
+hit_order(const void *pa, const void *pb)
+{
+	const ca_hit *a = pa, *b = pb;
+
+	if (a->jrank != b->jrank)
+		return a->jrank > b->jrank ? -1 : 1;
+	return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
 /* Match NJ jobs with NS slots through a matcher (flags, limit) and check
- * every job's list against plain evaluation of every pair. */
+ * every job's list against plain evaluation of every pair; so too the
+ * lists made cluster by cluster (all clusters at once, and each alone
+ * asking for one hit). */
 static void
 cross_check(unsigned flags, uint32_t limit, uint32_t *nclusters)
 {
@@ -256,6 +268,28 @@ cross_check(unsigned flags, uint32_t limit, uint32_t *nclusters)
 		ca_matcher_slot(m, slots[i], (uint32_t)i, true, NULL);
 	*nclusters = ca_matcher_nclusters(m);
 
+	ca_matcher *m2 = ca_matcher_new(&cx, flags, 0);
+	for (int i = 0; i < NJ; i++)
+		ca_matcher_add_job(m2, jobs[i]);
+	ca_matcher_set_slots(m2, (const ca_ad *const *)slots, NS);
+	uint32_t ncl2 = ca_matcher_nclusters(m2);
+	uint32_t *all = calloc(ncl2, sizeof *all), *cnt = calloc(ncl2, sizeof *cnt);
+	ca_hit **lists = calloc(ncl2, sizeof *lists);
+	for (uint32_t c = 0; c < ncl2; c++)
+		all[c] = c;
+	ca_matcher_cluster_hits(m2, all, ncl2, 0, lists, cnt);
+	for (uint32_t c = 0; c < ncl2; c++) {
+		ca_hit *one;
+		uint32_t n1;
+		ca_matcher_cluster_hits(m2, &c, 1, 1, &one, &n1);
+		CHECK(n1 == (cnt[c] > 0));
+		CHECK(n1 == 0 || (one[0].slot == lists[c][0].slot));
+		free(one);
+		for (uint32_t k = 1; k < cnt[c]; k++)
+			CHECK(lists[c][k - 1].slot < lists[c][k].slot);
+		qsort(lists[c], cnt[c], sizeof *lists[c], hit_order);
+	}
+
 	for (int j = 0; j < NJ; j++) {
 		ca_mad jm, sm;
 		uint32_t nw = 0, n;
@@ -272,6 +306,13 @@ cross_check(unsigned flags, uint32_t limit, uint32_t *nclusters)
 		}
 		qsort(want, nw, sizeof *want, pair_cmp);
 		total += (int)nw;
+		uint32_t c2 = ca_matcher_cluster_of(m2, (uint32_t)j);
+		if (cnt[c2] != nw)
+			bad++;
+		for (uint32_t k = 0; k < cnt[c2] && k < nw; k++)
+			if (lists[c2][k].slot != want[k].slot || lists[c2][k].jrank != want[k].jr ||
+			    lists[c2][k].srank != want[k].sr)
+				bad++;
 		if (limit && nw > limit)
 			nw = limit;
 		const ca_hit *h = ca_matcher_hits(m, ca_matcher_cluster_of(m, (uint32_t)j), &n);
@@ -293,6 +334,12 @@ cross_check(unsigned flags, uint32_t limit, uint32_t *nclusters)
 	if (round_seed == 0)
 		CHECK(total > NJ && total < NJ * NS / 2);
 	ca_matcher_free(m);
+	for (uint32_t c = 0; c < ncl2; c++)
+		free(lists[c]);
+	free(lists);
+	free(all);
+	free(cnt);
+	ca_matcher_free(m2);
 	for (int i = 0; i < NJ; i++)
 		ca_ad_free(jobs[i]);
 	for (int i = 0; i < NS; i++)
