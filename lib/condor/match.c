@@ -324,6 +324,11 @@ struct cluster {
 	int32_t rank_id;	/* shared Rank, or -1 */
 	const ca_expr *rank;	/* else the folded Rank (NULL: 0.0) */
 	ca_prog *rankp;		/* its flat form (when not a literal) */
+
+	/* whether the rep's definitions of the names the slots' shared
+	 * operands read reach back into the slot (see cluster_pure) */
+	uint32_t pure_upto;	/* of those names, checked so far */
+	bool impure;
 };
 
 /* Expressions shared by clusters: folded operands of job Requirements, or
@@ -337,6 +342,9 @@ struct shared_expr {
 	uint32_t stamp;		/* the slot the value is for */
 	uint8_t *memo;		/* cluster by cluster: an operand's value for
 				 * each slot, 2 bits (known, true), or NULL */
+	uint64_t bits;		/* a slot's operand: its value for each cluster
+				 * of the batch, 2 bits (known, true) ... */
+	uint32_t batch;		/* ... of this batch */
 };
 
 struct shared {
@@ -380,13 +388,46 @@ struct ca_matcher {
 	struct shared sconj, srank;
 	uint32_t stamp;		/* slots matched so far, for the shared values */
 
+	uint32_t inlining;	/* fold: definitions being inlined ... */
+	uint32_t in_call;	/* ... not inside calls and lists, whose
+				 * arguments some builtins evaluate in other
+				 * scopes (countMatches over records) */
+
 	/* matching cluster by cluster (ca_matcher_set_slots) */
 	ca_mad *sl;		/* the slots, Requirements and Rank looked up */
+	struct sprep *sp;	/* per slot: its Requirements prepared */
+	struct shared sslot;	/* the slots' shared operands */
+	ca_nameset snames;	/* the job names they read */
+	const ca_nameset *vol;	/* slot names whose values change meanwhile */
+	uint32_t batch;		/* ca_matcher_cluster_hits calls so far */
 	uint8_t *sf;		/* per slot: SF_* */
 	double *sr;		/* per slot: its Rank when it does not read the job */
 	uint32_t nsl;
 	size_t memo_bytes;	/* memos of the shared operands so far */
 };
+
+/* A slot's Requirements folded over the slot (see prepare_slot). */
+struct sprep {
+	uint32_t *conj;		/* shared operands, by id in sslot */
+	ca_prog **own;		/* operands evaluated with the slot as MY */
+	uint16_t nconj, nown;
+	uint8_t state;		/* SP_* */
+	uint8_t uses;		/* evaluations whole so far */
+};
+
+enum {
+	SP_NEW,		/* not prepared yet: evaluated whole */
+	SP_READY,
+	SP_WHOLE,	/* cannot be prepared: evaluated whole */
+	SP_DEAD		/* an operand that needs no job is not true */
+};
+
+/* A slot's Requirements is evaluated whole this many times before it is
+ * folded: folding costs a few evaluations, and pays with many clusters. */
+#define SP_USES		3
+
+/* The clusters of a batch whose slot operands' values are kept. */
+#define SP_BATCH	32
 
 /* What a slot is, whatever the cluster (ca_matcher_set_slots). */
 #define SF_USE		0x1	/* it may match: Requirements there, and not false
@@ -394,6 +435,7 @@ struct ca_matcher {
 #define SF_REQ_OTHER	0x2	/* its Requirements read the job */
 #define SF_RANK_OTHER	0x4	/* its Rank reads the job */
 #define SF_FAST		0x8	/* the clusters' shared operands may be used */
+#define SF_GONE		0x10	/* dropped (ca_matcher_drop_slot) */
 
 /* The memos of the shared operands stop growing here: beyond, an operand
  * is evaluated for each cluster again. */
@@ -422,7 +464,7 @@ shared_id(struct shared *t, ca_arena *prep, const ca_expr *e)
 		if (t->v.at[id].hash == h && ca_expr_same(t->v.at[id].tree, e, 0))
 			return id;
 	ca_dict_add(&t->index, h, (uint32_t)t->v.n);
-	*ca_vec_push(&t->v) = (struct shared_expr){ e, ca_prog_new(prep, e), h, 0, 0, NULL };
+	*ca_vec_push(&t->v) = (struct shared_expr){ e, ca_prog_new(prep, e), h, 0, 0, NULL, 0, 0 };
 	return (uint32_t)t->v.n - 1;
 }
 
@@ -505,8 +547,10 @@ node_copy(ca_matcher *m, const ca_expr *e)
 
 /* e, an expression of job, with every subtree that reaches nothing of the
  * slot replaced by its value (partial evaluation: the result evaluates like
- * e for this job against any slot). *self_left is set when the copy still
- * refers to the job. New nodes go to the prep arena; untouched subtrees are
+ * e for this job against any slot), and the job's own names that reach the
+ * slot replaced by their definitions folded. *self_left is set when the
+ * copy still refers to the job. The same serves a slot's expression, with
+ * the roles swapped. New nodes go to the prep arena; untouched subtrees are
  * shared with the job's ad, which outlives the matcher's use of them. */
 static const ca_expr *
 fold(ca_matcher *m, const ca_expr *e, const ca_ad *job, bool *self_left)
@@ -544,15 +588,34 @@ fold(ca_matcher *m, const ca_expr *e, const ca_ad *job, bool *self_left)
 	switch (e->node) {
 	case CA_N_CALL:
 		c = node_copy(m, e);
+		m->in_call++;
 		c->u.call.args = fold_all(m, e->u.call.args, e->u.call.n, job, self_left);
+		m->in_call--;
 		return c;
 	case CA_N_LIST:
 		c = node_copy(m, e);
+		m->in_call++;
 		c->u.list.items = fold_all(m, e->u.list.items, e->u.list.n, job, self_left);
+		m->in_call--;
 		return c;
+	case CA_N_ATTR:
+		/* a name of the ad whose definition reaches the other side
+		 * (a slot's START): its definition folded in its place, which
+		 * evaluates in the same scopes (outside calls and lists) */
+		if (m->inlining < 8 && m->in_call == 0 && (e->op == CA_SC_MY || e->op == CA_SC_NONE ||
+		    e->op == CA_SC_ROOT)) {
+			ca_attr *at = ca_ad_find(job, e->u.attr.name);
+			if (at != NULL) {
+				m->inlining++;
+				const ca_expr *f = fold(m, ca_attr_expr(at), job, self_left);
+				m->inlining--;
+				return f;
+			}
+		}
+		*self_left = true;
+		return e;
 	default:
-		/* a reference of the job that reaches the slot (MY.x whose
-		 * definition looks at TARGET), a selection, an ad literal */
+		/* a selection, an ad literal */
 		*self_left = true;
 		return e;
 	}
@@ -748,6 +811,9 @@ ca_matcher_free(ca_matcher *m)
 	free(m->sl);
 	free(m->sf);
 	free(m->sr);
+	free(m->sp);
+	shared_free(&m->sslot);
+	ca_nameset_free(&m->snames);
 	free(m);
 }
 
@@ -1084,6 +1150,154 @@ out:
 
 /* ---- cluster by cluster ---- */
 
+static void
+sname_ref(void *arg, const ca_name *nm, int side)
+{
+	ca_matcher *m = arg;
+
+	if (side == CA_REF_OTHER)
+		ca_nameset_add(&m->snames, nm);
+}
+
+/* Prepare slot i's Requirements: folded over the slot, then its operands
+ * as shared (reading only the job: evaluated once per cluster of a batch,
+ * whatever the slot) and own ones. */
+static void
+prepare_slot(ca_matcher *m, uint32_t i)
+{
+	struct sprep *p = &m->sp[i];
+	const ca_mad *s = &m->sl[i];
+	exprs ops = CA_VEC_INIT;
+
+	p->state = SP_WHOLE;
+	if (m->dynamic || calls_random(s->req))
+		return;
+	operands(fold(m, s->req, s->ad, &(bool){ false }), &ops);
+	if (ops.n > UINT16_MAX) {
+		ca_vec_free(&ops);
+		return;
+	}
+	p->state = SP_READY;
+	p->conj = ca_arena_array(&m->prep, ops.n, sizeof *p->conj);
+	for (size_t k = 0; k < ops.n && p->state == SP_READY; k++) {
+		bool self_left = false;
+		const ca_expr *f = fold(m, ops.at[k], s->ad, &self_left);
+		if (f->node == CA_N_LIT) {
+			if (ca_value_truth(f->u.lit) != 1)
+				p->state = SP_DEAD;
+		} else if (self_left) {
+			if (p->own == NULL)
+				p->own = ca_arena_array(&m->prep, ops.n, sizeof *p->own);
+			p->own[p->nown++] = ca_prog_new(&m->prep, f);
+		} else {
+			if (ca_expr_refs(f, NULL, m->rflags, sname_ref, m))
+				p->state = SP_WHOLE;
+			p->conj[p->nconj++] = shared_id(&m->sslot, &m->prep, f);
+		}
+	}
+	ca_vec_free(&ops);
+}
+
+/* Whether the slots' shared operands may be evaluated once for cluster c:
+ * the rep's definitions of the names they read do not reach the slot
+ * (else their values depend on it). */
+static bool
+cluster_pure(ca_matcher *m, struct cluster *c)
+{
+	const ca_ad *job = m->jobs.at[c->rep].ad;
+
+	for (; c->pure_upto < m->snames.v.n && !c->impure; c->pure_upto++) {
+		ca_attr *at = ca_ad_find(job, m->snames.v.at[c->pure_upto]);
+		struct reach r = { false, false };
+		if (at && (ca_expr_refs(ca_attr_expr(at), job, CA_REFS_DEEP | m->rflags,
+		    reach_ref, &r) || r.other))
+			c->impure = true;
+	}
+	return !c->impure;
+}
+
+/* Slot operand x with job, the q-th cluster of the batch. */
+static bool
+sconj_true(ca_matcher *m, struct shared_expr *x, const ca_ad *job, uint32_t q)
+{
+	ca_ctx *cx = m->cx;
+
+	if (q >= SP_BATCH)
+		return prog_true(cx, x->prog, cx->empty, job);
+	if (x->batch != m->batch) {
+		x->bits = 0;
+		x->batch = m->batch;
+	}
+	unsigned sh = q * 2, v = (unsigned)(x->bits >> sh) & 3;
+	if (v == 0) {
+		v = prog_true(cx, x->prog, cx->empty, job) ? 3 : 1;
+		x->bits |= (uint64_t)v << sh;
+	}
+	return v == 3;
+}
+
+/* The slot side of the match of slot i with cluster c (the q-th of the
+ * batch): the slot's Requirements true. */
+static bool
+slot_side(ca_matcher *m, uint32_t i, struct cluster *c, uint32_t q)
+{
+	ca_ctx *cx = m->cx;
+	struct sprep *p = &m->sp[i];
+	const ca_mad *s = &m->sl[i];
+	const ca_ad *job = m->jobs.at[c->rep].ad;
+
+	if (p->state == SP_NEW && ++p->uses >= SP_USES)
+		prepare_slot(m, i);
+	if (p->state == SP_DEAD)
+		return false;
+	if (p->state != SP_READY || !cluster_pure(m, c))
+		return ca_match_req(cx, s->req, s->ad, job);
+	struct shared_expr *conj = m->sslot.v.at;
+	for (uint32_t k = 0; k < p->nconj; k++)
+		if (!sconj_true(m, &conj[p->conj[k]], job, q))
+			return false;
+	for (uint32_t k = 0; k < p->nown; k++)
+		if (!prog_true(cx, p->own[k], s->ad, job))
+			return false;
+	return true;
+}
+
+
+struct vol_walk {
+	const ca_nameset *vol;
+	bool hit;
+};
+
+static void
+vol_ref(void *arg, const ca_name *nm, int side)
+{
+	struct vol_walk *w = arg;
+
+	if (side == CA_REF_SELF && ca_nameset_has(w->vol, nm))
+		w->hit = true;
+}
+
+/* Whether the slot's Requirements or Rank read a name of the slot whose
+ * value changes while the matcher is used (ca_matcher_volatile). */
+static bool
+reaches_volatile(ca_matcher *m, const ca_mad *s)
+{
+	struct vol_walk w = { m->vol, false };
+
+	if (m->vol == NULL || m->vol->v.n == 0)
+		return false;
+	(void)ca_expr_refs(s->req, s->ad, CA_REFS_DEEP | m->rflags, vol_ref, &w);
+	if (s->rank)
+		(void)ca_expr_refs(s->rank, s->ad, CA_REFS_DEEP | m->rflags, vol_ref, &w);
+	return w.hit;
+}
+
+void
+ca_matcher_volatile(ca_matcher *m, const ca_nameset *names)
+{
+	m->vol = names;
+}
+
 void
 ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 {
@@ -1098,7 +1312,9 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 	free(m->sl);
 	free(m->sf);
 	free(m->sr);
+	free(m->sp);
 	m->nsl = n;
+	m->sp = ca_xcalloc(n ? n : 1, sizeof *m->sp);
 	m->sl = ca_xcalloc(n ? n : 1, sizeof *m->sl);
 	m->sf = ca_xcalloc(n ? n : 1, sizeof *m->sf);
 	m->sr = ca_xcalloc(n ? n : 1, sizeof *m->sr);
@@ -1117,6 +1333,11 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 		close_over(m, s, &req_other, &rank_other);
 		if (m->dynamic)
 			req_other = rank_other = true;
+		if (reaches_volatile(m, s)) {
+			/* evaluated whole with every cluster, as it is then */
+			req_other = rank_other = true;
+			m->sp[i].state = SP_WHOLE;
+		}
 		if (!req_other && !ca_match_req(cx, s->req, s->ad, any)) {
 			ca_arena_reset(&cx->scratch);
 			continue;
@@ -1131,8 +1352,15 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 }
 
 void
-ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, uint32_t max,
-    ca_hit **hits, uint32_t *n)
+ca_matcher_drop_slot(ca_matcher *m, uint32_t slot)
+{
+	if (slot < m->nsl)
+		m->sf[slot] |= SF_GONE;
+}
+
+void
+ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, int which,
+    uint32_t max, ca_hit **hits, uint32_t *n)
 {
 	ca_ctx *cx = m->cx;
 	uint32_t tried = 0;
@@ -1144,12 +1372,19 @@ ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, ui
 		n[q] = 0;
 		done[q] = clusters[q] >= m->ncl;
 	}
+	if (++m->batch == 0) {
+		/* after 2^32 batches: forget every kept value */
+		for (size_t k = 0; k < m->sslot.v.n; k++)
+			m->sslot.v.at[k].batch = 0;
+		m->batch = 1;
+	}
 	/* slot by slot within the clusters asked for: the slot ad is read
 	 * while it is in the cache */
 	for (uint32_t i = 0; i < m->nsl; i++) {
 		unsigned f = m->sf[i];
 		const ca_mad *s = &m->sl[i];
-		if (!(f & SF_USE))
+		if (!(f & SF_USE) || (which == CA_MH_LIVE && (f & SF_GONE)) ||
+		    (which == CA_MH_GONE && !(f & SF_GONE)))
 			continue;
 		for (uint32_t q = 0; q < nc; q++) {
 			struct cluster *c = &m->cl[clusters[q]];
@@ -1161,7 +1396,7 @@ ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, ui
 			if (!job_side(m, c, s->ad, i, (f & SF_FAST) != 0, &jr))
 				continue;
 			const ca_ad *job = m->jobs.at[c->rep].ad;
-			if ((f & SF_REQ_OTHER) && !ca_match_req(cx, s->req, s->ad, job))
+			if ((f & SF_REQ_OTHER) && !slot_side(m, i, c, q))
 				continue;
 			double sr = (f & SF_RANK_OTHER) ?
 			    ca_match_rank(cx, s->rank, s->ad, job) : m->sr[i];

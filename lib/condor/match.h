@@ -137,10 +137,20 @@ uint32_t ca_matcher_parent(const ca_matcher *m, uint32_t cluster);
  * the matcher is freed. ca_matcher_cluster_hits gives the hits of each of
  * nc clusters in slot order (slot = index in slots), at most max of them
  * (0: all): n[q] of them in hits[q], an array the caller frees (NULL when
- * none). Several clusters at once go faster than one by one. */
+ * none). Several clusters at once go faster than one by one. A slot
+ * dropped with ca_matcher_drop_slot (taken, say) is left out of the
+ * slots `which` asks for: CA_MH_LIVE the slots not dropped, CA_MH_GONE
+ * only those dropped, CA_MH_ALL every slot. */
+enum { CA_MH_LIVE, CA_MH_GONE, CA_MH_ALL };
+/* Slot attributes whose values change while the matcher is used (the
+ * negotiator's Remote* attributes): a slot whose Requirements or Rank
+ * read one is evaluated whole, as it is, with every cluster. Call before
+ * ca_matcher_set_slots; names must stay until the matcher is freed. */
+void ca_matcher_volatile(ca_matcher *m, const ca_nameset *names);
 void ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n);
-void ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, uint32_t max,
-    ca_hit **hits, uint32_t *n);
+void ca_matcher_drop_slot(ca_matcher *m, uint32_t slot);
+void ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, int which,
+    uint32_t max, ca_hit **hits, uint32_t *n);
 
 /* Clusters: their number, each job's cluster, a cluster's member jobs in
  * input order, and a cluster's representative (first) job. Cluster numbers

@@ -287,6 +287,7 @@ add_res(ca_neg *n, struct slot *s, const char *res, size_t len, int type, uint32
 	if (s->nres >= cap)
 		return;
 	struct cpres *r = &s->res[s->nres++];
+	memset(r, 0, sizeof *r);
 	r->res = ca_intern(res, len);
 	r->spell = ca_arena_strndup(&n->arena, res, len);
 	strbuf_addf(&sb, "Request%.*s", (int)len, res);
@@ -373,6 +374,23 @@ resource(ca_neg *n, const ca_ad *ad, const ca_name *res, int *kind)
 	return ca_is_num(v) ? ca_rank_number(v) : 0;
 }
 
+/* What is left of resource r of consumption-policy slot s. A literal
+ * changes only with the slot's version (each deduction), and is kept. */
+static double
+cp_have(ca_neg *n, struct slot *s, uint32_t r, int *kind)
+{
+	struct cpres *c = &s->res[r];
+
+	if (c->have_ver != s->version + 1) {
+		ca_attr *at = ca_ad_find(s->ad, c->res);
+		c->have = resource(n, s->ad, c->res, &c->kind);
+		c->have_ver = at && ca_attr_expr(at)->node == CA_N_LIT ? s->version + 1 : 0;
+	}
+	if (kind != NULL)
+		*kind = c->kind;
+	return c->have;
+}
+
 /* Consumption policy: can slot s give job rep what its policy consumes
  * now? Sets the amounts (cons[] for s->res) and the match cost. */
 static bool
@@ -399,7 +417,7 @@ cp_fits(ca_neg *n, struct slot *s, struct job *rep, double *cons, double *cost,
 			ok = false;
 			break;
 		}
-		double have = resource(n, s->ad, s->res[r].res, NULL);
+		double have = cp_have(n, s, r, NULL);
 		if (need < 0 || need > have)
 			ok = false;
 		if (need > 0)
@@ -431,7 +449,7 @@ cp_fits(ca_neg *n, struct slot *s, struct job *rep, double *cons, double *cost,
 		uint32_t mark3 = (uint32_t)n->stack.n;
 		for (uint32_t r = 0; r < s->nres; r++) {
 			int kind;
-			double have = resource(n, s->ad, s->res[r].res, &kind);
+			double have = cp_have(n, s, r, &kind);
 			ca_neg_tmp_set(n, s->ad, s->res[r].res, ca_neg_num_value(have - cons[r],
 			    kind == CA_INT));
 		}
@@ -941,7 +959,7 @@ void
 ca_neg_survey(ca_neg *n, uint32_t job, struct key *k, bool only_rank)
 {
 	uint32_t nh, h = 0;
-	const ca_hit *hits = ca_neg_hits(n, k->mcl, &nh);
+	ca_hit *hits = ca_neg_hits_all(n, k->mcl, &nh);
 
 	for (uint32_t i = 0; i < n->slots.n; i++) {
 		/* the hits are in slot order */
@@ -951,6 +969,7 @@ ca_neg_survey(ca_neg *n, uint32_t job, struct key *k, bool only_rank)
 		survey_slot(n, k, i, h < nh && hits[h].slot == i ? &hits[h] : NULL, only_rank,
 		    ca_neg_log(n, R_SLOT, job));
 	}
+	free(hits);
 }
 
 /* ---- taking a candidate ---- */
@@ -970,10 +989,12 @@ add_usage(ca_neg *n, uint32_t c, double w)
 
 /* Slot s leaves the cycle. */
 static void
-take(struct slot *s, uint32_t match)
+take(ca_neg *n, struct slot *s, uint32_t match)
 {
 	s->taken = true;
 	s->taken_by = match;
+	/* the autoclusters' lists made from now on leave it out */
+	ca_matcher_drop_slot(n->matcher, (uint32_t)(s - n->slots.at));
 }
 
 /* Deduct what the consumption policy of s consumes for job rep (the
@@ -1047,7 +1068,7 @@ record_match(ca_neg *n, struct job *jb, struct key *k, const struct cand *c, str
 		const struct multi *mu = &n->multi.at[c->multi];
 		for (uint32_t q = 0; q < mu->n; q++) {
 			struct slot *d = &n->slots.at[mu->dslots[q]];
-			take(d, mi);
+			take(n, d, mi);
 			if (d->remote != NONE)
 				add_usage(n, d->remote, -d->weight);
 		}
@@ -1055,7 +1076,7 @@ record_match(ca_neg *n, struct job *jb, struct key *k, const struct cand *c, str
 			m->remote = n->slots.at[mu->dslots[0]].remote;
 			m->remote_job = n->slots.at[mu->dslots[0]].remote_job;
 		}
-		take(s, mi);
+		take(n, s, mi);
 	} else if (s->cp) {
 		consume(n, s, &n->jobs.at[k->rep], m);
 		s->taken_by = mi;
@@ -1065,7 +1086,7 @@ record_match(ca_neg *n, struct job *jb, struct key *k, const struct cand *c, str
 			m->remote_job = s->remote_job;
 			add_usage(n, s->remote, -s->weight);
 		}
-		take(s, mi);
+		take(n, s, mi);
 	}
 	add_usage(n, k->sub, c->cost);
 	jb->match = mi;
@@ -1218,15 +1239,43 @@ ca_neg_claim_leftovers(ca_neg *n, uint32_t si, uint32_t q)
 	free(refused);
 }
 
+/* Whether a slot taken before k's list was made matches k's autocluster
+ * (it would have been skipped as taken, not as no match): a partitionable
+ * slot does not count for a job with a negative request (skipped for that
+ * first). Once true, true for the rest of the cycle. */
+static bool
+taken_match(ca_neg *n, struct key *k)
+{
+	struct hitlist *h = &n->hits[k->mcl];
+	const struct job *rep = &n->jobs.at[k->rep];
+	uint32_t cnt;
+	ca_hit *gone;
+	bool any = false;
+
+	if (h->taken_match && rep->negreq == NULL)
+		return true;
+	ca_matcher_cluster_hits(n->matcher, &k->mcl, 1, CA_MH_GONE, rep->negreq ? 0 : 1, &gone,
+	    &cnt);
+	for (uint32_t i = 0; i < cnt && !any; i++)
+		any = !(n->slots.at[gone[i].slot].pslot && rep->negreq != NULL);
+	free(gone);
+	if (any && rep->negreq == NULL)
+		h->taken_match = true;
+	return any;
+}
+
 /* The summary reason of a job whose key found nothing. */
 static uint8_t
-why_of(const struct cache *c)
+why_of(ca_neg *n, struct key *k)
 {
+	const struct cache *c = &k->cache;
 	uint8_t best = CA_WHY_NOMATCH;
 
 	for (int s = 0; s < K_NSKIP; s++)
 		if (c->count[s] && s != K_NOMATCH && why_rank[skip_why[s]] > why_rank[best])
 			best = skip_why[s];
+	if (why_rank[best] < why_rank[CA_WHY_OUTRANKED] && taken_match(n, k))
+		best = CA_WHY_OUTRANKED;
 	return best;
 }
 
@@ -1388,6 +1437,6 @@ ca_neg_find(ca_neg *n, struct job *jb, struct key *k, struct turn *t, bool follo
 		record_match(n, jb, k, &x, t);
 		return true;
 	}
-	*why = why_of(c);
+	*why = why_of(n, k);
 	return false;
 }

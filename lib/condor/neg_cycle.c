@@ -1064,6 +1064,14 @@ prepare_hits(ca_neg *n)
 	for (uint32_t j = 0; j < n->jobs.n; j++)
 		n->jobs.at[j].mjob = ca_matcher_add_job(n->matcher, n->jobs.at[j].ad);
 	ca_matcher_prepare(n->matcher);
+	/* the Remote* attributes change with the usage as the cycle goes on */
+	for (int k = 0; k < EPH_R_N; k++)
+		ca_nameset_add(&n->volnames, ca_intern(ca_neg_eph_r_names[k],
+		    strlen(ca_neg_eph_r_names[k])));
+	for (uint32_t i = 0; i < n->slots.n; i++)
+		for (uint32_t x = 0; x < n->slots.at[i].nxs; x++)
+			ca_nameset_add(&n->volnames, n->slots.at[i].xs[x].o.name);
+	ca_matcher_volatile(n->matcher, &n->volnames);
 	for (uint32_t i = 0; i < n->slots.n; i++)
 		ads[i] = n->slots.at[i].cp ? NULL : n->slots.at[i].ad;
 	ca_matcher_set_slots(n->matcher, ads, (uint32_t)n->slots.n);
@@ -1077,14 +1085,18 @@ hits_drop(ca_neg *n, struct hitlist *h)
 {
 	n->hit_bytes -= h->n * sizeof *h->at;
 	free(h->at);
-	memset(h, 0, sizeof *h);
+	h->at = NULL;
+	h->n = 0;
+	h->made = false;
 }
 
 /* Autocluster mcl against every slot, as HTCondor's negotiator matches
  * (its match list). A list is kept for the key's later jobs and turns and
  * the other submitters' keys of the cluster, while the lists kept stay
  * under HITS_MAX; beyond, the oldest are let go and made again when
- * needed, which changes nothing but the time. In a submitter's turn the
+ * needed, which changes nothing but the time. A list holds the slots
+ * not taken when it is made (the slots taken are gone for good; see
+ * ca_neg_taken_match for what they still tell). In a submitter's turn the
  * clusters of its next jobs are matched together with mcl (HITS_BATCH of
  * them at most, fewer in a large pool): the slots are then read once for
  * all of them. */
@@ -1113,7 +1125,7 @@ ca_neg_hits(ca_neg *n, uint32_t mcl, uint32_t *count)
 				batch[nb++] = c;
 		}
 	}
-	ca_matcher_cluster_hits(n->matcher, batch, nb, 0, lists, cnt);
+	ca_matcher_cluster_hits(n->matcher, batch, nb, CA_MH_LIVE, 0, lists, cnt);
 	for (uint32_t b = 0; b < nb; b++) {
 		struct hitlist *x = &n->hits[batch[b]];
 		x->at = lists[b];
@@ -1139,14 +1151,22 @@ bool
 ca_neg_hits_some(ca_neg *n, uint32_t mcl)
 {
 	uint32_t cnt;
-
 	ca_hit *one;
 
-	if (n->hits[mcl].made)
-		return n->hits[mcl].n > 0;
-	ca_matcher_cluster_hits(n->matcher, &mcl, 1, 1, &one, &cnt);
+	if (n->hits[mcl].made && n->hits[mcl].n > 0)
+		return true;
+	ca_matcher_cluster_hits(n->matcher, &mcl, 1, CA_MH_ALL, 1, &one, &cnt);
 	free(one);
 	return cnt > 0;
+}
+
+ca_hit *
+ca_neg_hits_all(ca_neg *n, uint32_t mcl, uint32_t *count)
+{
+	ca_hit *all;
+
+	ca_matcher_cluster_hits(n->matcher, &mcl, 1, CA_MH_ALL, 0, &all, count);
+	return all;
 }
 
 static void
@@ -1207,7 +1227,8 @@ ca_neg_run(ca_neg *n)
 		ca_neg_decide(n, R_IDLE, j, some ? CA_WHY_OUTRANKED : CA_WHY_NOMATCH);
 	}
 	if (n->explain_job != NONE)
-		ca_neg_hits(n, n->keys.at[n->jobs.at[n->explain_job].key].mcl, &n->explain_nh);
+		free(ca_neg_hits_all(n, n->keys.at[n->jobs.at[n->explain_job].key].mcl,
+		    &n->explain_nh));
 	return n->matches.n;
 }
 
@@ -1220,6 +1241,7 @@ free_cycle(ca_neg *n)
 		free(n->hits[c].at);
 	free(n->hits);
 	ca_vec_free(&n->made);
+	ca_nameset_free(&n->volnames);
 	for (uint32_t k = 0; k < n->keys.n; k++)
 		ca_neg_cache_clear(&n->keys.at[k].cache);
 	ca_vec_free(&n->keys);

@@ -65,6 +65,9 @@ struct cpres {
 	const char *spell;	/* its name as the slot spells it */
 	const ca_name *req;	/* RequestCpus ... */
 	const ca_expr *cons;	/* its Consumption expression */
+	double have;		/* what is left, when a literal says so ... */
+	int kind;		/* ... its kind ... */
+	uint32_t have_ver;	/* ... as of the slot's version + 1 (0: not known) */
 };
 
 /* The Remote* attributes of a claimed slot and the Submitter* attributes
@@ -204,6 +207,7 @@ struct hitlist {
 	ca_hit *at;
 	uint32_t n;
 	bool made;
+	bool taken_match;	/* a slot taken before matches it */
 };
 
 #define HITS_MAX	((size_t)64 << 20)
@@ -383,6 +387,7 @@ struct ca_neg {
 	ca_vec(struct staged) staging;	/* a job ad being compacted */
 	ca_nameset jobnames;	/* every attribute name some job defines */
 	ca_matcher *matcher;
+	ca_nameset volnames;	/* slot attributes that change during the cycle */
 	const ca_name *n_cpus, *n_mem, *n_disk;
 	ca_vec(ovr) stack;	/* temporary overrides */
 	uint32_t stack_made;	/* entries of stack with their node made */
@@ -454,11 +459,15 @@ ca_neg_name_hash(const char *s, size_t len)
 	return h ^ h >> 32;
 }
 
-/* The slots matching autocluster mcl (*count of them), made now if
- * needed: valid until the next call. */
+/* The slots not taken matching autocluster mcl (*count of them; some
+ * may have been taken since), made now if needed: valid until the next
+ * call. */
 const ca_hit *ca_neg_hits(ca_neg *n, uint32_t mcl, uint32_t *count);
-/* Some slot matches autocluster mcl. */
+/* Some slot matches autocluster mcl, taken or not. */
 bool ca_neg_hits_some(ca_neg *n, uint32_t mcl);
+/* Every slot matching autocluster mcl, taken or not, in an array the
+ * caller frees. */
+ca_hit *ca_neg_hits_all(ca_neg *n, uint32_t mcl, uint32_t *count);
 
 /* The concurrency limits of job j with slot s (NULL: its static ones):
  * true with the lower-cased text in *list when it names some. */

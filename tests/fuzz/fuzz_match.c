@@ -80,7 +80,7 @@ cross_check(ca_ctx *cx, const ad_list *jobs, const ad_list *slots, unsigned flag
 		uint32_t na, nb;
 		ca_hit *hb;
 		const ca_hit *ha = ca_matcher_hits(a, c, &na);
-		ca_matcher_cluster_hits(b, &c, 1, 0, &hb, &nb);
+		ca_matcher_cluster_hits(b, &c, 1, CA_MH_ALL, 0, &hb, &nb);
 		if (na != nb)
 			abort();
 		for (uint32_t i = 0; i < na; i++) {

@@ -192,13 +192,15 @@ random_slot(int i, int late)
 		"true", "TARGET.RequestMemory <= Memory", "KeyboardIdle > 900",
 		"TARGET.Owner != \"bob\" && TARGET.RequestCpus <= Cpus",
 		"RequestMemory <= Memory / 2", "ifThenElse(TARGET.Owner == \"alice\", true, Memory > 2048)",
+		/* a job's RequestDisk may read the slot back (TARGET.Disk / 2) */
+		"TARGET.RequestDisk =!= undefined && TARGET.RequestDisk <= Disk",
 	};
 	char buf[1024];
 	int n = snprintf(buf, sizeof buf, "[ Name = \"slot%d\"; Memory = %u; Cpus = %u;"
 	    " Arch = \"%s\"; Disk = %u; Mips = %u; KeyboardIdle = %u;"
 	    " Requirements = START; START = %s;", i, 1024u << pick(4), 1u + pick(4),
 	    pick(4) ? "X86_64" : "ARM", 100u * (1 + pick(5)), 1000u + pick(5) * 100,
-	    pick(2) ? 100u : 5000u, starts[pick(6)]);
+	    pick(2) ? 100u : 5000u, starts[pick(7)]);
 	if (pick(6) == 0)	/* a slot whose attribute reaches back into the job */
 		n += snprintf(buf + n, sizeof buf - n, " HasGPU = TARGET.RequestCpus > 2;");
 	if (pick(2))	/* records evaluated by countMatches() */
@@ -277,16 +279,34 @@ cross_check(unsigned flags, uint32_t limit, uint32_t *nclusters)
 	ca_hit **lists = calloc(ncl2, sizeof *lists);
 	for (uint32_t c = 0; c < ncl2; c++)
 		all[c] = c;
-	ca_matcher_cluster_hits(m2, all, ncl2, 0, lists, cnt);
+	ca_matcher_cluster_hits(m2, all, ncl2, CA_MH_ALL, 0, lists, cnt);
 	for (uint32_t c = 0; c < ncl2; c++) {
 		ca_hit *one;
 		uint32_t n1;
-		ca_matcher_cluster_hits(m2, &c, 1, 1, &one, &n1);
+		ca_matcher_cluster_hits(m2, &c, 1, CA_MH_ALL, 1, &one, &n1);
 		CHECK(n1 == (cnt[c] > 0));
 		CHECK(n1 == 0 || (one[0].slot == lists[c][0].slot));
 		free(one);
 		for (uint32_t k = 1; k < cnt[c]; k++)
 			CHECK(lists[c][k - 1].slot < lists[c][k].slot);
+	}
+	/* every third slot dropped: the live and the gone ones part the list */
+	for (uint32_t i = 0; i < NS; i += 3)
+		ca_matcher_drop_slot(m2, i);
+	for (uint32_t c = 0; c < ncl2; c++) {
+		ca_hit *live, *gone;
+		uint32_t nl, ng, l = 0, g = 0;
+		ca_matcher_cluster_hits(m2, &c, 1, CA_MH_LIVE, 0, &live, &nl);
+		ca_matcher_cluster_hits(m2, &c, 1, CA_MH_GONE, 0, &gone, &ng);
+		CHECK(nl + ng == cnt[c]);
+		for (uint32_t k = 0; k < cnt[c]; k++) {
+			const ca_hit *h = lists[c][k].slot % 3 ? (l < nl ? &live[l++] : NULL) :
+			    (g < ng ? &gone[g++] : NULL);
+			CHECK(h != NULL && h->slot == lists[c][k].slot &&
+			    h->jrank == lists[c][k].jrank && h->srank == lists[c][k].srank);
+		}
+		free(live);
+		free(gone);
 		qsort(lists[c], cnt[c], sizeof *lists[c], hit_order);
 	}
 
@@ -363,6 +383,107 @@ UNIT_SUITE(match_autoclusters)
 		cross_check(CA_M_STRICT, 0, &ncl);
 	}
 	round_seed = 0;
+}
+
+/* The slots' Requirements folded over each slot (cluster by cluster):
+ * the same pairs as evaluating them whole, also when a job's definition
+ * the slot reads looks back at the slot, and whether the clusters come
+ * in one batch or one by one. */
+UNIT_SUITE(match_slot_fold)
+{
+	static const char *const rdisk[] = {
+		"100", "250", "400", "TARGET.Disk / 2", "TARGET.Disk * 2", "undefined", "MY.DiskUsage",
+	};
+	enum { NJ = 7, NS = 6 };
+	ca_ad *jobs[NJ], *slots[NS];
+	ca_ctx cx;
+	char buf[512];
+
+	ca_ctx_init(&cx);
+	for (int j = 0; j < NJ; j++) {
+		snprintf(buf, sizeof buf, "[ ProcId = %d; DiskUsage = 300; RequestDisk = %s;"
+		    " Requirements = TARGET.Arch == \"X86_64\" ]", j, rdisk[j]);
+		jobs[j] = ad(buf);
+	}
+	for (int i = 0; i < NS; i++) {
+		snprintf(buf, sizeof buf, "[ Name = \"s%d\"; Arch = \"X86_64\"; Disk = %d;"
+		    " Requirements = START && WithinLimits; START = KeyboardIdle > 60;"
+		    " KeyboardIdle = %d; WithinLimits = TARGET.RequestDisk =!= undefined &&"
+		    " TARGET.RequestDisk <= MY.Disk ]", i, 100 * (i + 1), i == 2 ? 10 : 100);
+		slots[i] = ad(buf);
+	}
+	for (int mode = 0; mode < 2; mode++) {
+		ca_matcher *m = ca_matcher_new(&cx, 0, 0);
+		int bad = 0;
+		for (int j = 0; j < NJ; j++)
+			ca_matcher_add_job(m, jobs[j]);
+		ca_matcher_set_slots(m, (const ca_ad *const *)slots, NS);
+		CHECK(ca_matcher_nclusters(m) == NJ);
+		/* several rounds: the slots are folded after their first uses */
+		for (int round = 0; round < 3; round++) {
+			uint32_t all[NJ], cnt[NJ];
+			ca_hit *lists[NJ];
+			for (uint32_t c = 0; c < NJ; c++)
+				all[c] = c;
+			if (mode == 0)
+				ca_matcher_cluster_hits(m, all, NJ, CA_MH_ALL, 0, lists, cnt);
+			else
+				for (uint32_t c = 0; c < NJ; c++)
+					ca_matcher_cluster_hits(m, &all[c], 1, CA_MH_ALL, 0, &lists[c],
+					    &cnt[c]);
+			for (uint32_t c = 0; c < NJ; c++) {
+				const ca_ad *job = ca_matcher_job(m, ca_matcher_members(m, c,
+				    &(uint32_t){ 0 })[0]);
+				ca_mad jm, sm;
+				uint32_t k = 0;
+				ca_mad_prepare(&jm, job);
+				for (uint32_t i = 0; i < NS; i++) {
+					ca_mad_prepare(&sm, slots[i]);
+					bool want = ca_match_symmetric(&cx, &jm, &sm);
+					ca_arena_reset(&cx.scratch);
+					bool got = k < cnt[c] && lists[c][k].slot == i;
+					k += got;
+					bad += want != got;
+				}
+				bad += k != cnt[c];
+				free(lists[c]);
+			}
+		}
+		if (bad)
+			fprintf(stderr, "  match_slot_fold (mode %d): %d differences\n", mode, bad);
+		CHECK(bad == 0);
+		ca_matcher_free(m);
+	}
+
+	/* a name declared volatile is read as it is now, never folded */
+	ca_nameset vol = { CA_VEC_INIT, CA_DICT_INIT };
+	const ca_name *idle = ca_intern("KeyboardIdle", 12);
+	ca_nameset_add(&vol, idle);
+	ca_matcher *m = ca_matcher_new(&cx, 0, 0);
+	for (int j = 0; j < NJ; j++)
+		ca_matcher_add_job(m, jobs[j]);
+	ca_matcher_volatile(m, &vol);
+	ca_matcher_set_slots(m, (const ca_ad *const *)slots, NS);
+	for (int round = 0; round < 4; round++) {
+		uint32_t c = 0, cnt;
+		ca_hit *h;
+		/* every slot's START true, then false, then true ... */
+		for (int i = 0; i < NS; i++)
+			ca_ad_set(slots[i], idle, NULL, ca_expr_lit(slots[i]->arena,
+			    ca_int(round % 2 ? 10 : 100)));
+		for (int k = 0; k < 4; k++) {
+			ca_matcher_cluster_hits(m, &c, 1, CA_MH_ALL, 0, &h, &cnt);
+			CHECK(round % 2 ? cnt == 0 : cnt == NS);
+			free(h);
+		}
+	}
+	ca_matcher_free(m);
+	ca_nameset_free(&vol);
+	for (int j = 0; j < NJ; j++)
+		ca_ad_free(jobs[j]);
+	for (int i = 0; i < NS; i++)
+		ca_ad_free(slots[i]);
+	ca_ctx_free(&cx);
 }
 
 UNIT_SUITE(match_clusters_split)
