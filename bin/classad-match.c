@@ -20,7 +20,11 @@
 #include "classad.h"
 #include "condor.h"
 
-enum { OPT_STRICT = CLI_LONG, OPT_CONSTRAINT, OPT_NOCLUSTER };
+enum { OPT_STRICT = CLI_LONG, OPT_CONSTRAINT, OPT_NOCLUSTER, OPT_HOLD };
+
+/* Matches held in memory by default (24 bytes each) before they go to a
+ * temporary file. */
+#define HOLD_DEFAULT	1000000
 
 static const cli_opt options[] = {
 	{ 'b', 0, "best", CLI_NOARG, NULL, "only the best slot of every job (-n 1)" },
@@ -44,6 +48,9 @@ static const cli_opt options[] = {
 	{ CLI_K_IN, 'I', NULL, CLI_ARG, "FORMAT", NULL },
 	{ OPT_NOCLUSTER, 0, "no-autocluster", CLI_NOARG, NULL,
 	    "match every job by itself (slower, same result)" },
+	{ OPT_HOLD, 0, "hold", CLI_ARG, "N",
+	    "hold at most N matches in memory (default 1000000);\n"
+	    "beyond, they wait sorted in a temporary file" },
 	{ CLI_K_NOW, 0, "now", CLI_ARG, "EPOCH", "fix time() and CurrentTime" },
 	{ OPT_STRICT, 0, "strict", CLI_NOARG, NULL,
 	    "new ClassAd lookup rules (no fallback to the other ad)" },
@@ -93,6 +100,7 @@ static struct {
 	const char *constraint;
 	bool strict, reverse, analyze, nocluster;
 	uint32_t limit;		/* 0: all */
+	size_t hold;		/* matches held in memory */
 	const char *want_id;	/* --analyze ID */
 	int pflags;
 } opt;
@@ -585,6 +593,7 @@ option(void *arg, int key, char *val)
 		break;
 	case OPT_CONSTRAINT: opt.constraint = val; break;
 	case OPT_NOCLUSTER: opt.nocluster = true; break;
+	case OPT_HOLD: opt.hold = (size_t)cli_int("--hold", val, 1, INT64_MAX); break;
 	case OPT_STRICT:
 		opt.strict = true;
 		opt.pflags |= CA_P_STRICT;
@@ -647,6 +656,7 @@ main(int argc, char **argv)
 	    (opt.strict ? CA_M_STRICT : 0), opt.analyze || opt.reverse ? 0 : opt.limit);
 	for (size_t j = 0; j < r->jobs.n; j++)
 		ca_matcher_add_job(r->matcher, r->jobs.at[j].ad);
+	ca_matcher_spill(r->matcher, opt.hold ? opt.hold : HOLD_DEFAULT);
 
 	if (cli_common.out_set) {
 		r->writer = ca_writer_open(stdout, cli_common.out, cli_common.gzip);
@@ -661,7 +671,12 @@ main(int argc, char **argv)
 		stream_slots(r, slots_path, reverse_slot);
 	else {
 		stream_slots(r, slots_path, match_slot);
+		/* matches that could not be kept are never printed in part */
+		if (ca_matcher_error(r->matcher))
+			cli_die(EX_SYSTEM, "%s", ca_matcher_error(r->matcher));
 		print_job_matches(r);
+		if (ca_matcher_error(r->matcher))
+			cli_die(EX_SYSTEM, "%s", ca_matcher_error(r->matcher));
 	}
 	if (r->writer && ca_writer_close(r->writer) < 0) {
 		cli_err("writing output failed");

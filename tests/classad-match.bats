@@ -219,6 +219,40 @@ ADS
 	[ "$output" = ' 262500 slots match and are willing to run your job' ]
 }
 
+@test "--hold: matches beyond it wait sorted in a temporary file; the output is the same" {
+	for o in "" "-o json"; do
+		classad-match $o "$POOL/jobs.ads" "$POOL/slots.ads" >"$TMP/a"
+		for n in 1 2 5; do
+			classad-match $o --hold $n "$POOL/jobs.ads" "$POOL/slots.ads" >"$TMP/b"
+			cmp "$TMP/a" "$TMP/b"
+		done
+	done
+	# the file is gone when the program is
+	mkdir "$TMP/tmp"
+	TMPDIR=$TMP/tmp classad-match --hold 1 "$POOL/jobs.ads" "$POOL/slots.ads" >/dev/null
+	[ -z "$(ls -A "$TMP/tmp")" ]
+	# no place for it: a system error, and no line printed in part
+	TMPDIR=$TMP/none run -4 classad-match --hold 1 "$POOL/jobs.ads" "$POOL/slots.ads"
+	[[ $output == *'cannot make the temporary file of matches: No such file or directory'* ]]
+	[[ $output != *$'\t'* ]]
+	run -2 classad-match --hold 0 "$POOL/jobs.ads" "$POOL/slots.ads"
+}
+
+@test "--hold: 3,000,000 matches in bounded memory" {
+	[[ -z ${ASAN_OPTIONS:-} ]] || skip "address space limits do not work under ASan"
+	# 30 autoclusters, each matching every one of 100,000 slots
+	awk 'BEGIN { for (j = 0; j < 30; j++)
+	    printf "ClusterId = %d\nProcId = 0\nRequirements = TARGET.Memory >= %d\nRank = TARGET.Memory\n\n",
+	        j + 1, j }' >"$TMP/jobs.ads"
+	awk 'BEGIN { for (i = 0; i < 100000; i++)
+	    printf "Name = \"s%d\"\nMemory = %d\nRequirements = true\n\n", i, 1024 + i % 97 }' \
+	    >"$TMP/slots.ads"
+	# 72 MB of matches; 64 MB of address space is far less than keeping them
+	run -0 bash -c "ulimit -v 65536; classad-match --hold 200000 '$TMP/jobs.ads' '$TMP/slots.ads' |
+	    awk 'NR == 1 || NR == 3000000 { print } END { print NR }'"
+	[ "$output" = $'1.0\ts96\t1120.0\t0.0\n30.0\ts99910\t1024.0\t0.0\n3000000' ]
+}
+
 # ---- the example pool ----
 
 @test "the example pool: every job's slots, best first" {

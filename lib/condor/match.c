@@ -21,10 +21,13 @@
  * evaluated at most once per slot. A slot whose own attributes reach back
  * into the job, and references that cannot be known, take the plain path:
  * the whole Requirements and Rank of the cluster's first job. */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "classad.h"
 #include "match.h"
@@ -400,10 +403,33 @@ struct ca_matcher {
 	ca_nameset snames;	/* the job names they read */
 	const ca_nameset *vol;	/* slot names whose values change meanwhile */
 	uint32_t batch;		/* ca_matcher_cluster_hits calls so far */
+
+	/* recorded hits beyond spill_max go to sorted runs in a temporary
+	 * file (ca_matcher_spill) */
+	size_t spill_max, held;	/* hits in memory: the most, and now */
+	int fd;			/* the file, or -1 */
+	uint64_t fsize;		/* its hits so far */
+	ca_vec(struct spill_run) runs;
+	ca_vec(uint32_t *) gparent;	/* after the first run: for each split, the
+					 * parent of each new cluster */
+	uint32_t gen0;		/* the generation of gparent.at[0] */
+	ca_vec(ca_hit) merged;	/* ca_matcher_hits of a cluster with runs */
+	uint32_t merged_cl;	/* the cluster merged there (+ 1), of ... */
+	uint32_t merged_gen;	/* ... this generation */
+	char err[160];		/* the first failure of the file, or "" */
 	uint8_t *sf;		/* per slot: SF_* */
 	double *sr;		/* per slot: its Rank when it does not read the job */
 	uint32_t nsl;
 	size_t memo_bytes;	/* memos of the shared operands so far */
+};
+
+/* A run of spilled hits: every cluster's hits of generation gen, sorted as
+ * ca_matcher_hits gives them, cluster after cluster from hit `base` of the
+ * file; start[c] .. start[c + 1] are cluster c's. */
+struct spill_run {
+	uint32_t gen, ncl;
+	uint64_t base;
+	uint64_t *start;
 };
 
 /* A slot's Requirements folded over the slot (see prepare_slot). */
@@ -786,6 +812,7 @@ ca_matcher_new(ca_ctx *cx, unsigned flags, uint32_t limit)
 	m->limit = limit;
 	m->rflags = (flags & CA_M_STRICT) ? CA_REFS_STRICT : 0;
 	m->nocluster = (flags & CA_M_NOCLUSTER) != 0;
+	m->fd = -1;
 	return m;
 }
 
@@ -814,6 +841,15 @@ ca_matcher_free(ca_matcher *m)
 	free(m->sp);
 	shared_free(&m->sslot);
 	ca_nameset_free(&m->snames);
+	if (m->fd >= 0)
+		close(m->fd);
+	for (size_t i = 0; i < m->runs.n; i++)
+		free(m->runs.at[i].start);
+	ca_vec_free(&m->runs);
+	for (size_t i = 0; i < m->gparent.n; i++)
+		free(m->gparent.at[i]);
+	ca_vec_free(&m->gparent);
+	ca_vec_free(&m->merged);
 	free(m);
 }
 
@@ -950,6 +986,16 @@ split(ca_matcher *m)
 	for (uint32_t c = 0; c < m->ncl; c++)
 		ca_vec_free(&m->cl[c].hits);
 	free(m->cl);
+	m->held = 0;
+	for (uint32_t c = 0; c < nn; c++)
+		m->held += ncl[c].hits.n;
+	if (m->runs.n > 0) {
+		/* the runs name the clusters of their generation */
+		uint32_t *pm = ca_xcalloc(nn ? nn : 1, sizeof *pm);
+		for (uint32_t c = 0; c < nn; c++)
+			pm[c] = ncl[c].parent;
+		*ca_vec_push(&m->gparent) = pm;
+	}
 	m->cl = ncl;
 	m->ncl = nn;
 	m->jsplit = m->J.v.n;
@@ -1039,15 +1085,23 @@ sort_hits(struct cluster *c, uint32_t limit)
 		c->hits.n = limit;
 }
 
+static void spill(ca_matcher *m);
+
 static void
-add_hit(struct cluster *c, uint32_t limit, uint32_t slot, double jr, double sr)
+add_hit(ca_matcher *m, struct cluster *c, uint32_t slot, double jr, double sr)
 {
 	/* with a limit, only the best `limit` can ever be shown: the order is
 	 * total and later slots lose ties */
-	if (c->hits.n == c->hits.cap && limit && c->hits.n >= 2 * limit)
-		sort_hits(c, limit);
+	if (c->hits.n == c->hits.cap && m->limit && c->hits.n >= 2 * m->limit) {
+		m->held -= c->hits.n;
+		sort_hits(c, m->limit);
+		m->held += c->hits.n;
+	}
 	*ca_vec_push(&c->hits) = (ca_hit){ jr, sr, slot };
 	c->sorted = false;
+	m->merged_cl = 0;
+	if (++m->held > m->spill_max && m->spill_max && m->limit == 0 && m->err[0] == 0)
+		spill(m);
 }
 
 /* Close the names over the slot and the jobs; split if needed. */
@@ -1139,7 +1193,7 @@ ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
 		m->shits.at[nh] = (ca_slot_hit){ jr, sr, c };
 		nh++;
 		if (record)
-			add_hit(&m->cl[c], m->limit, slot_no, jr, sr);
+			add_hit(m, &m->cl[c], slot_no, jr, sr);
 	}
 out:
 	ca_arena_reset(&cx->scratch);
@@ -1463,6 +1517,9 @@ ca_matcher_sigattrs(const ca_matcher *m, uint32_t *n, bool *dynamic)
 	return m->J.v.at;
 }
 
+static uint32_t ancestor(const ca_matcher *m, uint32_t c, uint32_t gen);
+static void read_run(ca_matcher *m, const struct spill_run *r, uint32_t c);
+
 const ca_hit *
 ca_matcher_hits(ca_matcher *m, uint32_t cluster, uint32_t *n)
 {
@@ -1474,6 +1531,163 @@ ca_matcher_hits(ca_matcher *m, uint32_t cluster, uint32_t *n)
 	}
 	struct cluster *c = &m->cl[cluster];
 	sort_hits(c, m->limit);
-	*n = (uint32_t)c->hits.n;
-	return c->hits.at;
+	if (m->runs.n == 0) {
+		*n = (uint32_t)c->hits.n;
+		return c->hits.at;
+	}
+	if (m->merged_cl != cluster + 1 || m->merged_gen != m->generation) {
+		m->merged.n = 0;
+		m->merged_cl = cluster + 1;
+		m->merged_gen = m->generation;
+		for (size_t i = 0; i < m->runs.n; i++)
+			read_run(m, &m->runs.at[i], ancestor(m, cluster, m->runs.at[i].gen));
+		ca_vec_reserve(&m->merged, m->merged.n + c->hits.n);
+		if (c->hits.n)
+			memcpy(m->merged.at + m->merged.n, c->hits.at, c->hits.n * sizeof *c->hits.at);
+		m->merged.n += c->hits.n;
+		if (m->merged.n > 1)
+			qsort(m->merged.at, m->merged.n, sizeof *m->merged.at, hit_cmp);
+	}
+	*n = (uint32_t)m->merged.n;
+	return m->merged.at;
+}
+
+/* ---- hits beyond memory ---- */
+
+void
+ca_matcher_spill(ca_matcher *m, size_t max)
+{
+	m->spill_max = max;
+}
+
+const char *
+ca_matcher_error(const ca_matcher *m)
+{
+	return m->err[0] ? m->err : NULL;
+}
+
+static void
+file_error(ca_matcher *m, const char *what)
+{
+	if (m->err[0] == 0)
+		snprintf(m->err, sizeof m->err, "%s the temporary file of matches: %s", what,
+		    strerror(errno));
+}
+
+/* A file of our own, unlinked at once: in $TMPDIR, else /tmp. */
+static bool
+open_spill(ca_matcher *m)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+
+	if (dir == NULL || *dir == 0)
+		dir = "/tmp";
+	if ((size_t)snprintf(path, sizeof path, "%s/classad-match-XXXXXX", dir) >= sizeof path) {
+		errno = ENAMETOOLONG;
+		file_error(m, "cannot make");
+		return false;
+	}
+	m->fd = mkstemp(path);
+	if (m->fd < 0) {
+		file_error(m, "cannot make");
+		return false;
+	}
+	unlink(path);
+	return true;
+}
+
+static bool
+write_all(int fd, const void *p, size_t len, uint64_t off)
+{
+	const char *b = p;
+
+	while (len > 0) {
+		ssize_t w = pwrite(fd, b, len, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return false;
+		}
+		b += w;
+		len -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return true;
+}
+
+/* Every cluster's hits, sorted, to the end of the file as one run. A
+ * failure stops the spilling; the hits not written stay in memory. */
+static void
+spill(ca_matcher *m)
+{
+	struct spill_run r = { m->generation, m->ncl, m->fsize, NULL };
+	uint64_t at = 0;
+
+	if (m->fd < 0 && !open_spill(m))
+		return;
+	r.start = ca_xcalloc((size_t)m->ncl + 1, sizeof *r.start);
+	for (uint32_t c = 0; c < m->ncl; c++) {
+		struct cluster *cl = &m->cl[c];
+		r.start[c] = at;
+		sort_hits(cl, 0);
+		if (cl->hits.n && !write_all(m->fd, cl->hits.at, cl->hits.n * sizeof *cl->hits.at,
+		    (m->fsize + at) * sizeof *cl->hits.at)) {
+			file_error(m, "cannot write");
+			/* what was written stays a run of the clusters before c */
+			for (uint32_t k = c; k <= m->ncl; k++)
+				r.start[k] = at;
+			break;
+		}
+		at += cl->hits.n;
+		m->held -= cl->hits.n;
+		ca_vec_free(&cl->hits);
+		cl->sorted = false;
+	}
+	r.start[m->ncl] = at;
+	m->fsize += at;
+	if (m->runs.n == 0)
+		m->gen0 = m->generation;
+	*ca_vec_push(&m->runs) = r;
+}
+
+/* The cluster of generation gen that cluster c (of now) comes from. */
+static uint32_t
+ancestor(const ca_matcher *m, uint32_t c, uint32_t gen)
+{
+	for (uint32_t g = m->generation; g > gen; g--)
+		c = m->gparent.at[g - m->gen0 - 1][c];
+	return c;
+}
+
+/* Run r's hits of cluster c onto m->merged. */
+static void
+read_run(ca_matcher *m, const struct spill_run *r, uint32_t c)
+{
+	uint64_t cnt = r->start[c + 1] - r->start[c];
+	size_t len = (size_t)cnt * sizeof *m->merged.at;
+	char *b;
+
+	if (cnt == 0)
+		return;
+	ca_vec_reserve(&m->merged, m->merged.n + cnt);
+	b = (char *)(m->merged.at + m->merged.n);
+	off_t off = (off_t)((r->base + r->start[c]) * sizeof *m->merged.at);
+	while (len > 0) {
+		ssize_t got = pread(m->fd, b, len, off);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got == 0)
+				errno = EIO;
+			file_error(m, "cannot read");
+			return;
+		}
+		b += got;
+		len -= (size_t)got;
+		off += got;
+	}
+	m->merged.n += cnt;
 }

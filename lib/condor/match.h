@@ -163,7 +163,15 @@ const uint32_t *ca_matcher_members(ca_matcher *m, uint32_t cluster, uint32_t *n)
 const ca_name *const *ca_matcher_sigattrs(const ca_matcher *m, uint32_t *n, bool *dynamic);
 
 /* A cluster's recorded hits, best first: job Rank descending, then slot
- * number ascending (at most limit of them). */
+ * number ascending (at most limit of them); valid until the next call. */
 const ca_hit *ca_matcher_hits(ca_matcher *m, uint32_t cluster, uint32_t *n);
+
+/* Hits recorded without a limit: at most max of them are held in memory;
+ * beyond, every cluster's go to a temporary file (in $TMPDIR, else /tmp,
+ * removed as soon as it is made) as one sorted run, and ca_matcher_hits
+ * merges a cluster's runs back. 0 (the default): all in memory. */
+void ca_matcher_spill(ca_matcher *m, size_t max);
+/* The first failure of that file, or NULL: the hits may be incomplete. */
+const char *ca_matcher_error(const ca_matcher *m);
 
 #endif
