@@ -388,6 +388,8 @@ struct ca_matcher {
 	bool policy_seen;	/* some job refers to the slot's Requirements/Rank */
 
 	ca_arena prep;		/* folded trees of the clusters */
+	ca_arena fold;		/* a slot's folded trees, until what is kept is copied */
+	ca_arena *fa;		/* where fold() makes nodes: prep or fold */
 	struct shared sconj, srank;
 	uint32_t stamp;		/* slots matched so far, for the shared values */
 
@@ -478,9 +480,9 @@ shared_free(struct shared *t)
 	ca_dict_free(&t->index);
 }
 
-/* The id of tree e in t, added when new. */
+/* The id of tree e in t, added when new (a copy in prep with copy). */
 static uint32_t
-shared_id(struct shared *t, ca_arena *prep, const ca_expr *e)
+shared_id(struct shared *t, ca_arena *prep, const ca_expr *e, bool copy)
 {
 	uint64_t h = ca_expr_hash(0, e, 0);
 	ca_dict_it it;
@@ -490,6 +492,8 @@ shared_id(struct shared *t, ca_arena *prep, const ca_expr *e)
 		if (t->v.at[id].hash == h && ca_expr_same(t->v.at[id].tree, e, 0))
 			return id;
 	ca_dict_add(&t->index, h, (uint32_t)t->v.n);
+	if (copy)
+		e = ca_expr_copy(prep, e);
 	*ca_vec_push(&t->v) = (struct shared_expr){ e, ca_prog_new(prep, e), h, 0, 0, NULL, 0, 0 };
 	return (uint32_t)t->v.n - 1;
 }
@@ -552,7 +556,7 @@ static const ca_expr *fold(ca_matcher *m, const ca_expr *e, const ca_ad *job,
 static ca_expr **
 fold_all(ca_matcher *m, ca_expr *const *v, uint32_t n, const ca_ad *job, bool *self_left)
 {
-	ca_expr **out = ca_arena_array(&m->prep, n, sizeof *out);
+	ca_expr **out = ca_arena_array(m->fa, n, sizeof *out);
 
 	for (uint32_t i = 0; i < n; i++)
 		out[i] = (ca_expr *)fold(m, v[i], job, self_left);
@@ -564,7 +568,7 @@ fold_all(ca_matcher *m, ca_expr *const *v, uint32_t n, const ca_ad *job, bool *s
 static ca_expr *
 node_copy(ca_matcher *m, const ca_expr *e)
 {
-	ca_expr *c = ca_arena_alloc(&m->prep, sizeof *c);
+	ca_expr *c = ca_arena_alloc(m->fa, sizeof *c);
 
 	*c = *e;
 	c->flags &= (uint16_t)~CA_EXPR_SHARED;
@@ -593,7 +597,7 @@ fold(ca_matcher *m, const ca_expr *e, const ca_ad *job, bool *self_left)
 	if (!r.other) {
 		ca_value v = ca_eval_expr(m->cx, e, job, m->cx->empty);
 		if (v.kind != CA_LIST && v.kind != CA_AD && v.kind != CA_ERROR) {
-			c = ca_expr_lit(&m->prep, v);
+			c = ca_expr_lit(m->fa, v);
 			c->pos = e->pos;
 			ca_arena_reset(&m->cx->scratch);
 			return c;
@@ -700,14 +704,14 @@ prepare_cluster(ca_matcher *m, struct cluster *c)
 		} else if (self_left)
 			add_own(m, c, f, nops);
 		else
-			c->conj[c->nconj++] = shared_id(&m->sconj, &m->prep, f);
+			c->conj[c->nconj++] = shared_id(&m->sconj, &m->prep, f, false);
 	}
 	ca_vec_free(&ops);
 	if (job->rank) {
 		bool self_left = false;
 		c->rank = fold(m, job->rank, job->ad, &self_left);
 		if (!self_left && c->rank->node != CA_N_LIT)
-			c->rank_id = (int32_t)shared_id(&m->srank, &m->prep, c->rank);
+			c->rank_id = (int32_t)shared_id(&m->srank, &m->prep, c->rank, false);
 		else if (c->rank->node != CA_N_LIT)
 			c->rankp = ca_prog_new(&m->prep, c->rank);
 	}
@@ -813,6 +817,7 @@ ca_matcher_new(ca_ctx *cx, unsigned flags, uint32_t limit)
 	m->rflags = (flags & CA_M_STRICT) ? CA_REFS_STRICT : 0;
 	m->nocluster = (flags & CA_M_NOCLUSTER) != 0;
 	m->fd = -1;
+	m->fa = &m->prep;
 	return m;
 }
 
@@ -835,6 +840,7 @@ ca_matcher_free(ca_matcher *m)
 	shared_free(&m->sconj);
 	shared_free(&m->srank);
 	ca_arena_free(&m->prep);
+	ca_arena_free(&m->fold);
 	free(m->sl);
 	free(m->sf);
 	free(m->sr);
@@ -1226,9 +1232,13 @@ prepare_slot(ca_matcher *m, uint32_t i)
 	p->state = SP_WHOLE;
 	if (m->dynamic || calls_random(s->req))
 		return;
+	/* folded in a scratch arena: only what is kept is copied */
+	m->fa = &m->fold;
 	operands(fold(m, s->req, s->ad, &(bool){ false }), &ops);
 	if (ops.n > UINT16_MAX) {
 		ca_vec_free(&ops);
+		m->fa = &m->prep;
+		ca_arena_reset(&m->fold);
 		return;
 	}
 	p->state = SP_READY;
@@ -1242,14 +1252,16 @@ prepare_slot(ca_matcher *m, uint32_t i)
 		} else if (self_left) {
 			if (p->own == NULL)
 				p->own = ca_arena_array(&m->prep, ops.n, sizeof *p->own);
-			p->own[p->nown++] = ca_prog_new(&m->prep, f);
+			p->own[p->nown++] = ca_prog_new(&m->prep, ca_expr_copy(&m->prep, f));
 		} else {
 			if (ca_expr_refs(f, NULL, m->rflags, sname_ref, m))
 				p->state = SP_WHOLE;
-			p->conj[p->nconj++] = shared_id(&m->sslot, &m->prep, f);
+			p->conj[p->nconj++] = shared_id(&m->sslot, &m->prep, f, true);
 		}
 	}
 	ca_vec_free(&ops);
+	m->fa = &m->prep;
+	ca_arena_reset(&m->fold);
 }
 
 /* Whether the slots' shared operands may be evaluated once for cluster c:
