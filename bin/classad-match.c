@@ -54,6 +54,7 @@ static const cli_opt options[] = {
 	{ CLI_K_NOW, 0, "now", CLI_ARG, "EPOCH", "fix time() and CurrentTime" },
 	{ OPT_STRICT, 0, "strict", CLI_NOARG, NULL,
 	    "new ClassAd lookup rules (no fallback to the other ad)" },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_END
 };

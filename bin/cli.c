@@ -79,7 +79,8 @@ cli_write_safe(FILE *fp, const char *text, size_t n)
 /*
  * Progress while ads are read, on standard error: after two seconds, twice
  * a second, how many ads and how fast, on one line written over in place
- * and erased when the input ends or a message comes. Only at a terminal
+ * and erased when the input ends or a message comes. Long work after the
+ * reading (a negotiation cycle, a replay) says how far it is the same way. Only at a terminal
  * (standard error one, standard output not: output to the terminal would
  * run into the line) and never with -q.
  */
@@ -123,24 +124,56 @@ terminal(FILE *fp)
 	return tcgetattr(fileno(fp), &t) == 0;
 }
 
-static void
-progress_ad(void)
+static bool
+progress_on(void)
 {
 	if (progress.on == 0) {
 		progress.on = !cli_common.quiet && terminal(stderr) && !terminal(stdout) ? 1 : -1;
 		progress.start = mono_seconds();
 		progress.next = progress.start + PROGRESS_AFTER;
 	}
-	if (progress.on < 0 || ++progress.ads % PROGRESS_CHECK != 0)
-		return;
+	return progress.on > 0;
+}
+
+bool
+cli_progress_due(void)
+{
+	if (!progress_on())
+		return false;
 	double now = mono_seconds();
 	if (now < progress.next)
-		return;
-	fprintf(stderr, "\r%s: %" PRIu64 " ads read, %.0f a second\033[K", progname,
-	    progress.ads, (double)progress.ads / (now - progress.start));
+		return false;
+	progress.next = now + PROGRESS_EVERY;
+	return true;
+}
+
+void
+cli_progress_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "\r%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\033[K", stderr);
 	fflush(stderr);
 	progress.shown = true;
-	progress.next = now + PROGRESS_EVERY;
+}
+
+void
+cli_progress_end(void)
+{
+	progress_erase();
+}
+
+static void
+progress_ad(void)
+{
+	if (!progress_on() || ++progress.ads % PROGRESS_CHECK != 0 || !cli_progress_due())
+		return;
+	cli_progress_line("%" PRIu64 " ads read, %.0f a second", progress.ads,
+	    (double)progress.ads / (mono_seconds() - progress.start));
 }
 
 /* The one place messages reach the terminal: "prog: " (unless NULL), the
@@ -561,6 +594,9 @@ shared(const cli_opt *o, char *val)
 		break;
 	case CLI_K_GZIP:
 		cli_common.gzip = cli_common.gzip_set = true;
+		break;
+	case CLI_K_QUIET:
+		cli_common.quiet = true;
 		break;
 	default:
 		break;

@@ -23,7 +23,8 @@ enum { CLI_NOARG, CLI_ARG, CLI_OPTARG };
 enum { CLI_LONG = 256, CLI_POS = 1, CLI_DASHDASH = 2 };
 /* the shared options' keys */
 enum {
-	CLI_K_NOW = 200, CLI_K_CONFIG, CLI_K_IN, CLI_K_OUT, CLI_K_GZIP, CLI_K_HELP, CLI_K_VERSION
+	CLI_K_NOW = 200, CLI_K_CONFIG, CLI_K_IN, CLI_K_OUT, CLI_K_GZIP, CLI_K_HELP, CLI_K_VERSION,
+	CLI_K_QUIET
 };
 
 typedef struct cli_opt {
@@ -52,6 +53,8 @@ typedef struct cli_opt {
 	"long|new|json|xml (default long)" }
 #define CLI_OPT_GZIP		{ CLI_K_GZIP, 'z', "gzip", CLI_NOARG, NULL, \
 	"compress the output with gzip" }
+#define CLI_OPT_QUIET		{ CLI_K_QUIET, 'q', "quiet", CLI_NOARG, NULL, \
+	"no progress line on standard error" }
 #define CLI_OPT_HELP		{ CLI_K_HELP, 'h', "help", CLI_NOARG, NULL, \
 	"this text;  -V, --version  the version" }, \
 				{ CLI_K_VERSION, 'V', "version", CLI_NOARG, NULL, NULL }
@@ -158,6 +161,13 @@ void cli_note(const ca_diag *e);
  * its progress on standard error at a terminal (unless cli_common.quiet). */
 ca_reader *cli_open(const char *path, ca_format fmt);
 int cli_next_ad(ca_reader *r, ca_ad **ad, bool *bad);
+/* Progress of long work other than reading, on the same terms: whether a
+ * line is due now (at a terminal, not -q, two seconds after the program
+ * began, twice a second; it reads the clock: call it every so often),
+ * the line (over the last one), and its end (erased). */
+bool cli_progress_due(void);
+void cli_progress_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_progress_end(void);
 void cli_raise(int status);
 /* "prog: message", then exit(status). */
 void cli_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));

@@ -53,6 +53,7 @@ static const cli_opt options[] = {
 	CLI_OPT_GZIP,
 	CLI_HEADING("Both:"),
 	CLI_OPT_NOW,
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_END
 };

@@ -50,6 +50,7 @@ static const cli_opt options[] = {
 	CLI_OPT_OUT,
 	CLI_OPT_GZIP,
 	{ CLI_K_NOW, 0, "now", CLI_ARG, "EPOCH", "the time of the cycle (default: the clock)" },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_END
 };
@@ -206,6 +207,16 @@ write_account(ca_neg *neg)
 	strbuf_release(&sb);
 }
 
+/* A long cycle at a terminal says how far it is. */
+static void
+progress(void *arg, int spin, size_t jobs, size_t matches)
+{
+	(void)arg;
+	if (cli_progress_due())
+		cli_progress_line("pie spin %d: %zu jobs negotiated, %zu matches", spin, jobs,
+		    matches);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -256,7 +267,9 @@ main(int argc, char **argv)
 	if (bad_slots < 0 || bad_jobs < 0)
 		goto done;
 
+	ca_neg_on_progress(neg, progress, NULL);
 	size_t matches = ca_neg_run(neg);
+	cli_progress_end();
 	write_matches(neg);
 	if (opt.summary)
 		write_summary(neg);

@@ -59,6 +59,7 @@ static const cli_opt options[] = {
 	{ OPT_SVG, 0, "svg", CLI_ARG, "FILE", "the runs' pictures, overlaid" },
 	{ OPT_MERGE, 0, "merge", CLI_NOARG, NULL, "report from JSON results given as arguments" },
 	CLI_OPT_IN('i'),
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_END
 };
@@ -343,15 +344,36 @@ read_rows(const char *path, rowvec *out)
 	ca_reader_close(rd);
 }
 
+/* A long replay at a terminal says how far it is. */
+static void
+progress(void *arg, const char *policy, int64_t now, int64_t end, size_t submitted,
+    size_t jobs)
+{
+	char at[32], to[32];
+	time_t a = (time_t)now, b = (time_t)end;
+	struct tm tm;
+
+	(void)arg;
+	if (!cli_progress_due())
+		return;
+	strftime(at, sizeof at, "%Y-%m-%d %H:%M", gmtime_r(&a, &tm));
+	strftime(to, sizeof to, "%Y-%m-%d %H:%M", gmtime_r(&b, &tm));
+	cli_progress_line("policy %s: at %s UTC (the window ends %s), %zu of %zu jobs "
+	    "submitted", policy, at, to, submitted, jobs);
+}
+
 /* Every policy, -j at a time: each in a child writing its rows to a
- * temporary file, read back in the policies' order. */
+ * temporary file, read back in the policies' order. One at a time, the
+ * replay shows its progress; in parallel, how many policies are done. */
 static void
 simulate_all(ca_replay *r, const struct policy *const *pols, size_t np, rowvec *out)
 {
 	if (opt.jobs == 1 || np == 1) {
+		ca_replay_on_progress(r, progress, NULL);
 		for (size_t i = 0; i < np; i++)
 			if (simulate(r, pols[i], out) < 0)
 				cli_raise(EX_INPUT);
+		cli_progress_end();
 		return;
 	}
 	char (*tmp)[64] = ca_xcalloc(np, sizeof *tmp);
@@ -402,7 +424,10 @@ simulate_all(ca_replay *r, const struct policy *const *pols, size_t np, rowvec *
 			}
 		running--;
 		done++;
+		if (done < np && cli_progress_due())
+			cli_progress_line("%zu of %zu policies simulated", done, np);
 	}
+	cli_progress_end();
 	for (size_t i = 0; i < np; i++) {
 		read_rows(tmp[i], out);
 		unlink(tmp[i]);

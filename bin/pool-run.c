@@ -1006,6 +1006,9 @@ run(const char *pooldir)
 				cli_err("%s: refused (%s)", f[i].name, f[i].why.msg);
 		if (pl != NULL)
 			sample(p, pl, t);
+		if (cli_progress_due())
+			cli_progress_line("%lld of %lld cycles, %zu jobs in the queue",
+			    (long long)k + 1, (long long)opt.cycles, ca_pool_njobs(p));
 		if (opt.commit_each && k + 1 < opt.cycles) {
 			if (ca_pool_dir_commit(&d, p, d.gen + 1, NULL, 0, NULL, 0, &err) < 0 ||
 			    ca_pool_dir_begin(&d, &err) < 0) {

@@ -59,6 +59,7 @@ static const cli_opt options[] = {
 	CLI_OPT_IN('i'),
 	CLI_OPT_OUT,
 	CLI_OPT_GZIP,
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_END
 };

@@ -66,6 +66,7 @@ static const cli_opt options[] = {
 	    "auto|long|new|json|xml (slots, machines and events)" },
 	CLI_OPT_OUT,
 	CLI_OPT_GZIP,
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_END
 };

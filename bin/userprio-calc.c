@@ -94,6 +94,7 @@ static const cli_opt options[] = {
 	{ CLI_K_OUT, 'o', "output-format", CLI_ARG, "F",
 	    "format of -long (long|new|json|xml)" },
 	{ CLI_K_GZIP, 'z', "gzip", CLI_NOARG, NULL, "compress -long output" },
+	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_END
 };

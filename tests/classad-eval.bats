@@ -461,14 +461,13 @@ S
 }
 
 @test "progress: a long read shows ads read and their rate on a terminal's standard error, never with -q or off a terminal" {
-	command -v script > /dev/null || skip "no script(1) to run it at a terminal"
 	for ((i = 0; i < 3000; i++)); do printf 'A = %d\n\n' "$i"; done > "$BATS_TEST_TMPDIR/a"
 	feed="cat $BATS_TEST_TMPDIR/a; sleep 2.5; cat $BATS_TEST_TMPDIR/a"
-	run script -qec "($feed) | classad-eval -w 'A >= 0' > $BATS_TEST_TMPDIR/out" /dev/null
+	at_terminal "($feed) | classad-eval -w 'A >= 0' > $BATS_TEST_TMPDIR/out"
 	[[ $output == *"classad-eval: "*" ads read, "*" a second"* ]]
 	[[ $output == *$'\e[K' ]]	# the line is erased at the end
 	[[ $(grep -c '^A = ' "$BATS_TEST_TMPDIR/out") == 6000 ]]
-	run script -qec "($feed) | classad-eval -q -w 'A >= 0' > /dev/null" /dev/null
+	at_terminal "($feed) | classad-eval -q -w 'A >= 0' > /dev/null"
 	[[ -z $output ]]
 	run bash -c "($feed) | classad-eval -w 'A >= 0' 2>&1 > /dev/null"
 	[[ -z $output ]]

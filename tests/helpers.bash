@@ -49,3 +49,11 @@ untraced() {
 write_file() {
 	cat >"$TMP/$1" && printf '%s\n' "$TMP/$1"
 }
+
+# at_terminal CMD: run the shell command CMD with standard error (and, unless
+# CMD sends it elsewhere, standard output) at a terminal, as run does;
+# skips the test where script(1) is missing
+at_terminal() {
+	command -v script >/dev/null || skip "no script(1) to run it at a terminal"
+	run script -qec "$1" /dev/null
+}

@@ -1179,3 +1179,18 @@ pslot() {
 	run -0 classad-eval -p 'size(PreemptedSlots)' <<<"$output"
 	[ "$output" = 1 ]
 }
+
+@test "progress: a long cycle says how far it is on a terminal's standard error, never with -q or off a terminal" {
+	gen_slots a 20 >"$TMP/slots"
+	gen_jobs alice 1 30 >"$TMP/jobs"
+	# the slots come slowly: the cycle starts more than two seconds in
+	feed="cat $TMP/slots; sleep 2.5"
+	at_terminal "($feed) | negotiate --now $T0 --slots - --jobs $TMP/jobs >$TMP/out"
+	[[ $output == *"negotiate: pie spin 1: "*" jobs negotiated, "*" matches"* ]]
+	[[ $output == *$'\e[K' ]]	# the line is erased at the end
+	[[ $(grep -c '^JobId = ' "$TMP/out") == 20 ]]
+	at_terminal "($feed) | negotiate -q --now $T0 --slots - --jobs $TMP/jobs >/dev/null"
+	[[ -z $output ]]
+	run bash -c "($feed) | negotiate --now $T0 --slots - --jobs $TMP/jobs 2>&1 >/dev/null"
+	[[ -z $output ]]
+}

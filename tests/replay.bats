@@ -252,3 +252,17 @@ row() {
 	((status == 0))
 	[[ $stderr == *'a job ad without Owner'* ]]
 }
+
+@test "pool-replay: progress on a terminal's standard error, never with -q or off a terminal" {
+	# the history comes slowly: the replay starts more than two seconds in
+	feed="cat $S/history; sleep 2.5"
+	args="--queue $S/queue.ads --status $S/status.ads --userprio $S/userprio.ads -c $S/condor_config --policy now"
+	at_terminal "($feed) | pool-replay --history - $args >$TMP/out"
+	[[ $output == *"pool-replay: policy now: at 2026-"*" UTC (the window ends 2026-"*" jobs submitted"* ]]
+	[[ $output == *$'\e[K' ]]
+	grep -q '^Replay of 819 jobs' "$TMP/out"
+	at_terminal "($feed) | pool-replay -q --history - $args >/dev/null"
+	[[ -z $output ]]
+	run bash -c "($feed) | pool-replay --history - $args 2>&1 >/dev/null"
+	[[ -z $output ]]
+}

@@ -1210,6 +1210,13 @@ prepare(ca_neg *n)
 
 /* ---- the cycle ---- */
 
+void
+ca_neg_on_progress(ca_neg *n, ca_neg_progress_fn *fn, void *arg)
+{
+	n->progress = fn;
+	n->progress_arg = arg;
+}
+
 size_t
 ca_neg_run(ca_neg *n)
 {

@@ -381,6 +381,9 @@ struct ca_neg {
 	size_t hit_bytes;	/* of the lists kept */
 	ca_vec(uint32_t) made;	/* autoclusters with a list, oldest first ... */
 	size_t made_head;	/* ... from here */
+	ca_neg_progress_fn *progress;	/* ca_neg_on_progress */
+	void *progress_arg;
+	size_t jobs_seen;	/* jobs the turns came to */
 	uint32_t turn_sub;	/* the submitter whose turn it is, or NONE ... */
 	size_t turn_pos;	/* ... and its job negotiated now */
 	estore store;		/* the jobs' expressions */

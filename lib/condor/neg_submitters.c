@@ -341,6 +341,9 @@ take_turn(ca_neg *n, uint32_t si, struct turn *t, bool rank_mode_ok)
 			ca_neg_cache_clear(&n->keys.at[done].cache);
 		done = --k->turn_jobs == 0 ? jb->key : NONE;
 		n->turn_pos = q;
+		n->jobs_seen++;
+		if (n->progress)
+			n->progress(n->progress_arg, n->spin, n->jobs_seen, n->matches.n);
 		if (placed(jb))
 			continue;
 		if (jb->grp != NONE && n->grps.at[jb->grp].rejected) {

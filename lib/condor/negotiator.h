@@ -140,6 +140,12 @@ void ca_neg_explain(ca_neg *n, const char *jobid);
  * turn took, and the result. */
 void ca_neg_account(const ca_neg *n, strbuf *out);
 
+/* Called as the cycle goes, for a program's progress line: after each
+ * job a submitter's turn comes to, with the pie spin, the jobs come to so
+ * far (in every spin) and the matches made. */
+typedef void ca_neg_progress_fn(void *arg, int spin, size_t jobs, size_t matches);
+void ca_neg_on_progress(ca_neg *n, ca_neg_progress_fn *fn, void *arg);
+
 /* Run the cycle. Returns the number of matches. */
 size_t ca_neg_run(ca_neg *n);
 

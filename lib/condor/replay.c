@@ -48,6 +48,8 @@ struct skip {
 
 struct ca_replay {
 	ca_ctx cx;
+	ca_replay_progress_fn *progress;	/* ca_replay_on_progress */
+	void *progress_arg;
 	ca_vec(struct rjob) jobs;
 	ca_vec(ca_ad *) tmpls;		/* the submit-side ads, each once */
 	ca_vec(uint64_t) tmplh;
@@ -1024,6 +1026,13 @@ agg_rows(struct run *u, const char *kind, struct agg *ag, size_t n, double pool)
 	ca_vec_free(&order);
 }
 
+void
+ca_replay_on_progress(ca_replay *r, ca_replay_progress_fn *fn, void *arg)
+{
+	r->progress = fn;
+	r->progress_arg = arg;
+}
+
 int
 ca_replay_run(ca_replay *r, const char *policy, ca_replay_config_fn cfgfn, void *cfg_arg,
     ca_pool_warn_fn warn, void *warn_arg, ca_ad ***rows, size_t *nrows, ca_diag *err)
@@ -1126,6 +1135,8 @@ ca_replay_run(ca_replay *r, const char *policy, ca_replay_config_fn cfgfn, void 
 		cycles++;
 		sample(&u, b, every, ag, (b - start) % 3600 < every);
 		t = b;
+		if (r->progress)
+			r->progress(r->progress_arg, policy, t, r->o.end, u.submitted, r->jobs.n);
 		if (u.claimed_now > 0 || u.submitted < r->jobs.n || t <= r->o.end) {
 			busy_at = t;
 			for (size_t i = 0; i < 2 * nn; i++)

@@ -91,6 +91,13 @@ typedef ca_config *(*ca_replay_config_fn)(void *arg, const char *subsys, const c
 /* Simulate the workload under a policy from the start until every job has
  * left the queue or until o->until. rows (malloc'ed, each ad the caller's)
  * get the report's rows. Returns 0, or -1 with err. */
+/* Called after each cycle of ca_replay_run, for a program's progress line:
+ * the policy, the simulated time, the window's end and the jobs submitted
+ * so far and in all. */
+typedef void ca_replay_progress_fn(void *arg, const char *policy, int64_t now, int64_t end,
+    size_t submitted, size_t jobs);
+void ca_replay_on_progress(ca_replay *r, ca_replay_progress_fn *fn, void *arg);
+
 int ca_replay_run(ca_replay *r, const char *policy, ca_replay_config_fn cfg, void *cfg_arg,
     ca_pool_warn_fn warn, void *warn_arg, ca_ad ***rows, size_t *nrows, ca_diag *err);
 
