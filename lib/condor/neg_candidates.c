@@ -374,6 +374,27 @@ resource(ca_neg *n, const ca_ad *ad, const ca_name *res, int *kind)
 	return ca_is_num(v) ? ca_rank_number(v) : 0;
 }
 
+/* The Requirements and Rank of job rep and of slot s, looked up once: a
+ * key's candidates go through every consumption-policy slot with the same
+ * representative, and neither ad's Requirements or Rank changes in the
+ * cycle (only requests, resources and the ephemeral attributes do). */
+static void
+mads(ca_neg *n, const struct job *rep, struct slot *s, ca_mad *jm, ca_mad *sm)
+{
+	uint32_t j = (uint32_t)(rep - n->jobs.at);
+
+	if (n->mad_job != j) {
+		ca_mad_prepare(&n->mad, rep->ad);
+		n->mad_job = j;
+	}
+	*jm = n->mad;
+	if (!s->mad_set) {
+		ca_mad_prepare(&s->mad, s->ad);
+		s->mad_set = true;
+	}
+	*sm = s->mad;
+}
+
 /* What is left of resource r of consumption-policy slot s. A literal
  * changes only with the slot's version (each deduction), and is kept. */
 static double
@@ -434,8 +455,7 @@ cp_fits(ca_neg *n, struct slot *s, struct job *rep, double *cons, double *cost,
 	for (uint32_t r = 0; r < s->nres; r++)
 		ca_neg_tmp_set(n, rep->ad, s->res[r].req, ca_neg_num_value(cons[r], true));
 	ca_mad jm, sm;
-	ca_mad_prepare(&jm, rep->ad);
-	ca_mad_prepare(&sm, s->ad);
+	mads(n, rep, s, &jm, &sm);
 	ok = ca_match_symmetric(n->cx, &jm, &sm);
 	if (ok) {
 		*jrank = ca_match_rank(n->cx, jm.rank, rep->ad, s->ad);
@@ -671,8 +691,7 @@ multi_cand(ca_neg *n, struct slot *p, struct job *rep, bool only_rank, struct ca
 	for (uint32_t r = 0; r < nres; r++)
 		sum[r] = resource(n, p->ad, res[r], &kind[r]);
 	ca_mad jm, sm;
-	ca_mad_prepare(&jm, rep->ad);
-	ca_mad_prepare(&sm, p->ad);
+	mads(n, rep, p, &jm, &sm);
 	for (uint32_t k = 0; k < nuse && why != K_OK; k++) {
 		struct slot *d = &n->slots.at[use[k]];
 		for (uint32_t r = 0; r < nres; r++)

@@ -75,7 +75,18 @@ ca_neg_rank(ca_neg *n, const ca_expr *e, const ca_ad *slot, const ca_ad *job)
 {
 	if (e == NULL)
 		return 0.0;
-	ca_value v = ca_eval_expr(n->cx, e, slot, job);
+	/* the policy's few expressions, evaluated for many pairs: each in its
+	 * flat form, made once */
+	const ca_prog *p = NULL;
+	for (int i = 0; i < NEG_PROGS && p == NULL; i++) {
+		if (n->progs[i].e == NULL) {
+			n->progs[i].e = e;
+			n->progs[i].p = ca_prog_new(&n->arena, e);
+		}
+		if (n->progs[i].e == e)
+			p = n->progs[i].p;
+	}
+	ca_value v = p ? ca_prog_eval(n->cx, p, slot, job) : ca_eval_expr(n->cx, e, slot, job);
 	switch (v.kind) {
 	case CA_BOOL:
 		return v.u.b;
@@ -233,6 +244,7 @@ ca_neg_new(ca_ctx *cx, ca_acct *acct)
 	n->warn = (strbuf)STRBUF_INIT;
 	n->explain_job = NONE;
 	n->turn_sub = NONE;
+	n->mad_job = NONE;
 	n->n_cpus = ca_intern("Cpus", 4);
 	n->n_mem = ca_intern("Memory", 6);
 	n->n_disk = ca_intern("Disk", 4);

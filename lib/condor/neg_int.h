@@ -116,6 +116,8 @@ struct slot {
 	bool eph;		/* Remote* attributes set */
 	struct cpres *res;	/* cp: its resources */
 	uint32_t nres;
+	bool mad_set;		/* mad looked up */
+	ca_mad mad;
 	ovr reph[EPH_R_N];
 };
 
@@ -212,6 +214,8 @@ struct hitlist {
 
 #define HITS_MAX	((size_t)64 << 20)
 #define HITS_BATCH	32
+
+#define NEG_PROGS	4	/* NEGOTIATOR_PRE/POST_JOB_RANK, PREEMPTION_RANK */
 
 /* Dynamic slots a pslot-preemption candidate would preempt. */
 struct multi {
@@ -391,6 +395,12 @@ struct ca_neg {
 	ca_nameset jobnames;	/* every attribute name some job defines */
 	ca_matcher *matcher;
 	ca_nameset volnames;	/* slot attributes that change during the cycle */
+	uint32_t mad_job;	/* the job whose Requirements and Rank mad holds */
+	ca_mad mad;
+	struct {
+		const ca_expr *e;
+		ca_prog *p;
+	} progs[NEG_PROGS];	/* the flat forms of ca_neg_rank's expressions */
 	const ca_name *n_cpus, *n_mem, *n_disk;
 	ca_vec(ovr) stack;	/* temporary overrides */
 	uint32_t stack_made;	/* entries of stack with their node made */
