@@ -18,6 +18,8 @@ const char *progname = "classad-tools";
 int cli_status;
 struct cli_common cli_common;
 
+static void progress_begin(void);
+
 void
 cli_init(int argc, char **argv, const char *name)
 {
@@ -25,6 +27,7 @@ cli_init(int argc, char **argv, const char *name)
 	(void)argv;
 	progname = name;
 	cli_status = EX_OK;
+	progress_begin();
 }
 
 void
@@ -77,12 +80,13 @@ cli_write_safe(FILE *fp, const char *text, size_t n)
 }
 
 /*
- * Progress while ads are read, on standard error: after two seconds, twice
- * a second, how many ads and how fast, on one line written over in place
- * and erased when the input ends or a message comes. Long work after the
- * reading (a negotiation cycle, a replay) says how far it is the same way. Only at a terminal
- * (standard error one, standard output not: output to the terminal would
- * run into the line) and never with -q.
+ * Progress while ads are read, on standard error: from two seconds after
+ * the program began, twice a second, how many ads and how fast, on one
+ * line written over in place and erased when the input ends or a message
+ * comes. Long work after the reading (a negotiation cycle, a replay) says
+ * how far it is the same way. Only at a terminal (standard error one,
+ * standard output not: output to the terminal would run into the line)
+ * and never with -q.
  */
 #define PROGRESS_AFTER	2.0	/* seconds before the first line */
 #define PROGRESS_EVERY	0.5
@@ -124,14 +128,19 @@ terminal(FILE *fp)
 	return tcgetattr(fileno(fp), &t) == 0;
 }
 
+/* The clock of the progress starts with the program. */
+static void
+progress_begin(void)
+{
+	progress.start = mono_seconds();
+	progress.next = progress.start + PROGRESS_AFTER;
+}
+
 static bool
 progress_on(void)
 {
-	if (progress.on == 0) {
+	if (progress.on == 0)
 		progress.on = !cli_common.quiet && terminal(stderr) && !terminal(stdout) ? 1 : -1;
-		progress.start = mono_seconds();
-		progress.next = progress.start + PROGRESS_AFTER;
-	}
 	return progress.on > 0;
 }
 

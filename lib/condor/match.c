@@ -348,11 +348,16 @@ struct shared_expr {
 	uint64_t bits;		/* a slot's operand: its value for each cluster
 				 * of the batch, 2 bits (known, true) ... */
 	uint32_t batch;		/* ... of this batch */
+	uint8_t *cmemo;		/* slot by slot: its value for every cluster,
+				 * 2 bits, or NULL ... */
+	uint32_t cgen;		/* ... of this generation of clusters */
+	size_t cgen_len;	/* its bytes */
 };
 
 struct shared {
 	ca_vec(struct shared_expr) v;
 	ca_dict index;
+	size_t max;		/* the most it takes (0: no limit) */
 };
 
 struct ca_matcher {
@@ -457,6 +462,12 @@ enum {
 /* The clusters of a batch whose slot operands' values are kept. */
 #define SP_BATCH	32
 
+/* Slot by slot, a slot's Requirements is folded when there are this many
+ * clusters to match it with; the slots' shared operands kept are at most
+ * SSLOT_MAX (a slot's own values, such as its Disk, make new ones). */
+#define SP_CLUSTERS	64
+#define SSLOT_MAX	16384
+
 /* What a slot is, whatever the cluster (ca_matcher_set_slots). */
 #define SF_USE		0x1	/* it may match: Requirements there, and not false
 				 * without the job */
@@ -474,8 +485,10 @@ enum {
 static void
 shared_free(struct shared *t)
 {
-	for (size_t i = 0; i < t->v.n; i++)
+	for (size_t i = 0; i < t->v.n; i++) {
 		free(t->v.at[i].memo);
+		free(t->v.at[i].cmemo);
+	}
 	ca_vec_free(&t->v);
 	ca_dict_free(&t->index);
 }
@@ -491,10 +504,13 @@ shared_id(struct shared *t, ca_arena *prep, const ca_expr *e, bool copy)
 	    id = ca_dict_next(&t->index, &it))
 		if (t->v.at[id].hash == h && ca_expr_same(t->v.at[id].tree, e, 0))
 			return id;
+	if (t->max && t->v.n >= t->max)
+		return UINT32_MAX;	/* full: the caller evaluates e itself */
 	ca_dict_add(&t->index, h, (uint32_t)t->v.n);
 	if (copy)
 		e = ca_expr_copy(prep, e);
-	*ca_vec_push(&t->v) = (struct shared_expr){ e, ca_prog_new(prep, e), h, 0, 0, NULL, 0, 0 };
+	*ca_vec_push(&t->v) = (struct shared_expr){ e, ca_prog_new(prep, e), h, 0, 0, NULL, 0, 0, NULL,
+	    0, 0 };
 	return (uint32_t)t->v.n - 1;
 }
 
@@ -724,6 +740,30 @@ prog_true(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
 	return ca_value_truth(ca_prog_eval(cx, p, my, target)) == 1;
 }
 
+/* p (an operand that reads only one side: MY is an empty ad) with target,
+ * its value kept as entry i of *memo, 2 bits (known, true), made of len
+ * bytes when first needed while the memos take less than MEMO_MAX. */
+static bool
+memo_eval(ca_matcher *m, uint8_t **memo, size_t len, uint32_t i, const ca_prog *p,
+    const ca_ad *target)
+{
+	ca_ctx *cx = m->cx;
+
+	if (*memo == NULL) {
+		if (m->memo_bytes + len > MEMO_MAX)
+			return prog_true(cx, p, cx->empty, target);
+		*memo = ca_xcalloc(len, 1);
+		m->memo_bytes += len;
+	}
+	uint8_t *b = &(*memo)[i >> 2];
+	unsigned sh = (i & 3) * 2, v = (*b >> sh) & 3;
+	if (v == 0) {
+		v = prog_true(cx, p, cx->empty, target) ? 3 : 1;
+		*b |= (uint8_t)(v << sh);
+	}
+	return v == 3;
+}
+
 /* Shared operand x for the slot: slot by slot (si NO_SLOT) its value is
  * kept for the slot matched now, cluster by cluster in a memo per slot
  * number si. No reference to the job is left: MY is an empty ad, so that
@@ -742,20 +782,7 @@ conj_true(ca_matcher *m, struct shared_expr *x, const ca_ad *slot, uint32_t si)
 		}
 		return x->val != 0;
 	}
-	if (x->memo == NULL) {
-		size_t len = m->nsl / 4 + 1;
-		if (m->memo_bytes + len > MEMO_MAX)
-			return prog_true(cx, x->prog, cx->empty, slot);
-		x->memo = ca_xcalloc(len, 1);
-		m->memo_bytes += len;
-	}
-	uint8_t *b = &x->memo[si >> 2];
-	unsigned sh = (si & 3) * 2, v = (*b >> sh) & 3;
-	if (v == 0) {
-		v = prog_true(cx, x->prog, cx->empty, slot) ? 3 : 1;
-		*b |= (uint8_t)(v << sh);
-	}
-	return v == 3;
+	return memo_eval(m, &x->memo, m->nsl / 4 + 1, si, x->prog, slot);
 }
 
 /* The job side of the match for the cluster c and the slot (slot number
@@ -1148,6 +1175,48 @@ ca_matcher_parent(const ca_matcher *m, uint32_t cluster)
 	return m->cl[cluster].parent;
 }
 
+static void prepare_slot(ca_matcher *m, struct sprep *p, const ca_mad *s, bool keep);
+static bool cluster_pure(ca_matcher *m, struct cluster *c);
+
+/* Slot by slot: slot operand x with the rep of cluster c, kept for every
+ * cluster of this generation while the memos stay under MEMO_MAX. */
+static bool
+sconj_cluster(ca_matcher *m, struct shared_expr *x, uint32_t c, const ca_ad *job)
+{
+	if (x->cmemo != NULL && x->cgen != m->generation) {
+		/* the clusters split since: numbered anew */
+		free(x->cmemo);
+		m->memo_bytes -= x->cgen_len;
+		x->cmemo = NULL;
+	}
+	if (x->cmemo == NULL) {
+		x->cgen = m->generation;
+		x->cgen_len = m->ncl / 4 + 1;
+	}
+	return memo_eval(m, &x->cmemo, x->cgen_len, c, x->prog, job);
+}
+
+/* Slot by slot: the slot's Requirements (prepared in p, or evaluated whole)
+ * with cluster c. */
+static bool
+slot_side_now(ca_matcher *m, const struct sprep *p, const ca_mad *s, uint32_t c)
+{
+	ca_ctx *cx = m->cx;
+	const ca_ad *job = m->jobs.at[m->cl[c].rep].ad;
+
+	if (p->state == SP_DEAD)
+		return false;
+	if (p->state != SP_READY || !cluster_pure(m, &m->cl[c]))
+		return ca_match_req(cx, s->req, s->ad, job);
+	for (uint32_t k = 0; k < p->nconj; k++)
+		if (!sconj_cluster(m, &m->sslot.v.at[p->conj[k]], c, job))
+			return false;
+	for (uint32_t k = 0; k < p->nown; k++)
+		if (!prog_true(cx, p->own[k], s->ad, job))
+			return false;
+	return true;
+}
+
 uint32_t
 ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
     const ca_slot_hit **hits)
@@ -1185,6 +1254,16 @@ ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
 			m->srank.v.at[i].stamp = 0;
 		m->stamp = 1;
 	}
+	/* with many clusters, the slot's Requirements folded over the slot
+	 * first, as cluster by cluster (prepare_slot); nothing of it is kept
+	 * but its operands many slots share, and not more than SSLOT_MAX */
+	struct sprep now = { 0 };
+	now.state = SP_WHOLE;
+	if (!req_fixed && m->ncl >= SP_CLUSTERS) {
+		ca_arena_reset(&m->fold);
+		m->sslot.max = SSLOT_MAX;
+		prepare_slot(m, &now, &s, false);
+	}
 	const ca_mad *jobs = m->jobs.at;
 	for (uint32_t c = 0; c < m->ncl; c++) {
 		const ca_mad *job = &jobs[m->cl[c].rep];
@@ -1193,7 +1272,7 @@ ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
 			ca_arena_reset(&cx->scratch);
 		if (!job_side(m, &m->cl[c], slot, NO_SLOT, fast, &jr))
 			continue;
-		if (!req_fixed && !ca_match_req(cx, s.req, slot, job->ad))
+		if (!req_fixed && !slot_side_now(m, &now, &s, c))
 			continue;
 		double sr = rank_other ? ca_match_rank(cx, s.rank, slot, job->ad) : srank;
 		m->shits.at[nh] = (ca_slot_hit){ jr, sr, c };
@@ -1223,11 +1302,10 @@ sname_ref(void *arg, const ca_name *nm, int side)
  * as shared (reading only the job: evaluated once per cluster of a batch,
  * whatever the slot) and own ones. */
 static void
-prepare_slot(ca_matcher *m, uint32_t i)
+prepare_slot(ca_matcher *m, struct sprep *p, const ca_mad *s, bool keep)
 {
-	struct sprep *p = &m->sp[i];
-	const ca_mad *s = &m->sl[i];
 	exprs ops = CA_VEC_INIT;
+	ca_arena *a = keep ? &m->prep : &m->fold;
 
 	p->state = SP_WHOLE;
 	if (m->dynamic || calls_random(s->req))
@@ -1235,33 +1313,35 @@ prepare_slot(ca_matcher *m, uint32_t i)
 	/* folded in a scratch arena: only what is kept is copied */
 	m->fa = &m->fold;
 	operands(fold(m, s->req, s->ad, &(bool){ false }), &ops);
-	if (ops.n > UINT16_MAX) {
-		ca_vec_free(&ops);
-		m->fa = &m->prep;
-		ca_arena_reset(&m->fold);
-		return;
-	}
+	if (ops.n > UINT16_MAX)
+		goto out;
 	p->state = SP_READY;
-	p->conj = ca_arena_array(&m->prep, ops.n, sizeof *p->conj);
+	p->conj = ca_arena_array(a, ops.n, sizeof *p->conj);
+	p->own = ca_arena_array(a, ops.n, sizeof *p->own);
 	for (size_t k = 0; k < ops.n && p->state == SP_READY; k++) {
 		bool self_left = false;
+		uint32_t id = UINT32_MAX;
 		const ca_expr *f = fold(m, ops.at[k], s->ad, &self_left);
 		if (f->node == CA_N_LIT) {
 			if (ca_value_truth(f->u.lit) != 1)
 				p->state = SP_DEAD;
-		} else if (self_left) {
-			if (p->own == NULL)
-				p->own = ca_arena_array(&m->prep, ops.n, sizeof *p->own);
-			p->own[p->nown++] = ca_prog_new(&m->prep, ca_expr_copy(&m->prep, f));
-		} else {
+			continue;
+		}
+		if (!self_left) {
 			if (ca_expr_refs(f, NULL, m->rflags, sname_ref, m))
 				p->state = SP_WHOLE;
-			p->conj[p->nconj++] = shared_id(&m->sslot, &m->prep, f, true);
+			id = shared_id(&m->sslot, &m->prep, f, true);
 		}
+		if (id != UINT32_MAX)
+			p->conj[p->nconj++] = id;
+		else
+			p->own[p->nown++] = ca_prog_new(a, keep ? ca_expr_copy(a, f) : f);
 	}
+out:
 	ca_vec_free(&ops);
 	m->fa = &m->prep;
-	ca_arena_reset(&m->fold);
+	if (keep)
+		ca_arena_reset(&m->fold);
 }
 
 /* Whether the slots' shared operands may be evaluated once for cluster c:
@@ -1313,7 +1393,7 @@ slot_side(ca_matcher *m, uint32_t i, struct cluster *c, uint32_t q)
 	const ca_ad *job = m->jobs.at[c->rep].ad;
 
 	if (p->state == SP_NEW && ++p->uses >= SP_USES)
-		prepare_slot(m, i);
+		prepare_slot(m, p, s, true);
 	if (p->state == SP_DEAD)
 		return false;
 	if (p->state != SP_READY || !cluster_pure(m, c))
