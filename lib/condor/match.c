@@ -20,7 +20,16 @@
  * (TARGET.Memory >= 2048): such trees are shared by all clusters and
  * evaluated at most once per slot. A slot whose own attributes reach back
  * into the job, and references that cannot be known, take the plain path:
- * the whole Requirements and Rank of the cluster's first job. */
+ * the whole Requirements and Rank of the cluster's first job. The slots'
+ * Requirements are prepared the same way over the slot, once it meets many
+ * clusters (its START put in place): what is left reads only the job, and
+ * is evaluated at most once per cluster.
+ *
+ * Two orders. Slot by slot (ca_matcher_slot), as slots stream through
+ * classad-match; the hits recorded beyond a limit wait in sorted runs of a
+ * temporary file. Cluster by cluster (ca_matcher_set_slots, then
+ * ca_matcher_cluster_hits), as the negotiator asks for one autocluster's
+ * slots when its turn comes. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -411,6 +420,10 @@ struct ca_matcher {
 	const ca_nameset *vol;	/* slot names whose values change meanwhile */
 	uint32_t batch;		/* ca_matcher_cluster_hits calls so far */
 
+	uint8_t *sf;		/* per slot: SF_* */
+	double *sr;		/* per slot: its Rank when it does not read the job */
+	uint32_t nsl;
+	size_t memo_bytes;	/* memos of the shared operands so far */
 	/* recorded hits beyond spill_max go to sorted runs in a temporary
 	 * file (ca_matcher_spill) */
 	size_t spill_max, held;	/* hits in memory: the most, and now */
@@ -424,10 +437,6 @@ struct ca_matcher {
 	uint32_t merged_cl;	/* the cluster merged there (+ 1), of ... */
 	uint32_t merged_gen;	/* ... this generation */
 	char err[160];		/* the first failure of the file, or "" */
-	uint8_t *sf;		/* per slot: SF_* */
-	double *sr;		/* per slot: its Rank when it does not read the job */
-	uint32_t nsl;
-	size_t memo_bytes;	/* memos of the shared operands so far */
 };
 
 /* A run of spilled hits: every cluster's hits of generation gen, sorted as

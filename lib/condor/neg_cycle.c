@@ -1107,8 +1107,9 @@ hits_drop(ca_neg *n, struct hitlist *h)
  * the other submitters' keys of the cluster, while the lists kept stay
  * under HITS_MAX; beyond, the oldest are let go and made again when
  * needed, which changes nothing but the time. A list holds the slots
- * not taken when it is made (the slots taken are gone for good; see
- * ca_neg_taken_match for what they still tell). In a submitter's turn the
+ * not taken when it is made (the slots taken are gone for good; whether
+ * one of them matched is asked only when a key finds nothing, for its
+ * reason). In a submitter's turn the
  * clusters of its next jobs are matched together with mcl (HITS_BATCH of
  * them at most, fewer in a large pool): the slots are then read once for
  * all of them. */
