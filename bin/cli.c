@@ -179,7 +179,7 @@ cli_progress_end(void)
 static void
 progress_ad(void)
 {
-	if (!progress_on() || ++progress.ads % PROGRESS_CHECK != 0 || !cli_progress_due())
+	if (++progress.ads % PROGRESS_CHECK != 0 || !cli_progress_due())
 		return;
 	cli_progress_line("%" PRIu64 " ads read, %.0f a second", progress.ads,
 	    (double)progress.ads / (mono_seconds() - progress.start));

@@ -82,7 +82,7 @@ struct cli_common {
 	ca_format in, out;	/* CA_FMT_AUTO, CA_FMT_LONG unless given */
 	bool gzip;
 	bool in_set, out_set, gzip_set;
-	bool quiet;		/* -q: no progress on standard error (cli_next_ad) */
+	bool quiet;		/* -q: no progress line on standard error */
 };
 extern struct cli_common cli_common;
 

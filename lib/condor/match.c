@@ -749,21 +749,29 @@ prog_true(ca_ctx *cx, const ca_prog *p, const ca_ad *my, const ca_ad *target)
 	return ca_value_truth(ca_prog_eval(cx, p, my, target)) == 1;
 }
 
+/* Make *memo of len bytes, unless the memos would take more than
+ * MEMO_MAX: false then. */
+static bool
+memo_make(ca_matcher *m, uint8_t **memo, size_t len)
+{
+	if (m->memo_bytes + len > MEMO_MAX)
+		return false;
+	*memo = ca_xcalloc(len, 1);
+	m->memo_bytes += len;
+	return true;
+}
+
 /* p (an operand that reads only one side: MY is an empty ad) with target,
  * its value kept as entry i of *memo, 2 bits (known, true), made of len
- * bytes when first needed while the memos take less than MEMO_MAX. */
-static bool
+ * bytes when first needed (memo_make). Inline: it is asked for every pair. */
+static inline bool
 memo_eval(ca_matcher *m, uint8_t **memo, size_t len, uint32_t i, const ca_prog *p,
     const ca_ad *target)
 {
 	ca_ctx *cx = m->cx;
 
-	if (*memo == NULL) {
-		if (m->memo_bytes + len > MEMO_MAX)
-			return prog_true(cx, p, cx->empty, target);
-		*memo = ca_xcalloc(len, 1);
-		m->memo_bytes += len;
-	}
+	if (*memo == NULL && !memo_make(m, memo, len))
+		return prog_true(cx, p, cx->empty, target);
 	uint8_t *b = &(*memo)[i >> 2];
 	unsigned sh = (i & 3) * 2, v = (*b >> sh) & 3;
 	if (v == 0) {
@@ -1187,28 +1195,50 @@ ca_matcher_parent(const ca_matcher *m, uint32_t cluster)
 static void prepare_slot(ca_matcher *m, struct sprep *p, const ca_mad *s, bool keep);
 static bool cluster_pure(ca_matcher *m, struct cluster *c);
 
-/* Slot by slot: slot operand x with the rep of cluster c, kept for every
- * cluster of this generation while the memos stay under MEMO_MAX. */
+/* Slot operand x with the rep of cluster c. Cluster by cluster its value
+ * is kept for the q-th cluster of the batch (2 bits of x->bits, for the
+ * first SP_BATCH of them): no cluster meets the slots twice. Slot by slot
+ * (q SLOT_BY_SLOT) it is kept for every cluster of this generation, in
+ * x->cmemo, while the memos stay under MEMO_MAX. */
+#define SLOT_BY_SLOT	UINT32_MAX
+
 static bool
-sconj_cluster(ca_matcher *m, struct shared_expr *x, uint32_t c, const ca_ad *job)
+slot_conj(ca_matcher *m, struct shared_expr *x, uint32_t c, uint32_t q, const ca_ad *job)
 {
-	if (x->cmemo != NULL && x->cgen != m->generation) {
-		/* the clusters split since: numbered anew */
-		free(x->cmemo);
-		m->memo_bytes -= x->cgen_len;
-		x->cmemo = NULL;
+	ca_ctx *cx = m->cx;
+
+	if (q == SLOT_BY_SLOT) {
+		if (x->cmemo != NULL && x->cgen != m->generation) {
+			/* the clusters split since: numbered anew */
+			free(x->cmemo);
+			m->memo_bytes -= x->cgen_len;
+			x->cmemo = NULL;
+		}
+		if (x->cmemo == NULL) {
+			x->cgen = m->generation;
+			x->cgen_len = m->ncl / 4 + 1;
+		}
+		return memo_eval(m, &x->cmemo, x->cgen_len, c, x->prog, job);
 	}
-	if (x->cmemo == NULL) {
-		x->cgen = m->generation;
-		x->cgen_len = m->ncl / 4 + 1;
+	if (q >= SP_BATCH)
+		return prog_true(cx, x->prog, cx->empty, job);
+	if (x->batch != m->batch) {
+		x->bits = 0;
+		x->batch = m->batch;
 	}
-	return memo_eval(m, &x->cmemo, x->cgen_len, c, x->prog, job);
+	unsigned sh = q * 2, v = (unsigned)(x->bits >> sh) & 3;
+	if (v == 0) {
+		v = prog_true(cx, x->prog, cx->empty, job) ? 3 : 1;
+		x->bits |= (uint64_t)v << sh;
+	}
+	return v == 3;
 }
 
-/* Slot by slot: the slot's Requirements (prepared in p, or evaluated whole)
- * with cluster c. */
+/* The slot side of a match: slot s's Requirements (prepared in p, or
+ * evaluated whole) true with cluster c, the q-th of the batch or
+ * SLOT_BY_SLOT (see slot_conj). */
 static bool
-slot_side_now(ca_matcher *m, const struct sprep *p, const ca_mad *s, uint32_t c)
+slot_side(ca_matcher *m, const struct sprep *p, const ca_mad *s, uint32_t c, uint32_t q)
 {
 	ca_ctx *cx = m->cx;
 	const ca_ad *job = m->jobs.at[m->cl[c].rep].ad;
@@ -1218,7 +1248,7 @@ slot_side_now(ca_matcher *m, const struct sprep *p, const ca_mad *s, uint32_t c)
 	if (p->state != SP_READY || !cluster_pure(m, &m->cl[c]))
 		return ca_match_req(cx, s->req, s->ad, job);
 	for (uint32_t k = 0; k < p->nconj; k++)
-		if (!sconj_cluster(m, &m->sslot.v.at[p->conj[k]], c, job))
+		if (!slot_conj(m, &m->sslot.v.at[p->conj[k]], c, q, job))
 			return false;
 	for (uint32_t k = 0; k < p->nown; k++)
 		if (!prog_true(cx, p->own[k], s->ad, job))
@@ -1281,7 +1311,7 @@ ca_matcher_slot(ca_matcher *m, const ca_ad *slot, uint32_t slot_no, bool record,
 			ca_arena_reset(&cx->scratch);
 		if (!job_side(m, &m->cl[c], slot, NO_SLOT, fast, &jr))
 			continue;
-		if (!req_fixed && !slot_side_now(m, &now, &s, c))
+		if (!req_fixed && !slot_side(m, &now, &s, c, SLOT_BY_SLOT))
 			continue;
 		double sr = rank_other ? ca_match_rank(cx, s.rank, slot, job->ad) : srank;
 		m->shits.at[nh] = (ca_slot_hit){ jr, sr, c };
@@ -1326,7 +1356,6 @@ prepare_slot(ca_matcher *m, struct sprep *p, const ca_mad *s, bool keep)
 		goto out;
 	p->state = SP_READY;
 	p->conj = ca_arena_array(a, ops.n, sizeof *p->conj);
-	p->own = ca_arena_array(a, ops.n, sizeof *p->own);
 	for (size_t k = 0; k < ops.n && p->state == SP_READY; k++) {
 		bool self_left = false;
 		uint32_t id = UINT32_MAX;
@@ -1341,10 +1370,13 @@ prepare_slot(ca_matcher *m, struct sprep *p, const ca_mad *s, bool keep)
 				p->state = SP_WHOLE;
 			id = shared_id(&m->sslot, &m->prep, f, true);
 		}
-		if (id != UINT32_MAX)
+		if (id != UINT32_MAX) {
 			p->conj[p->nconj++] = id;
-		else
-			p->own[p->nown++] = ca_prog_new(a, keep ? ca_expr_copy(a, f) : f);
+			continue;
+		}
+		if (p->own == NULL)
+			p->own = ca_arena_array(a, ops.n, sizeof *p->own);
+		p->own[p->nown++] = ca_prog_new(a, keep ? ca_expr_copy(a, f) : f);
 	}
 out:
 	ca_vec_free(&ops);
@@ -1370,53 +1402,6 @@ cluster_pure(ca_matcher *m, struct cluster *c)
 	}
 	return !c->impure;
 }
-
-/* Slot operand x with job, the q-th cluster of the batch. */
-static bool
-sconj_true(ca_matcher *m, struct shared_expr *x, const ca_ad *job, uint32_t q)
-{
-	ca_ctx *cx = m->cx;
-
-	if (q >= SP_BATCH)
-		return prog_true(cx, x->prog, cx->empty, job);
-	if (x->batch != m->batch) {
-		x->bits = 0;
-		x->batch = m->batch;
-	}
-	unsigned sh = q * 2, v = (unsigned)(x->bits >> sh) & 3;
-	if (v == 0) {
-		v = prog_true(cx, x->prog, cx->empty, job) ? 3 : 1;
-		x->bits |= (uint64_t)v << sh;
-	}
-	return v == 3;
-}
-
-/* The slot side of the match of slot i with cluster c (the q-th of the
- * batch): the slot's Requirements true. */
-static bool
-slot_side(ca_matcher *m, uint32_t i, struct cluster *c, uint32_t q)
-{
-	ca_ctx *cx = m->cx;
-	struct sprep *p = &m->sp[i];
-	const ca_mad *s = &m->sl[i];
-	const ca_ad *job = m->jobs.at[c->rep].ad;
-
-	if (p->state == SP_NEW && ++p->uses >= SP_USES)
-		prepare_slot(m, p, s, true);
-	if (p->state == SP_DEAD)
-		return false;
-	if (p->state != SP_READY || !cluster_pure(m, c))
-		return ca_match_req(cx, s->req, s->ad, job);
-	struct shared_expr *conj = m->sslot.v.at;
-	for (uint32_t k = 0; k < p->nconj; k++)
-		if (!sconj_true(m, &conj[p->conj[k]], job, q))
-			return false;
-	for (uint32_t k = 0; k < p->nown; k++)
-		if (!prog_true(cx, p->own[k], s->ad, job))
-			return false;
-	return true;
-}
-
 
 struct vol_walk {
 	const ca_nameset *vol;
@@ -1551,7 +1536,10 @@ ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, in
 			if (!job_side(m, c, s->ad, i, (f & SF_FAST) != 0, &jr))
 				continue;
 			const ca_ad *job = m->jobs.at[c->rep].ad;
-			if ((f & SF_REQ_OTHER) && !slot_side(m, i, c, q))
+			struct sprep *p = &m->sp[i];
+			if ((f & SF_REQ_OTHER) && p->state == SP_NEW && ++p->uses >= SP_USES)
+				prepare_slot(m, p, s, true);
+			if ((f & SF_REQ_OTHER) && !slot_side(m, p, s, clusters[q], q))
 				continue;
 			double sr = (f & SF_RANK_OTHER) ?
 			    ca_match_rank(cx, s->rank, s->ad, job) : m->sr[i];
