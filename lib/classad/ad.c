@@ -502,6 +502,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
 	ca_attr *at = ca_ad_find(ad, name);
 
+	ad->version++;
 	if (at) {
 		ca_attr_set_expr(at, e, at->spelled ? at->lit.u.s : NULL);
 		return;
@@ -548,6 +549,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 void
 ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
+	ad->version++;
 	if (ad->index != NULL || table_of(ad) != CA_TABLE_HEAP) {
 		ca_ad_set(ad, name, spell, e);
 		return;
@@ -588,6 +590,7 @@ ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 {
 	ca_attr *at;
 
+	ad->version++;
 	if (ad->index != NULL || table_of(ad) != CA_TABLE_HEAP) {
 		ca_ad_set(ad, name, NULL, (ca_expr *)(uintptr_t)&placeholder);
 		at = ca_ad_find(ad, name);
@@ -617,6 +620,7 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 
 	if (at == NULL)
 		return false;
+	ad->version++;
 	if (table_of(ad) == CA_TABLE_FIXED) {
 		size_t i = (size_t)(at - ad->attrs);
 		table_resize(ad, ad->cap, ad->icap);
@@ -631,9 +635,19 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 	return true;
 }
 
+const ca_expr *
+ca_attr_tree(ca_attr *at)
+{
+	if (at->lit_cached || at->kind_ == CA_KIND_SRC)
+		return NULL;
+	const ca_expr *e = ca_attr_expr(at);
+	return e->node == CA_N_LIT ? NULL : e;
+}
+
 void
 ca_ad_clear(ca_ad *ad)
 {
+	ad->version++;
 	ad->n = 0;
 	ad->shape = 0;
 	if (ad->table & CA_TABLE_SHARED_INDEX) {

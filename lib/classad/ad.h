@@ -112,6 +112,10 @@ ca_attr_spell(const ca_attr *at)
 	return at->spelled ? at->lit.u.s : at->name->spell;
 }
 
+/* The tree of at as a walk of references sees it (which never looks into
+ * a literal): NULL for a literal, kept as its value or as its source text. */
+const struct ca_expr *ca_attr_tree(ca_attr *at);
+
 typedef struct ca_ad {
 	ca_arena *arena;		/* where expressions (and nested ads' tables) live */
 	ca_attr *attrs;			/* insertion order */
@@ -120,6 +124,9 @@ typedef struct ca_ad {
 	uint32_t icap;			/* power of two, or 0 */
 	uint32_t shape;			/* its names in their order, as a number
 					 * (ca_ad_trim); 0: not known */
+	uint32_t version;		/* counts the changes of its attributes, so
+					 * that a simulator can tell an ad is as it
+					 * was (it may wrap) */
 	bool own_arena;			/* ca_ad_free frees the arena too */
 	uint8_t table;			/* where attrs and index live (ad.c) */
 } ca_ad;

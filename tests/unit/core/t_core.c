@@ -507,3 +507,47 @@ UNIT_SUITE(core_packed_ads)
 	ca_ctx_free(&cx);
 	strbuf_release(&sb);
 }
+
+/* The tree of an attribute as a walk of references sees it (none for a
+ * literal, shared trees shared), and an ad's version, which moves with
+ * every change of its attributes. */
+UNIT_SUITE(core_attr_tree_version)
+{
+	static const char text[] =
+	    "Name = \"a\"\nStart = KeyboardIdle > 15 * 60\nCpus = 1\n\n"
+	    "Name = \"b\"\nStart = KeyboardIdle > 15 * 60\nCpus = 2\n\n"
+	    "Name = \"c\"\nStart = KeyboardIdle > 15 * 60\nCpus = Memory / 1024\n\n";
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", text, sizeof text - 1, CA_FMT_LONG, &err);
+	ca_ad *ad[3];
+
+	CHECK(r != NULL);
+	ca_reader_pack(r);
+	for (int k = 0; k < 3; k++)
+		CHECK(ca_reader_next(r, &ad[k], &err) == 1);
+	ca_reader_close(r);
+	ca_attr *name = ca_ad_findn(ad[1], "Name", 4), *start1 = ca_ad_findn(ad[1], "Start", 5);
+	ca_attr *start2 = ca_ad_findn(ad[2], "Start", 5), *cpus2 = ca_ad_findn(ad[2], "Cpus", 4);
+	CHECK(ca_attr_tree(name) == NULL && ca_attr_tree(ca_ad_findn(ad[1], "Cpus", 4)) == NULL);
+	/* the text seen again is shared: b and c hold one tree */
+	CHECK(ca_attr_tree(start1) != NULL && ca_attr_tree(start1) == ca_attr_tree(start2));
+	CHECK(ca_attr_tree(cpus2) != NULL);
+
+	uint32_t v = ad[2]->version;
+	CHECK(ca_ad_set_lit(ad[2], ca_intern("Cpus", 4), NULL, ca_int(8)));
+	CHECK(ad[2]->version != v);
+	v = ad[2]->version;
+	CHECK(!ca_ad_set_lit(ad[2], ca_intern("Cpus", 4), NULL, ca_int(8)));
+	CHECK(ad[2]->version == v);		/* the same value: no change */
+	CHECK(ca_attr_tree(ca_ad_findn(ad[2], "Cpus", 4)) == NULL);	/* a literal now */
+	v = ad[2]->version;
+	ca_set_int(ad[2], "Memory", 1024);
+	CHECK(ad[2]->version != v);
+	v = ad[2]->version;
+	CHECK(ca_ad_delete(ad[2], ca_intern("Memory", 6)));
+	CHECK(ad[2]->version != v);
+	v = ad[2]->version;
+	CHECK(!ca_ad_delete(ad[2], ca_intern("Memory", 6)) && ad[2]->version == v);
+	for (int k = 0; k < 3; k++)
+		ca_ad_free(ad[k]);
+}
