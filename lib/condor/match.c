@@ -148,7 +148,17 @@ struct walk {
 	int nnest;
 	int each;			/* inside evalInEachContext's expression */
 	ca_nameset follow;		/* DEEP: SELF names whose definitions to walk */
+	ca_nameset *looked;		/* the names looked up in self, or NULL */
 };
+
+/* Name nm in self, noted as looked up. */
+static ca_attr *
+self_find(struct walk *w, const ca_name *nm)
+{
+	if (w->looked != NULL)
+		ca_nameset_add(w->looked, nm);
+	return ca_ad_find(w->self, nm);
+}
 
 /* Names that mean an ad, not an attribute, when no ad defines them. */
 static bool
@@ -169,7 +179,7 @@ report(struct walk *w, const ca_name *nm, int side)
 {
 	w->fn(w->arg, nm, side);
 	if (side == CA_REF_SELF && (w->flags & CA_REFS_DEEP) && w->self &&
-	    ca_ad_find(w->self, nm) != NULL)
+	    self_find(w, nm) != NULL)
 		ca_nameset_add(&w->follow, nm);
 }
 
@@ -208,7 +218,7 @@ walk_name(struct walk *w, const ca_expr *e)
 			report(w, nm, CA_REF_OTHER);
 		return;
 	}
-	if (w->self && ca_ad_find(w->self, nm) != NULL) {
+	if (w->self && self_find(w, nm) != NULL) {
 		report(w, nm, CA_REF_SELF);
 		return;
 	}
@@ -299,7 +309,8 @@ walk_expr(struct walk *w, const ca_expr *e)
 }
 
 int
-ca_expr_refs(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn, void *arg)
+ca_expr_refs_looked(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn, void *arg,
+    ca_nameset *looked)
 {
 	struct walk w;
 
@@ -308,14 +319,74 @@ ca_expr_refs(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn, void 
 	w.flags = flags;
 	w.fn = fn;
 	w.arg = arg;
+	w.looked = looked;
 	walk_expr(&w, e);
 	for (uint32_t i = 0; i < w.follow.v.n; i++) {
-		ca_attr *at = ca_ad_find(self, w.follow.v.at[i]);
+		ca_attr *at = self_find(&w, w.follow.v.at[i]);
 		if (at)
 			walk_expr(&w, ca_attr_expr(at));
 	}
 	ca_nameset_free(&w.follow);
 	return w.dynamic;
+}
+
+int
+ca_expr_refs(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn, void *arg)
+{
+	return ca_expr_refs_looked(e, self, flags, fn, arg, NULL);
+}
+
+/* ---- slots of a kind for walks ---- */
+
+/* What ad answers to a look-up of nm: its tree, NULL for a literal, or
+ * &absent when it has no nm. */
+static const ca_expr absent;
+
+static const ca_expr *
+answer(const ca_ad *ad, const ca_name *nm)
+{
+	ca_attr *at = ca_ad_find(ad, nm);
+
+	return at != NULL ? ca_attr_tree(at) : &absent;
+}
+
+int
+ca_walkkinds_find(const ca_walkkinds *w, const ca_ad *ad)
+{
+	for (uint32_t k = 0; k < w->n; k++) {
+		const struct ca_walkkind *x = &w->k[k];
+		uint32_t i = 0;
+		while (i < x->names.v.n && answer(ad, x->names.v.at[i]) == x->answers.at[i])
+			i++;
+		if (i == x->names.v.n)
+			return (int)k;
+	}
+	return -1;
+}
+
+int
+ca_walkkinds_note(ca_walkkinds *w, int k, const ca_ad *ad, const ca_nameset *looked)
+{
+	if (k < 0) {
+		if (w->n == CA_WALKKINDS)
+			return -1;
+		k = (int)w->n++;
+	}
+	struct ca_walkkind *x = &w->k[k];
+	for (uint32_t i = 0; i < looked->v.n; i++)
+		if (ca_nameset_add(&x->names, looked->v.at[i]))
+			*ca_vec_push(&x->answers) = answer(ad, looked->v.at[i]);
+	return k;
+}
+
+void
+ca_walkkinds_free(ca_walkkinds *w)
+{
+	for (uint32_t k = 0; k < w->n; k++) {
+		ca_nameset_free(&w->k[k].names);
+		ca_vec_free(&w->k[k].answers);
+	}
+	w->n = 0;
 }
 
 /* ---- the matcher ---- */
@@ -418,6 +489,7 @@ struct ca_matcher {
 	struct shared sslot;	/* the slots' shared operands */
 	ca_nameset snames;	/* the job names they read */
 	const ca_nameset *vol;	/* slot names whose values change meanwhile */
+	ca_nameset *trace;	/* while set: the names the slot walks look up */
 	uint32_t batch;		/* ca_matcher_cluster_hits calls so far */
 
 	uint8_t *sf;		/* per slot: SF_* */
@@ -1084,6 +1156,15 @@ slot_ref(void *arg, const ca_name *nm, int side)
 /* Walk what the slot's Requirements and Rank reach, and the slot's
  * definitions of the names the jobs reach; the job names found join J.
  * Sets *req_other / *rank_other when Requirements / Rank reach the job. */
+/* Name nm in slot ad, noted in m->trace when the walks are traced. */
+static ca_attr *
+slot_find(ca_matcher *m, const ca_ad *ad, const ca_name *nm)
+{
+	if (m->trace != NULL)
+		ca_nameset_add(m->trace, nm);
+	return ca_ad_find(ad, nm);
+}
+
 static void
 walk_slot(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 {
@@ -1093,11 +1174,12 @@ walk_slot(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 	for (int r = 0; r < 2; r++) {
 		ca_nameset_clear(&m->follow);
 		m->slot_other = false;
-		if (ca_expr_refs(roots[r], s->ad, m->rflags, slot_ref, m))
+		if (ca_expr_refs_looked(roots[r], s->ad, m->rflags, slot_ref, m, m->trace))
 			m->dynamic = true;
 		for (uint32_t i = 0; i < m->follow.v.n; i++) {
-			ca_attr *at = ca_ad_find(s->ad, m->follow.v.at[i]);
-			if (at && ca_expr_refs(ca_attr_expr(at), s->ad, m->rflags, slot_ref, m))
+			ca_attr *at = slot_find(m, s->ad, m->follow.v.at[i]);
+			if (at && ca_expr_refs_looked(ca_attr_expr(at), s->ad, m->rflags, slot_ref,
+			    m, m->trace))
 				m->dynamic = true;
 		}
 		*flag[r] = m->slot_other;
@@ -1108,8 +1190,9 @@ walk_slot(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 	for (uint32_t i = 2; i < m->M.v.n; i++)
 		ca_nameset_add(&m->follow, m->M.v.at[i]);
 	for (uint32_t i = 0; i < m->follow.v.n; i++) {
-		ca_attr *at = ca_ad_find(s->ad, m->follow.v.at[i]);
-		if (at && ca_expr_refs(ca_attr_expr(at), s->ad, m->rflags, slot_ref, m))
+		ca_attr *at = slot_find(m, s->ad, m->follow.v.at[i]);
+		if (at && ca_expr_refs_looked(ca_attr_expr(at), s->ad, m->rflags, slot_ref, m,
+		    m->trace))
 			m->dynamic = true;
 	}
 	m->slot_pure = !m->slot_other && !(m->policy_seen && (*req_other || *rank_other));
@@ -1166,6 +1249,73 @@ close_over(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 			break;
 	}
 	split(m);
+}
+
+/* What walking the slots of a kind found (ca_walkkinds): the slot names
+ * the jobs reach (M) as they were then, what close_over said, and whether
+ * the slots read a volatile name (-1: not asked yet). */
+struct walked {
+	uint32_t mn;
+	bool req_other, rank_other, slot_pure;
+	int8_t vol;
+};
+
+struct slotkinds {
+	ca_walkkinds kinds;
+	struct walked w[CA_WALKKINDS];
+	ca_nameset looked;
+};
+
+/* Note in sk->looked what the next walks of a slot look up in it, from
+ * its Requirements and Rank (M's first names), the roots of the walks. */
+static void
+trace_slot(ca_matcher *m, struct slotkinds *sk)
+{
+	ca_nameset_clear(&sk->looked);
+	ca_nameset_add(&sk->looked, m->M.v.at[0]);
+	ca_nameset_add(&sk->looked, m->M.v.at[1]);
+	m->trace = &sk->looked;
+}
+
+/* close_over for slot s, or what it found for a slot of its kind while M
+ * is as it was then. Returns the kind, or -1. */
+static int
+close_over_kind(ca_matcher *m, const ca_mad *s, struct slotkinds *sk, bool *req_other,
+    bool *rank_other)
+{
+	int k = ca_walkkinds_find(&sk->kinds, s->ad);
+
+	if (k >= 0 && sk->w[k].mn == m->M.v.n) {
+		*req_other = sk->w[k].req_other;
+		*rank_other = sk->w[k].rank_other;
+		m->slot_pure = sk->w[k].slot_pure;
+		return k;
+	}
+	trace_slot(m, sk);
+	close_over(m, s, req_other, rank_other);
+	m->trace = NULL;
+	int8_t vol = k >= 0 ? sk->w[k].vol : -1;
+	if ((k = ca_walkkinds_note(&sk->kinds, k, s->ad, &sk->looked)) >= 0)
+		sk->w[k] = (struct walked){ m->M.v.n, *req_other, *rank_other, m->slot_pure, vol };
+	return k;
+}
+
+static bool reaches_volatile(ca_matcher *m, const ca_mad *s);
+
+/* reaches_volatile for slot s of kind k (-1: none), asked once a kind. */
+static bool
+volatile_kind(ca_matcher *m, const ca_mad *s, struct slotkinds *sk, int k)
+{
+	if (k >= 0 && sk->w[k].vol >= 0)
+		return sk->w[k].vol;
+	trace_slot(m, sk);
+	bool vol = reaches_volatile(m, s);
+	m->trace = NULL;
+	if (k >= 0) {
+		(void)ca_walkkinds_note(&sk->kinds, k, s->ad, &sk->looked);
+		sk->w[k].vol = vol;
+	}
+	return vol;
 }
 
 void
@@ -1426,9 +1576,10 @@ reaches_volatile(ca_matcher *m, const ca_mad *s)
 
 	if (m->vol == NULL || m->vol->v.n == 0)
 		return false;
-	(void)ca_expr_refs(s->req, s->ad, CA_REFS_DEEP | m->rflags, vol_ref, &w);
+	(void)ca_expr_refs_looked(s->req, s->ad, CA_REFS_DEEP | m->rflags, vol_ref, &w, m->trace);
 	if (s->rank)
-		(void)ca_expr_refs(s->rank, s->ad, CA_REFS_DEEP | m->rflags, vol_ref, &w);
+		(void)ca_expr_refs_looked(s->rank, s->ad, CA_REFS_DEEP | m->rflags, vol_ref, &w,
+		    m->trace);
 	return w.hit;
 }
 
@@ -1442,13 +1593,19 @@ void
 ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 {
 	ca_ctx *cx = m->cx;
+	struct slotkinds *sk = ca_xcalloc(1, sizeof *sk);
 
 	if (!m->prepared)
 		ca_matcher_prepare(m);
-	/* every slot seen first, so that the clusters are final */
+	/* every slot seen first, so that the clusters are final; the slots of
+	 * a kind are walked once */
 	for (uint32_t i = 0; i < n; i++)
-		if (slots[i] != NULL)
-			ca_matcher_observe(m, slots[i]);
+		if (slots[i] != NULL) {
+			ca_mad s;
+			bool req_other, rank_other;
+			ca_mad_prepare(&s, slots[i]);
+			(void)close_over_kind(m, &s, sk, &req_other, &rank_other);
+		}
 	free(m->sl);
 	free(m->sf);
 	free(m->sr);
@@ -1458,11 +1615,9 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 	m->sl = ca_xcalloc(n ? n : 1, sizeof *m->sl);
 	m->sf = ca_xcalloc(n ? n : 1, sizeof *m->sf);
 	m->sr = ca_xcalloc(n ? n : 1, sizeof *m->sr);
-	if (m->ncl == 0)
-		return;
 	/* what ca_matcher_slot finds out before its loop over the clusters */
-	const ca_ad *any = m->jobs.at[m->cl[0].rep].ad;
-	for (uint32_t i = 0; i < n; i++) {
+	const ca_ad *any = m->ncl ? m->jobs.at[m->cl[0].rep].ad : NULL;
+	for (uint32_t i = 0; i < n && m->ncl; i++) {
 		ca_mad *s = &m->sl[i];
 		bool req_other, rank_other;
 		if (slots[i] == NULL)
@@ -1470,10 +1625,10 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 		ca_mad_prepare(s, slots[i]);
 		if (s->req == NULL)
 			continue;
-		close_over(m, s, &req_other, &rank_other);
+		int k = close_over_kind(m, s, sk, &req_other, &rank_other);
 		if (m->dynamic)
 			req_other = rank_other = true;
-		if (reaches_volatile(m, s)) {
+		if (volatile_kind(m, s, sk, k)) {
 			/* evaluated whole with every cluster, as it is then */
 			req_other = rank_other = true;
 			m->sp[i].state = SP_WHOLE;
@@ -1489,6 +1644,9 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 			m->sr[i] = ca_match_rank(cx, s->rank, s->ad, any);
 		ca_arena_reset(&cx->scratch);
 	}
+	ca_walkkinds_free(&sk->kinds);
+	ca_nameset_free(&sk->looked);
+	free(sk);
 }
 
 void

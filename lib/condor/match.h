@@ -73,6 +73,34 @@ typedef void (*ca_ref_fn)(void *arg, const ca_name *name, int side);
  * Returns 1 when the references cannot be known statically (eval(), bare
  * MY/TARGET as values, selections from computed ads), else 0. */
 int ca_expr_refs(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn, void *arg);
+/* The same, adding to looked every name it looked up in self. Of self a
+ * walk sees only whether it defines a name and by which tree (never a
+ * literal's value: ca_attr_tree), so an ad that answers those names as
+ * self did walks e alike. */
+int ca_expr_refs_looked(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn,
+    void *arg, ca_nameset *looked);
+
+/* Slots of a kind for walks of references. A kind is the names some walks
+ * looked up in a slot and what that slot answered (ca_expr_refs_looked);
+ * a slot that answers them alike would walk alike, so a caller walks a
+ * slot of no known kind (ca_walkkinds_find: -1), notes its kind with what
+ * the walks looked up (ca_walkkinds_note), and lets the later slots of the
+ * kind reuse what the walks found. The slots of a pool fall in a few kinds
+ * (their policy trees shared); at most CA_WALKKINDS are kept, the slots of
+ * the others are walked one by one. Zeroed is empty. */
+#define CA_WALKKINDS 16
+typedef struct ca_walkkinds {
+	struct ca_walkkind {
+		ca_nameset names;
+		ca_vec(const ca_expr *) answers;
+	} k[CA_WALKKINDS];
+	uint32_t n;
+} ca_walkkinds;
+int ca_walkkinds_find(const ca_walkkinds *w, const ca_ad *ad);
+/* Note what ad answers to the names of looked in kind k (-1: a new kind,
+ * of ad's answers alone); returns the kind, or -1 when none is left. */
+int ca_walkkinds_note(ca_walkkinds *w, int k, const ca_ad *ad, const ca_nameset *looked);
+void ca_walkkinds_free(ca_walkkinds *w);
 
 /* ---- the matcher ---- */
 

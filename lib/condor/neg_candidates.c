@@ -101,8 +101,7 @@ ca_neg_remote_eph(ca_neg *n, struct slot *s)
 
 	if (!s->eph) {
 		for (int k = 0; k < cnt; k++)
-			ca_neg_ovr_bind(&s->reph[k], &n->arena, s->ad,
-			    ca_intern(ca_neg_eph_r_names[k], strlen(ca_neg_eph_r_names[k])));
+			ca_neg_ovr_bind(&s->reph[k], &n->arena, s->ad, n->n_eph_r[k]);
 		s->eph = true;
 	}
 	for (int k = 0; k < cnt; k++)

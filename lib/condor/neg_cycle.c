@@ -250,6 +250,8 @@ ca_neg_new(ca_ctx *cx, ca_acct *acct)
 	n->n_disk = ca_intern("Disk", 4);
 	n->n_climits = ca_intern("ConcurrencyLimits", 17);
 	n->n_qdate = ca_intern("QDate", 5);
+	for (int k = 0; k < EPH_R_N; k++)
+		n->n_eph_r[k] = ca_intern(ca_neg_eph_r_names[k], strlen(ca_neg_eph_r_names[k]));
 	for (const char *const *r = ca_neg_record_names; *r; r++)
 		ca_intern(*r, strlen(*r));
 	return n;
@@ -954,11 +956,22 @@ signature_names(ca_neg *n)
 	/* jobs alike name the same concurrency limits */
 	if (ca_nameset_has(&n->jobnames, n->n_climits))
 		ca_nameset_add(&n->signames, n->n_climits);
-	for (uint32_t i = 0; i < n->slots.n; i++)
+	/* the slots of a kind reach the same names: one is walked */
+	ca_walkkinds kinds = { 0 };
+	ca_nameset looked = { CA_VEC_INIT, CA_DICT_INIT };
+	for (uint32_t i = 0; i < n->slots.n; i++) {
+		const ca_ad *ad = n->slots.at[i].ad;
+		if (ca_walkkinds_find(&kinds, ad) >= 0)
+			continue;
+		ca_nameset_clear(&looked);
 		for (int k = 0; k < 4; k++)
-			if (exprs[k] && ca_expr_refs(exprs[k], n->slots.at[i].ad, CA_REFS_DEEP,
-			    ref_collect, &r))
+			if (exprs[k] && ca_expr_refs_looked(exprs[k], ad, CA_REFS_DEEP, ref_collect, &r,
+			    &looked))
 				dynamic = true;
+		(void)ca_walkkinds_note(&kinds, -1, ad, &looked);
+	}
+	ca_walkkinds_free(&kinds);
+	ca_nameset_free(&looked);
 	/* and what the jobs' definitions of those names reach in the job */
 	r.side = CA_REF_SELF;
 	for (uint32_t done = 0; done < n->signames.v.n; done++) {
@@ -1035,20 +1048,34 @@ static void
 prepare_fixed_ranks(ca_neg *n)
 {
 	const ca_ad *any = n->jobs.n ? n->jobs.at[0].ad : NULL;
-	ca_nameset names = { CA_VEC_INIT, CA_DICT_INIT };
+	ca_nameset names = { CA_VEC_INIT, CA_DICT_INIT }, looked = { CA_VEC_INIT, CA_DICT_INIT };
+	ca_walkkinds kinds = { 0 };
+	uint8_t fixed_of[CA_WALKKINDS];	/* of a kind: 1 << k when rank k is fixed */
 
 	for (uint32_t i = 0; i < n->slots.n; i++) {
 		struct slot *s = &n->slots.at[i];
+		/* the slots of a kind read the same names: one is walked */
+		int kind = ca_walkkinds_find(&kinds, s->ad);
+		uint8_t fx = kind >= 0 ? fixed_of[kind] : 0;
+		if (kind < 0) {
+			ca_nameset_clear(&looked);
+			for (int k = 0; k < 2; k++) {
+				const ca_expr *e = k ? n->pol.post_job_rank : n->pol.pre_job_rank;
+				struct refs r = { &names, CA_REF_OTHER, false };
+				ca_nameset_clear(&names);
+				bool fixed = e == NULL || !ca_expr_refs_looked(e, s->ad, CA_REFS_DEEP,
+				    ref_collect, &r, &looked);
+				for (uint32_t q = 0; fixed && q < names.v.n; q++)
+					if (ca_nameset_has(&n->jobnames, names.v.at[q]))
+						fixed = false;
+				fx |= (uint8_t)(fixed << k);
+			}
+			if ((kind = ca_walkkinds_note(&kinds, -1, s->ad, &looked)) >= 0)
+				fixed_of[kind] = fx;
+		}
 		for (int k = 0; k < 2; k++) {
 			const ca_expr *e = k ? n->pol.post_job_rank : n->pol.pre_job_rank;
-			struct refs r = { &names, CA_REF_OTHER, false };
-			ca_nameset_clear(&names);
-			bool fixed = e == NULL ||
-			    !ca_expr_refs(e, s->ad, CA_REFS_DEEP, ref_collect, &r);
-			for (uint32_t q = 0; fixed && q < names.v.n; q++)
-				if (ca_nameset_has(&n->jobnames, names.v.at[q]))
-					fixed = false;
-			if (!fixed || any == NULL)
+			if (!(fx >> k & 1) || any == NULL)
 				continue;
 			double x = ca_neg_rank(n, e, s->ad, any);
 			if (k) {
@@ -1061,6 +1088,8 @@ prepare_fixed_ranks(ca_neg *n)
 		}
 		ca_arena_reset(&n->cx->scratch);
 	}
+	ca_walkkinds_free(&kinds);
+	ca_nameset_free(&looked);
 	ca_nameset_free(&names);
 }
 
@@ -1078,8 +1107,7 @@ prepare_hits(ca_neg *n)
 	ca_matcher_prepare(n->matcher);
 	/* the Remote* attributes change with the usage as the cycle goes on */
 	for (int k = 0; k < EPH_R_N; k++)
-		ca_nameset_add(&n->volnames, ca_intern(ca_neg_eph_r_names[k],
-		    strlen(ca_neg_eph_r_names[k])));
+		ca_nameset_add(&n->volnames, n->n_eph_r[k]);
 	for (uint32_t i = 0; i < n->slots.n; i++)
 		for (uint32_t x = 0; x < n->slots.at[i].nxs; x++)
 			ca_nameset_add(&n->volnames, n->slots.at[i].xs[x].o.name);

@@ -429,6 +429,7 @@ struct ca_neg {
 	ca_vec(struct skipgrp) grps;
 	bool regroup_phase;	/* negotiating the root group with autoregroup */
 	const ca_name *n_climits, *n_qdate;
+	const ca_name *n_eph_r[EPH_R_N];	/* ca_neg_eph_r_names, interned */
 };
 
 /* ---- neg_cycle.c: evaluation helpers ---- */
