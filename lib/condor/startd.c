@@ -465,6 +465,9 @@ ca_startd_new(ca_config *cfg, ca_diag *err)
 	sd->bi_round = ca_builtin_find("round", 5);
 	sd->req_normal = ca_parse_expr(&sd->arena, "START && WithinResourceLimits", 29, 0, &perr);
 	sd->req_false = ca_parse_expr(&sd->arena, "False", 5, 0, &perr);
+	/* the trees every slot holds, kept once (NULL when the store is full) */
+	sd->req_normal_pub = ca_expr_share(sd->req_normal);
+	sd->req_false_pub = ca_expr_share(sd->req_false);
 	if (ca_sd_res_init(sd, err) < 0)
 		goto fail;
 	/* HTCondor's, with a clause for each custom resource */
@@ -569,6 +572,12 @@ void
 ca_startd_set_auto_claim(ca_startd *sd, bool on)
 {
 	sd->auto_claim = on;
+}
+
+void
+ca_startd_set_resident(ca_startd *sd, bool on)
+{
+	sd->resident = on;
 }
 
 /* ---- literals in slot ads ---- */

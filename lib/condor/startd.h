@@ -142,6 +142,10 @@ void ca_startd_set_diag(ca_startd *sd, ca_sdiag_fn fn, void *arg);
  * has not run is activated at once, and an idle claim whose job has exited
  * is released. */
 void ca_startd_set_auto_claim(ca_startd *sd, bool on);
+/* The machines stay in memory from one advance to the next (a pool in one
+ * process): an advance ends knowing when each slot's policy may decide
+ * otherwise, which the next would otherwise find again. */
+void ca_startd_set_resident(ca_startd *sd, bool on);
 
 /* The machine a slot ad belongs to: Machine, else the part of Name after
  * '@', else Name ("" when there is none). Points into ad. */

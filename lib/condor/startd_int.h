@@ -125,6 +125,8 @@ struct slot {
 	int64_t eval_at;	/* its policy may decide otherwise then (INT64_MAX: not
 				 * before an event) */
 	bool gone;		/* it has ScheddGoneTime: its claim's lease may end */
+	bool settled;		/* settled at version `settled_at` of its ad */
+	uint32_t settled_at;
 };
 
 /* A list of names, each malloc'ed. */
@@ -215,6 +217,7 @@ struct ca_startd {
 	int64_t match_timeout, killing_timeout, bench_time;
 	int64_t alive_interval, alives_missed;	/* ALIVE_INTERVAL, MAX_CLAIM_ALIVES_MISSED */
 	bool backfill, auto_claim;
+	bool resident;		/* ca_startd_set_resident */
 	bool bench_at_start;		/* RunBenchmarks is defined and not FALSE */
 	ca_sd_names xslot;		/* STARTD_SLOT_ATTRS / STARTD_VM_EXPRS names */
 	ca_vec(struct latch) latches;	/* STARTD_LATCH_EXPRS, SYSTEM_STARTD_LATCH_EXPRS */
@@ -231,7 +234,9 @@ struct ca_startd {
 	const ca_name *tt[CA_S_NSTATES][CA_A_NACTS];	/* TotalTime<State><Activity> */
 	char tt_spell[CA_S_NSTATES][CA_A_NACTS][40];
 	ca_expr *req_normal, *req_false, *wrl;
+	const ca_expr *req_normal_pub, *req_false_pub;	/* shared, or NULL */
 	const ca_expr *wrl_pub;		/* wrl shared, as struct policy's xpub */
+	const ca_expr *weight_pub;	/* SlotWeight's default (Cpus), shared */
 	strbuf cause, tmp;
 	int64_t clock_t;		/* ClockMin/ClockDay cache */
 	int clock_min, clock_day;

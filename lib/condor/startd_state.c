@@ -119,10 +119,13 @@ ca_sd_publish_requirements(ca_startd *sd, struct slot *s)
 	    (s->st == CA_S_CLAIMED && pmatch(sd, s)) || draining(sd, s) ||
 	    shutdown_mode(sd, s) != NULL;
 	ca_expr *want = off ? sd->req_false : sd->req_normal;
+	const ca_expr *pub = off ? sd->req_false_pub : sd->req_normal_pub;
+	const ca_expr *cur = get_expr(s->ad, sd->n[A_REQUIREMENTS]);
 
-	if (!ca_expr_same(get_expr(s->ad, sd->n[A_REQUIREMENTS]), want, 0))
-		ca_ad_set(s->ad, sd->n[A_REQUIREMENTS], ca_sd_aname[A_REQUIREMENTS],
-		    ca_expr_copy(s->ad->arena, want));
+	if ((pub != NULL && cur == pub) || ca_expr_same(cur, want, 0))
+		return;
+	ca_ad_set(s->ad, sd->n[A_REQUIREMENTS], ca_sd_aname[A_REQUIREMENTS],
+	    pub != NULL ? (ca_expr *)(uintptr_t)pub : ca_expr_copy(s->ad->arena, want));
 }
 
 /* A job attribute evaluated in the job (job as MY, the slot as TARGET). */
@@ -1047,6 +1050,21 @@ ca_sd_refresh_deadline(ca_startd *sd, ca_smachine *m, struct slot *s)
 	sd->machine = NULL;
 }
 
+/* Whether settling s again would change nothing: it was settled with its
+ * ad as it is now (so at its clock now), and its state's policy reads
+ * nothing but its own ad (Owner, Unclaimed and Drained look at the other
+ * slots of the machine, and so do the slot<N>_ values). The settles after
+ * an event on one slot of a machine of many so evaluate that slot alone. */
+static bool
+settled(ca_startd *sd, const struct slot *s, bool deadlines)
+{
+	if (!s->settled || s->settled_at != s->ad->version || sd->xslot.n > 0 ||
+	    (deadlines && s->eval_at == INT64_MIN))
+		return false;
+	return s->st == CA_S_CLAIMED || s->st == CA_S_MATCHED || s->st == CA_S_PREEMPTING ||
+	    s->st == CA_S_BACKFILL;
+}
+
 /* Settle m; with deadlines, find when each slot's policy may decide
  * otherwise, else leave it unknown (INT64_MIN) for ca_sd_refresh_deadline. */
 static void
@@ -1061,6 +1079,11 @@ settle(ca_startd *sd, ca_smachine *m, bool deadlines)
 			int k = 0;
 			if (!live(s))
 				continue;
+			if (settled(sd, s, deadlines)) {
+				if (!deadlines)
+					s->eval_at = INT64_MIN;
+				continue;
+			}
 			for (;;) {
 				sd->tracked.n = 0;
 				sd->track = deadlines;
@@ -1083,6 +1106,8 @@ settle(ca_startd *sd, ca_smachine *m, bool deadlines)
 				ca_sd_publish_end(sd, s);
 				sd->track = false;
 				s->eval_at = deadlines ? eval_deadline(sd, s) : INT64_MIN;
+				s->settled = true;
+				s->settled_at = s->ad->version;
 			}
 		}
 		changed |= ca_sd_cross_publish(sd, m);
@@ -1274,7 +1299,8 @@ run_to(ca_startd *sd, ca_smachine *m, int64_t t)
 	for (size_t i = 0; i < m->slots.n; i++)
 		if (live(m->slots.at[i]))
 			tick(sd, m->slots.at[i], t);
-	settle(sd, m, false);		/* the next step finds its deadlines again */
+	/* a step written out finds its deadlines again when it is read */
+	settle(sd, m, sd->resident);
 }
 
 void
