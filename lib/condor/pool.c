@@ -148,6 +148,7 @@ ca_pool_add_class(ca_pool *p, const char *name, ca_config *cfg, ca_diag *err)
 	ca_startd_set_log(c.sd, slog, p);
 	ca_startd_set_diag(c.sd, sdiag, p);
 	ca_startd_set_auto_claim(c.sd, true);
+	ca_startd_set_resident(c.sd, true);
 	*ca_vec_push(&p->classes) = c;
 	return 0;
 }
@@ -637,19 +638,44 @@ check_events(ca_pool *p, ca_pool_file *f, int64_t now)
 	f->state = CA_PF_TAKEN;
 }
 
-/* Advance every machine that has events in q (every machine when all) to now. */
+/* The jobs a machine's slots name (JobId, PreemptingJobId, HeldJobId: what
+ * the schedd reads of them), as hashes of their ids into seen. */
 static void
-advance(ca_pool *p, ca_sevents *q, int64_t now, bool all)
+jobs_named(ca_pool *p, const ca_smachine *m, ca_dict *seen)
+{
+	static const char *const names[] = { "JobId", "PreemptingJobId", "HeldJobId" };
+
+	for (size_t i = 0; i < ca_smachine_count(m); i++) {
+		const ca_ad *s = ca_smachine_slot(m, i);
+		const char *id;
+		size_t len;
+		for (size_t k = 0; s != NULL && k < sizeof names / sizeof names[0]; k++)
+			if (ca_get_str(&p->cx, s, names[k], &id, &len) == 1)
+				ca_dict_add(seen, ca_hash_bytes(0, id, len), 0);
+	}
+	ca_arena_reset(&p->cx.scratch);
+}
+
+/* Advance every machine that has events in q (every machine when all) to
+ * now. With touched, the jobs its slots name before and after go there
+ * (jobs_named) for each machine that had events. */
+static void
+advance(ca_pool *p, ca_sevents *q, int64_t now, bool all, ca_dict *touched)
 {
 	for (size_t c = 0; c < p->classes.n; c++) {
 		struct pclass *pc = &p->classes.at[c];
 		for (size_t k = 0; k < pc->machines.n; k++) {
 			size_t n, next = 0;
-			ca_sevent **v = ca_sevents_take(q, pc->machines.at[k], &n);
+			ca_smachine *m = pc->machines.at[k];
+			ca_sevent **v = ca_sevents_take(q, m, &n);
+			if (n > 0 && touched != NULL)
+				jobs_named(p, m, touched);
 			if (n > 0 || all)
-				ca_startd_advance(pc->sd, pc->machines.at[k], v, n, &next, now);
+				ca_startd_advance(pc->sd, m, v, n, &next, now);
+			if (n > 0 && touched != NULL)
+				jobs_named(p, m, touched);
 			free(v);
-			ca_smachine_compact(pc->machines.at[k]);
+			ca_smachine_compact(m);
 		}
 	}
 }
@@ -664,13 +690,17 @@ lend_slot(ca_pool *p, void *arg, const ca_ad *slot)
 	ca_schedd_lend(((struct lend *)arg)->q, CA_Q_SLOT, slot);
 }
 
-/* Step every job of q: each goes back to the queue or to the history. */
+/* Step every job of q but those of the queue that still[i] says nothing
+ * has happened to since their last step: each goes back to the queue or to
+ * the history. */
 static void
-step_jobs(ca_pool *p, ca_schedd *q)
+step_jobs(ca_pool *p, ca_schedd *q, const bool *still)
 {
+	size_t queued = p->jobs.n;
+
 	p->jobs.n = 0;
 	for (size_t i = 0; i < ca_schedd_count(q); i++) {
-		bool leaves = ca_schedd_step(q, i);
+		bool leaves = still != NULL && i < queued && still[i] ? false : ca_schedd_step(q, i);
 		ca_ad *job = ca_schedd_take(q, i);
 		if (job == NULL)
 			continue;
@@ -695,7 +725,6 @@ schedd_with_queue(ca_pool *p, int64_t now)
 	ca_schedd_set_history(q, true);
 	for (size_t i = 0; i < p->jobs.n; i++)
 		ca_schedd_add(q, CA_Q_JOB, p->jobs.at[i], "jobs.ads", (int)(i + 1));
-	p->jobs.n = 0;
 	return q;
 }
 
@@ -868,6 +897,9 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	advec matches = CA_VEC_INIT;
 	ca_sevents *sev = NULL, *mev = NULL;
 	ca_schedd *q = NULL;
+	uint32_t *stepped = NULL;	/* the queue's ads' versions after step 4 */
+	ca_dict touched = CA_DICT_INIT;	/* jobs steps 5 and 6 touched, by id hash */
+	bool *still = NULL;
 	int rc = -1;
 
 	*st = (ca_pool_stats){ 0 };
@@ -928,7 +960,7 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 		ef->ads = NULL;
 		ef->n = 0;
 	}
-	advance(p, sev, now, true);
+	advance(p, sev, now, true, NULL);
 	ca_arena_reset(&p->cx.scratch);
 
 	/* 4. the queue after the exits; the idle cron jobs' next runs */
@@ -939,9 +971,15 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	}
 	for (size_t i = 0; i < x.evs.n; i++)
 		ca_schedd_lend(q, CA_Q_EXIT, x.evs.at[i]);
-	step_jobs(p, q);
+	step_jobs(p, q, NULL);
 	ca_schedd_free_lent(q);
 	q = NULL;
+	/* each job as this step left it: one that nothing changes before the
+	 * step after the matches (no match, no machine of its slots advanced,
+	 * its ad as it is) would be stepped again to the same end */
+	stepped = ca_xreallocarray(NULL, p->jobs.n + 1, sizeof *stepped);
+	for (size_t i = 0; i < p->jobs.n; i++)
+		stepped[i] = p->jobs.at[i]->version;
 	for (size_t i = 0; i < p->jobs.n; i++) {
 		ca_diag held;
 		if (ca_schedd_cron_job(&p->cx, p->jobs.at[i], now, now - prev, true, &held) > 0)
@@ -973,7 +1011,13 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 			goto out;
 		}
 	}
-	advance(p, mev, now, false);
+	for (size_t i = 0; i < matches.n; i++) {
+		const char *id;
+		size_t len;
+		if (ca_get_str(&p->cx, matches.at[i], "JobId", &id, &len) == 1)
+			ca_dict_add(&touched, ca_hash_bytes(0, id, len), 0);
+	}
+	advance(p, mev, now, false, &touched);
 	ca_arena_reset(&p->cx.scratch);
 
 	/* 7. the queue after the matches, and the submissions (numbered as the
@@ -982,6 +1026,15 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	int64_t next = max_cluster(p) + 1;
 	if (next <= p->cluster)
 		next = p->cluster + 1;
+	still = ca_xcalloc(p->jobs.n + 1, sizeof *still);
+	for (size_t i = 0; i < p->jobs.n; i++) {
+		char id[CA_JOBID_LEN];
+		ca_dict_it it;
+		still[i] = p->jobs.at[i]->version == stepped[i] &&
+		    ca_jobid(&p->cx, p->jobs.at[i], id, sizeof id) &&
+		    ca_dict_first(&touched, ca_hash_bytes(0, id, strlen(id)), &it) == CA_DICT_NONE;
+	}
+	ca_arena_reset(&p->cx.scratch);
 	q = schedd_with_queue(p, now);
 	ca_schedd_set_first_cluster(q, p->cluster + 1);
 	{
@@ -1014,7 +1067,7 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 		sf->n = 0;
 		st->submitted++;
 	}
-	step_jobs(p, q);
+	step_jobs(p, q, still);
 	ca_schedd_free_lent(q);
 	q = NULL;
 	if (st->submitted > 0) {
@@ -1025,6 +1078,9 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	p->clock = now;
 	rc = 0;
 out:
+	free(stepped);
+	free(still);
+	ca_dict_free(&touched);
 	ca_schedd_free_lent(q);
 	ca_sevents_free(mev);	/* the matches with it */
 	ca_vec_free(&matches);

@@ -1198,8 +1198,7 @@ static bool
 policy_fires(ca_schedd *q, ca_ad *job, int k, const char *attr, strbuf *reason,
     int64_t *code, int64_t *subcode)
 {
-	const ca_name *n = ca_intern(attr, strlen(attr));
-	ca_attr *at = ca_ad_find(job, n);
+	ca_attr *at = ca_ad_findn(job, attr, strlen(attr));
 	const char *r = NULL;
 
 	*subcode = 0;
