@@ -638,46 +638,74 @@ check_events(ca_pool *p, ca_pool_file *f, int64_t now)
 	f->state = CA_PF_TAKEN;
 }
 
-/* The jobs a machine's slots name (JobId, PreemptingJobId, HeldJobId: what
- * the schedd reads of them), as hashes of their ids into seen. */
-static void
-jobs_named(ca_pool *p, const ca_smachine *m, ca_dict *seen)
+/* The jobs slot ad names (JobId, PreemptingJobId, HeldJobId: what the
+ * schedd reads of it), as hashes of their ids; returns how many. */
+static int
+slot_jobs(ca_pool *p, const ca_ad *ad, uint64_t id[3])
 {
 	static const char *const names[] = { "JobId", "PreemptingJobId", "HeldJobId" };
+	int n = 0;
 
-	for (size_t i = 0; i < ca_smachine_count(m); i++) {
-		const ca_ad *s = ca_smachine_slot(m, i);
-		const char *id;
+	for (size_t k = 0; ad != NULL && k < sizeof names / sizeof names[0]; k++) {
+		const char *s;
 		size_t len;
-		for (size_t k = 0; s != NULL && k < sizeof names / sizeof names[0]; k++)
-			if (ca_get_str(&p->cx, s, names[k], &id, &len) == 1)
-				ca_dict_add(seen, ca_hash_bytes(0, id, len), 0);
+		if (ca_get_str(&p->cx, ad, names[k], &s, &len) == 1)
+			id[n++] = ca_hash_bytes(0, s, len);
 	}
 	ca_arena_reset(&p->cx.scratch);
+	return n;
 }
 
+/* A slot as it was before an advance. */
+struct slot_was {
+	const ca_ad *ad;	/* NULL: deleted */
+	uint32_t version;
+	int nids;
+	uint64_t id[3];		/* slot_jobs */
+};
+
 /* Advance every machine that has events in q (every machine when all) to
- * now. With touched, the jobs its slots name before and after go there
- * (jobs_named) for each machine that had events. */
+ * now. With touched, the jobs named by a slot the advance changed (made,
+ * deleted, or its ad changed), before and after, go there. */
 static void
 advance(ca_pool *p, ca_sevents *q, int64_t now, bool all, ca_dict *touched)
 {
+	ca_vec(struct slot_was) was = CA_VEC_INIT;
+
 	for (size_t c = 0; c < p->classes.n; c++) {
 		struct pclass *pc = &p->classes.at[c];
 		for (size_t k = 0; k < pc->machines.n; k++) {
 			size_t n, next = 0;
 			ca_smachine *m = pc->machines.at[k];
 			ca_sevent **v = ca_sevents_take(q, m, &n);
-			if (n > 0 && touched != NULL)
-				jobs_named(p, m, touched);
+			bool watch = n > 0 && touched != NULL;
+			was.n = 0;
+			for (size_t i = 0; watch && i < ca_smachine_count(m); i++) {
+				struct slot_was *w = ca_vec_push(&was);
+				w->ad = ca_smachine_slot(m, i);
+				w->version = w->ad != NULL ? w->ad->version : 0;
+				w->nids = slot_jobs(p, w->ad, w->id);
+			}
 			if (n > 0 || all)
 				ca_startd_advance(pc->sd, m, v, n, &next, now);
-			if (n > 0 && touched != NULL)
-				jobs_named(p, m, touched);
+			/* the slots keep their places until the machine is compacted */
+			for (size_t i = 0; watch && i < ca_smachine_count(m); i++) {
+				const ca_ad *ad = ca_smachine_slot(m, i);
+				const struct slot_was *w = i < was.n ? &was.at[i] : NULL;
+				if (w != NULL && ad == w->ad && (ad == NULL || ad->version == w->version))
+					continue;
+				uint64_t id[3];
+				int nids = slot_jobs(p, ad, id);
+				for (int x = 0; x < nids; x++)
+					ca_dict_add(touched, id[x], 0);
+				for (int x = 0; w != NULL && x < w->nids; x++)
+					ca_dict_add(touched, w->id[x], 0);
+			}
 			free(v);
 			ca_smachine_compact(m);
 		}
 	}
+	ca_vec_free(&was);
 }
 
 struct lend {

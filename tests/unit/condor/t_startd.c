@@ -623,6 +623,58 @@ UNIT_SUITE(startd_deadlines)
 	strbuf_release(&many);
 }
 
+/* A machine kept in memory between advances (ca_startd_set_resident, as a
+ * pool in one process keeps it) ends each advance knowing its slots'
+ * deadlines; one written out finds them again. Both must take the same
+ * steps: here a partitionable machine whose dynamic slots are preempted on
+ * a clock, claimed, activated and vacated between advances. */
+UNIT_SUITE(startd_resident_alike)
+{
+	static const char policy[] =
+	    "NUM_SLOTS_TYPE_1 = 1\nSLOT_TYPE_1 = 100%\nSLOT_TYPE_1_PARTITIONABLE = True\n"
+	    "PREEMPT = (time() - EnteredCurrentActivity) > 600 && TARGET.Owner == \"bob\"\n"
+	    "MAXJOBRETIREMENTTIME = 120\nMachineMaxVacateTime = 30\n";
+	static const char desc[] = "[ Name = \"n\"; Cpus = 8; Memory = 8192; Disk = 1000000 ]";
+	static const int64_t at[] = { 50, 150, 400, 700, 1000, 1500, 2500 };
+	struct world w[2];
+	char ev[512];
+
+	for (int r = 0; r < 2; r++) {
+		CHECK(world_init(&w[r], policy, desc));
+		ca_startd_set_resident(w[r].sd, r == 1);
+		for (int j = 0; j < 3; j++) {
+			snprintf(ev, sizeof ev, "[ Name = \"slot1@n\"; Event = \"Claim\"; Time = %lld; "
+			    "Job = [ ClusterId = %d; ProcId = 0; Owner = \"%s\"; RequestCpus = 2; "
+			    "RequestMemory = 1024; RequestDisk = 1000 ] ]", (long long)(T0 + 10 + j),
+			    j + 1, j == 1 ? "alice" : "bob");
+			event(&w[r], ev);
+		}
+		event(&w[r], "[ Name = \"slot1_1@n\"; Event = \"Activate\"; Time = 1700000020 ]");
+		event(&w[r], "[ Name = \"slot1_2@n\"; Event = \"Activate\"; Time = 1700000130 ]");
+		event(&w[r], "[ Name = \"slot1_3@n\"; Event = \"Activate\"; Time = 1700000300 ]");
+		event(&w[r], "[ Name = \"slot1_2@n\"; Event = \"Vacate\"; Time = 1700000900; "
+		    "JobId = \"2.0\" ]");
+	}
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+		strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		for (int r = 0; r < 2; r++) {
+			strbuf *sb = r ? &b : &a;
+			run_to(&w[r], T0 + at[k]);
+			for (size_t i = 0; i < ca_smachine_count(w[r].m); i++)
+				if (ca_smachine_slot(w[r].m, i) != NULL)
+					ca_print_ad(sb, ca_smachine_slot(w[r].m, i), 0);
+			strbuf_adds(sb, w[r].text.buf);
+		}
+		CHECK(strcmp(a.buf, b.buf) == 0);
+		strbuf_release(&a);
+		strbuf_release(&b);
+	}
+	/* it did preempt bob's jobs, on the clock */
+	CHECK(strstr(w[1].text.buf, "PREEMPT") != NULL);
+	world_free(&w[0]);
+	world_free(&w[1]);
+}
+
 /* Attribute a of the only slot of w is written as want. */
 static bool
 attr_is(struct world *w, const char *a, const char *want)
