@@ -1156,6 +1156,15 @@ slot_ref(void *arg, const ca_name *nm, int side)
 /* Walk what the slot's Requirements and Rank reach, and the slot's
  * definitions of the names the jobs reach; the job names found join J.
  * Sets *req_other / *rank_other when Requirements / Rank reach the job. */
+/* Whether a slot is pure: the definitions of the slot names the jobs
+ * reach do not reach back into the job (slot_other), nor does a job read
+ * a Requirements or Rank of the slot that reads the job. */
+static bool
+slot_pure(const ca_matcher *m, bool req_other, bool rank_other)
+{
+	return !m->slot_other && !(m->policy_seen && (req_other || rank_other));
+}
+
 /* Name nm in slot ad, noted in m->trace when the walks are traced. */
 static ca_attr *
 slot_find(ca_matcher *m, const ca_ad *ad, const ca_name *nm)
@@ -1195,7 +1204,7 @@ walk_slot(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 		    m->trace))
 			m->dynamic = true;
 	}
-	m->slot_pure = !m->slot_other && !(m->policy_seen && (*req_other || *rank_other));
+	m->slot_pure = slot_pure(m, *req_other, *rank_other);
 }
 
 static int
@@ -1252,11 +1261,13 @@ close_over(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 }
 
 /* What walking the slots of a kind found (ca_walkkinds): the slot names
- * the jobs reach (M) as they were then, what close_over said, and whether
- * the slots read a volatile name (-1: not asked yet). */
+ * the jobs reach (M) as they were then, what close_over said (slot_pure
+ * is made again from slot_other, for a job may since have been seen to
+ * read the slots' Requirements or Rank), and whether the slots read a
+ * volatile name (-1: not asked yet). */
 struct walked {
 	uint32_t mn;
-	bool req_other, rank_other, slot_pure;
+	bool req_other, rank_other, slot_other;
 	int8_t vol;
 };
 
@@ -1288,7 +1299,8 @@ close_over_kind(ca_matcher *m, const ca_mad *s, struct slotkinds *sk, bool *req_
 	if (k >= 0 && sk->w[k].mn == m->M.v.n) {
 		*req_other = sk->w[k].req_other;
 		*rank_other = sk->w[k].rank_other;
-		m->slot_pure = sk->w[k].slot_pure;
+		m->slot_other = sk->w[k].slot_other;
+		m->slot_pure = slot_pure(m, *req_other, *rank_other);
 		return k;
 	}
 	trace_slot(m, sk);
@@ -1296,7 +1308,7 @@ close_over_kind(ca_matcher *m, const ca_mad *s, struct slotkinds *sk, bool *req_
 	m->trace = NULL;
 	int8_t vol = k >= 0 ? sk->w[k].vol : -1;
 	if ((k = ca_walkkinds_note(&sk->kinds, k, s->ad, &sk->looked)) >= 0)
-		sk->w[k] = (struct walked){ m->M.v.n, *req_other, *rank_other, m->slot_pure, vol };
+		sk->w[k] = (struct walked){ m->M.v.n, *req_other, *rank_other, m->slot_other, vol };
 	return k;
 }
 

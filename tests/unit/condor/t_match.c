@@ -460,6 +460,64 @@ UNIT_SUITE(match_autoclusters)
  * the same pairs as evaluating them whole, also when a job's definition
  * the slot reads looks back at the slot, and whether the clusters come
  * in one batch or one by one. */
+/* Slots of a kind reuse what walking the first found, but not a job's
+ * reading of their Requirements that a later slot brought to light: a
+ * slot whose Requirements read the job is then not pure. */
+UNIT_SUITE(match_kinds_policy_seen)
+{
+	enum { NJ = 2, NS = 3 };
+	ca_ad *jobs[NJ], *slots[NS];
+	ca_ctx cx;
+	char buf[512];
+	static const int mem[NS] = { 1000, 8000, 4000 };
+
+	ca_ctx_init(&cx);
+	for (int j = 0; j < NJ; j++) {
+		snprintf(buf, sizeof buf, "[ ProcId = %d; RequestMemory = %d; Fancy = "
+		    "TARGET.Requirements; Requirements = Fancy ]", j, j ? 500 : 2000);
+		jobs[j] = ad(buf);
+	}
+	for (int i = 0; i < NS; i++) {
+		snprintf(buf, sizeof buf, "[ Name = \"s%d\"; Memory = %d; Requirements = %s ]", i,
+		    mem[i], i == 1 ? "TARGET.Fancy =!= false && TARGET.RequestMemory <= Memory" :
+		    "TARGET.RequestMemory <= Memory");
+		ca_ad *a = ad(buf);
+		slots[i] = shared_copy(a);
+		ca_ad_free(a);
+	}
+	ca_matcher *m = ca_matcher_new(&cx, 0, 0);
+	for (int j = 0; j < NJ; j++)
+		ca_matcher_add_job(m, jobs[j]);
+	ca_matcher_set_slots(m, (const ca_ad *const *)slots, NS);
+	int bad = 0;
+	for (int round = 0; round < 3; round++)
+		for (uint32_t c = 0; c < ca_matcher_nclusters(m); c++) {
+			ca_hit *h;
+			uint32_t cnt, k = 0;
+			ca_matcher_cluster_hits(m, &c, 1, CA_MH_ALL, 0, &h, &cnt);
+			const ca_ad *job = ca_matcher_job(m, ca_matcher_members(m, c,
+			    &(uint32_t){ 0 })[0]);
+			ca_mad jm, sm;
+			ca_mad_prepare(&jm, job);
+			for (uint32_t i = 0; i < NS; i++) {
+				ca_mad_prepare(&sm, slots[i]);
+				bool want = ca_match_symmetric(&cx, &jm, &sm);
+				ca_arena_reset(&cx.scratch);
+				bool got = k < cnt && h[k].slot == i;
+				k += got;
+				bad += want != got;
+			}
+			bad += k != cnt;
+			free(h);
+		}
+	CHECK(bad == 0);
+	ca_matcher_free(m);
+	for (int i = 0; i < NS; i++)
+		ca_ad_free(slots[i]);
+	for (int j = 0; j < NJ; j++)
+		ca_ad_free(jobs[j]);
+}
+
 UNIT_SUITE(match_slot_fold)
 {
 	static const char *const rdisk[] = {
