@@ -409,10 +409,12 @@ pack(const ca_ad *src, bool borrow)
 
 	for (uint32_t i = 0; i < n; i++) {
 		const ca_attr *at = &src->attrs[i];
-		const ca_expr *e = ca_attr_expr(at);
 		if (at->spelled)
 			bytes += ALIGN8(strlen(at->lit.u.s) + 1);
-		if ((e->flags & CA_EXPR_SHARED) || borrow)
+		if (borrow)
+			continue;
+		const ca_expr *e = ca_attr_expr(at);
+		if (e->flags & CA_EXPR_SHARED)
 			continue;
 		if (plain_lit(e)) {
 			nodes++;
@@ -442,6 +444,13 @@ pack(const ca_ad *src, bool borrow)
 	for (uint32_t i = 0; i < n; i++) {
 		const ca_attr *from = &src->attrs[i];
 		ca_attr *at = &ad->attrs[i];
+		if (borrow && !from->spelled && from->kind_ != CA_KIND_SRC) {
+			/* the entry as it is: its expression, and its value when a
+			 * literal (the expression is not looked at, so not fetched) */
+			*at = *from;
+			at->busy = 0;
+			continue;
+		}
 		ca_expr *e = ca_attr_expr(from);
 		const char *spelling = NULL;
 		if (from->spelled) {
