@@ -1003,8 +1003,8 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	ca_schedd_free_lent(q);
 	q = NULL;
 	/* each job as this step left it: one that nothing changes before the
-	 * step after the matches (no match, no machine of its slots advanced,
-	 * its ad as it is) would be stepped again to the same end */
+	 * step after the matches (no match, no slot naming it changed, its ad
+	 * as it is) would be stepped again to the same end */
 	stepped = ca_xreallocarray(NULL, p->jobs.n + 1, sizeof *stepped);
 	for (size_t i = 0; i < p->jobs.n; i++)
 		stepped[i] = p->jobs.at[i]->version;
