@@ -516,6 +516,7 @@ UNIT_SUITE(match_kinds_policy_seen)
 		ca_ad_free(slots[i]);
 	for (int j = 0; j < NJ; j++)
 		ca_ad_free(jobs[j]);
+	ca_ctx_free(&cx);
 }
 
 UNIT_SUITE(match_slot_fold)
