@@ -638,20 +638,17 @@ check_events(ca_pool *p, ca_pool_file *f, int64_t now)
 	f->state = CA_PF_TAKEN;
 }
 
-/* The jobs slot ad names (JobId, PreemptingJobId, HeldJobId: what the
- * schedd reads of it), as hashes of their ids; returns how many. */
+/* The jobs slot ad names (ca_schedd_slot_jobs), as hashes of their ids;
+ * returns how many. */
 static int
-slot_jobs(ca_pool *p, const ca_ad *ad, uint64_t id[3])
+slot_jobs(ca_pool *p, const ca_ad *ad, uint64_t hash[3])
 {
-	static const char *const names[] = { "JobId", "PreemptingJobId", "HeldJobId" };
-	int n = 0;
+	const char *id[3];
+	size_t len[3];
+	int n = ad != NULL ? ca_schedd_slot_jobs(&p->cx, ad, id, len) : 0;
 
-	for (size_t k = 0; ad != NULL && k < sizeof names / sizeof names[0]; k++) {
-		const char *s;
-		size_t len;
-		if (ca_get_str(&p->cx, ad, names[k], &s, &len) == 1)
-			id[n++] = ca_hash_bytes(0, s, len);
-	}
+	for (int k = 0; k < n; k++)
+		hash[k] = ca_hash_bytes(0, id[k], len[k]);
 	ca_arena_reset(&p->cx.scratch);
 	return n;
 }

@@ -840,7 +840,20 @@ slot_named(ca_schedd *q, const char *name, bool make)
 	return &q->slotrefs.at[i];
 }
 
-/* Index the slots and exits by job id and slot name, the matches by job id. */
+int
+ca_schedd_slot_jobs(ca_ctx *cx, const ca_ad *slot, const char *id[3], size_t len[3])
+{
+	static const char *const names[] = { "JobId", "HeldJobId", "PreemptingJobId" };
+	int n = 0;
+
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+		if (ca_get_str(cx, slot, names[k], &id[n], &len[n]) == 1)
+			n++;
+	return n;
+}
+
+/* Index the slots and exits by job id and slot name, the matches by job id
+ * (ca_schedd_slot_jobs tells which slot attributes name jobs). */
 static void
 index_all(ca_schedd *q)
 {

@@ -115,6 +115,11 @@ void ca_schedd_lend(ca_schedd *q, int what, const ca_ad *ad);
 ca_ad *ca_schedd_take(ca_schedd *q, size_t i);
 /* Whether the queue holds job cluster.proc (submissions included). */
 bool ca_schedd_has_job(ca_schedd *q, int64_t cluster, int64_t proc);
+/* The ids of the jobs a slot ad names, as the step reads them (JobId,
+ * HeldJobId, PreemptingJobId): into id[] and len[] (the texts live in the
+ * slot ad or cx's scratch arena); returns how many. A job no slot names
+ * and whose slots did not change is stepped to the same end again. */
+int ca_schedd_slot_jobs(ca_ctx *cx, const ca_ad *slot, const char *id[3], size_t len[3]);
 /* ca_schedd_free, leaving the lent ads alone. */
 void ca_schedd_free_lent(ca_schedd *q);
 

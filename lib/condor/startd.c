@@ -311,11 +311,9 @@ policy_sattrs(ca_startd *sd, struct policy *p, int64_t id)
 	return sa;
 }
 
-/* Put expression e under name in the slot unless the same is there: its
- * shared copy *pub (made the first time), which every slot holds as it is
- * and a writer prints once, or else a copy of its own. */
-static void
-publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca_expr *e,
+/* A writer prints a shared copy once (ca_sd_publish_expr). */
+void
+ca_sd_publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca_expr *e,
     const ca_expr **pub)
 {
 	const ca_expr *cur = get_expr(s->ad, n);
@@ -340,20 +338,20 @@ ca_sd_publish_policy(ca_startd *sd, struct slot *s)
 		if (!pub)
 			continue;
 		if (p->x[i] != NULL)
-			publish_expr(s, p->xname[i], pxinfo[i].attr, p->x[i], &p->xpub[i]);
+			ca_sd_publish_expr(s, p->xname[i], pxinfo[i].attr, p->x[i], &p->xpub[i]);
 		else if (!(pxinfo[i].flags & PUB_DEFINED) && get_expr(s->ad, p->xname[i]) != NULL)
 			ca_ad_delete(s->ad, p->xname[i]);
 	}
 	for (int i = 0; i < PX_NVANILLA; i++) {
 		if (p->vx[i] != NULL)
-			publish_expr(s, p->vname[i], vanilla_knob[i], p->vx[i], &p->vxpub[i]);
+			ca_sd_publish_expr(s, p->vname[i], vanilla_knob[i], p->vx[i], &p->vxpub[i]);
 		else if (get_expr(s->ad, p->vname[i]) != NULL)
 			ca_ad_delete(s->ad, p->vname[i]);
 	}
-	publish_expr(s, sd->n[A_WRL], ca_sd_aname[A_WRL], sd->wrl, &sd->wrl_pub);
+	ca_sd_publish_expr(s, sd->n[A_WRL], ca_sd_aname[A_WRL], sd->wrl, &sd->wrl_pub);
 	struct sattrs *sa = policy_sattrs(sd, p, s->id);
 	for (size_t i = 0; i < sa->a.n; i++)
-		publish_expr(s, sa->a.at[i].name, sa->a.at[i].spell, sa->a.at[i].e,
+		ca_sd_publish_expr(s, sa->a.at[i].name, sa->a.at[i].spell, sa->a.at[i].e,
 		    &sa->a.at[i].pub);
 }
 
@@ -465,9 +463,7 @@ ca_startd_new(ca_config *cfg, ca_diag *err)
 	sd->bi_round = ca_builtin_find("round", 5);
 	sd->req_normal = ca_parse_expr(&sd->arena, "START && WithinResourceLimits", 29, 0, &perr);
 	sd->req_false = ca_parse_expr(&sd->arena, "False", 5, 0, &perr);
-	/* the trees every slot holds, kept once (NULL when the store is full) */
-	sd->req_normal_pub = ca_expr_share(sd->req_normal);
-	sd->req_false_pub = ca_expr_share(sd->req_false);
+	sd->slot_weight = ca_parse_expr(&sd->arena, "Cpus", 4, 0, &perr);
 	if (ca_sd_res_init(sd, err) < 0)
 		goto fail;
 	/* HTCondor's, with a clause for each custom resource */

@@ -234,9 +234,9 @@ struct ca_startd {
 	const ca_name *tt[CA_S_NSTATES][CA_A_NACTS];	/* TotalTime<State><Activity> */
 	char tt_spell[CA_S_NSTATES][CA_A_NACTS][40];
 	ca_expr *req_normal, *req_false, *wrl;
-	const ca_expr *req_normal_pub, *req_false_pub;	/* shared, or NULL */
-	const ca_expr *wrl_pub;		/* wrl shared, as struct policy's xpub */
-	const ca_expr *weight_pub;	/* SlotWeight's default (Cpus), shared */
+	ca_expr *slot_weight;		/* SLOT_WEIGHT's default: Cpus */
+	/* their shared copies, as struct policy's xpub */
+	const ca_expr *req_normal_pub, *req_false_pub, *wrl_pub, *weight_pub;
 	strbuf cause, tmp;
 	int64_t clock_t;		/* ClockMin/ClockDay cache */
 	int clock_min, clock_day;
@@ -515,6 +515,11 @@ void ca_sd_set_detected(ca_startd *sd, int64_t cores, int64_t memory);
 struct policy *ca_sd_policy_for(ca_startd *sd, int64_t cores, int64_t memory);
 /* Publish the policy expressions and STARTD_ATTRS in the slot. */
 void ca_sd_publish_policy(ca_startd *sd, struct slot *s);
+/* Put expression e under name n (spelled spell) in slot s unless the same
+ * is there: its shared copy *pub (made the first time), which every slot
+ * holds as it is, or else a copy of its own. */
+void ca_sd_publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca_expr *e,
+    const ca_expr **pub);
 /* Policy knob px for slot s (the job of its claim as TARGET when with_job):
  * its value, its truth (1, 0, -1), or a number (def when not a number). */
 ca_value ca_sd_eval(ca_startd *sd, struct slot *s, int px, bool with_job);

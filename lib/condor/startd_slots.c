@@ -963,16 +963,9 @@ ca_smachine_create(ca_smachine *m, const ca_ad *desc, int64_t now, ca_diag *err)
 		set_int(sd, s, A_DETMEMORY, memory);
 		set_res(sd, s, A_TSCPUS, reqs.at[i].amt);
 		set_int(sd, s, A_TOTALSLOTS, n);
-		if (!has(sd, s, A_SLOTWEIGHT)) {
-			/* SLOT_WEIGHT's default, one tree that every slot holds */
-			ca_diag perr;
-			if (sd->weight_pub == NULL)
-				sd->weight_pub = ca_expr_share(ca_parse_expr(&sd->arena, "Cpus", 4,
-				    0, &perr));
-			ca_ad_set(s->ad, sd->n[A_SLOTWEIGHT], ca_sd_aname[A_SLOTWEIGHT],
-			    sd->weight_pub != NULL ? (ca_expr *)(uintptr_t)sd->weight_pub :
-			    ca_parse_expr(s->ad->arena, "Cpus", 4, 0, &perr));
-		}
+		if (!has(sd, s, A_SLOTWEIGHT))
+			ca_sd_publish_expr(s, sd->n[A_SLOTWEIGHT], ca_sd_aname[A_SLOTWEIGHT],
+			    sd->slot_weight, &sd->weight_pub);
 		set_str(sd, s, A_STATE, "Owner");
 		set_str(sd, s, A_ACTIVITY, "Idle");
 		set_int(sd, s, A_ECS, now);

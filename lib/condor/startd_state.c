@@ -118,14 +118,9 @@ ca_sd_publish_requirements(ca_startd *sd, struct slot *s)
 	bool off = s->st == CA_S_MATCHED || s->st == CA_S_PREEMPTING ||
 	    (s->st == CA_S_CLAIMED && pmatch(sd, s)) || draining(sd, s) ||
 	    shutdown_mode(sd, s) != NULL;
-	ca_expr *want = off ? sd->req_false : sd->req_normal;
-	const ca_expr *pub = off ? sd->req_false_pub : sd->req_normal_pub;
-	const ca_expr *cur = get_expr(s->ad, sd->n[A_REQUIREMENTS]);
 
-	if ((pub != NULL && cur == pub) || ca_expr_same(cur, want, 0))
-		return;
-	ca_ad_set(s->ad, sd->n[A_REQUIREMENTS], ca_sd_aname[A_REQUIREMENTS],
-	    pub != NULL ? (ca_expr *)(uintptr_t)pub : ca_expr_copy(s->ad->arena, want));
+	ca_sd_publish_expr(s, sd->n[A_REQUIREMENTS], ca_sd_aname[A_REQUIREMENTS],
+	    off ? sd->req_false : sd->req_normal, off ? &sd->req_false_pub : &sd->req_normal_pub);
 }
 
 /* A job attribute evaluated in the job (job as MY, the slot as TARGET). */
