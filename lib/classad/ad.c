@@ -460,6 +460,15 @@ ca_ad_prefetch(const ca_ad *ad, const ca_name *const *which, size_t n, int stage
 	}
 }
 
+/* Every change of ad's attributes: it counts, and the text it was read
+ * from no longer says what it holds. */
+static inline void
+changed(ca_ad *ad)
+{
+	ad->version++;
+	ad->text = NULL;
+}
+
 /* at's expression is e; spelling (NULL: the name's own) says how the ad
  * spells the name. lit is written whole, then the flags in its spare
  * bytes. */
@@ -502,7 +511,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
 	ca_attr *at = ca_ad_find(ad, name);
 
-	ad->version++;
+	changed(ad);
 	if (at) {
 		ca_attr_set_expr(at, e, at->spelled ? at->lit.u.s : NULL);
 		return;
@@ -549,7 +558,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 void
 ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
-	ad->version++;
+	changed(ad);
 	if (ad->index != NULL || table_of(ad) != CA_TABLE_HEAP) {
 		ca_ad_set(ad, name, spell, e);
 		return;
@@ -566,14 +575,18 @@ ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	    spell : NULL);
 }
 
-/* at (the ad's, in arena a) keeps text s[0..n) (copied) */
+/* at (the ad's, in arena a) keeps text s[0..n), copied unless at */
 static void
-attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n)
+attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n, bool at_place)
 {
-	char *text = ca_arena_alloc(a, n + 1);
+	const char *text = s;
 
-	memcpy(text, s, n);
-	text[n] = '\0';
+	if (!at_place) {
+		char *t = ca_arena_alloc(a, n + 1);
+		memcpy(t, s, n);
+		t[n] = '\0';
+		text = t;
+	}
 	at->src_arena_ = a;
 	at->lit.u.s = text;
 	at->lit.x.len = (uint32_t)n;
@@ -585,12 +598,12 @@ attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n)
 
 static const ca_expr placeholder = { .node = CA_N_LIT };
 
-void
-ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
+static void
+append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n, bool at_place)
 {
 	ca_attr *at;
 
-	ad->version++;
+	changed(ad);
 	if (ad->index != NULL || table_of(ad) != CA_TABLE_HEAP) {
 		ca_ad_set(ad, name, NULL, (ca_expr *)(uintptr_t)&placeholder);
 		at = ca_ad_find(ad, name);
@@ -603,14 +616,32 @@ ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 		at = &ad->attrs[ad->n++];
 		at->name = name;
 	}
-	attr_keep_src(at, ad->arena, s, n);
+	attr_keep_src(at, ad->arena, s, n, at_place);
+}
+
+void
+ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
+{
+	append_src(ad, name, s, n, false);
+}
+
+void
+ca_ad_append_src_at(ca_ad *ad, const ca_name *name, const char *s, size_t n)
+{
+	append_src(ad, name, s, n, true);
+}
+
+void
+ca_ad_keep_text(ca_ad *ad, const struct ca_ad_text *t)
+{
+	ad->text = t;
 }
 
 void
 ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 {
 	ca_ad_set(ad, name, NULL, (ca_expr *)(uintptr_t)&placeholder);
-	attr_keep_src(ca_ad_find(ad, name), ad->arena, s, n);
+	attr_keep_src(ca_ad_find(ad, name), ad->arena, s, n, false);
 }
 
 bool
@@ -620,7 +651,7 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 
 	if (at == NULL)
 		return false;
-	ad->version++;
+	changed(ad);
 	if (table_of(ad) == CA_TABLE_FIXED) {
 		size_t i = (size_t)(at - ad->attrs);
 		table_resize(ad, ad->cap, ad->icap);
@@ -647,7 +678,7 @@ ca_attr_tree(ca_attr *at)
 void
 ca_ad_clear(ca_ad *ad)
 {
-	ad->version++;
+	changed(ad);
 	ad->n = 0;
 	ad->shape = 0;
 	if (ad->table & CA_TABLE_SHARED_INDEX) {

@@ -129,7 +129,15 @@ typedef struct ca_ad {
 					 * was (it may wrap) */
 	bool own_arena;			/* ca_ad_free frees the arena too */
 	uint8_t table;			/* where attrs and index live (ad.c) */
+	const struct ca_ad_text *text;	/* its text in the long format, while it
+					 * has not changed (ca_ad_keep_text) */
 } ca_ad;
+
+/* An ad's lines in the long format, len bytes, in its arena. */
+struct ca_ad_text {
+	size_t len;
+	char s[];
+};
 
 /* A top-level ad with an arena of its own; free with ca_ad_free. */
 ca_ad *ca_ad_new(void);
@@ -168,6 +176,23 @@ void ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
 /* Insert or replace with such text (a copy of an attribute kept so); if ad
  * has name already, ad spells it as the name's own spelling. */
 void ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
+/* ca_ad_append_src of text that is in ad's arena already: it is kept
+ * where it is, and need not end in a NUL. */
+void ca_ad_append_src_at(ca_ad *ad, const ca_name *name, const char *s, size_t n);
+/* A reader that has copied the lines of ad, as it completes it, to t (in
+ * ad's arena), each exactly as the long format's writer prints that
+ * attribute, keeps them with it: the writer then copies them while the ad
+ * does not change. Any change drops them. */
+void ca_ad_keep_text(ca_ad *ad, const struct ca_ad_text *t);
+/* That text and its length, or NULL. */
+static inline const char *
+ca_ad_text(const ca_ad *ad, size_t *len)
+{
+	if (ad->text == NULL)
+		return NULL;
+	*len = ad->text->len;
+	return ad->text->s;
+}
 /* Once ad is complete: give back the unused room of its attribute table,
  * and find its shape (ads read from one stream mostly share a few); ads of
  * one shape share one hash index. */

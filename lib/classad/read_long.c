@@ -12,6 +12,8 @@
 #include "parser.h"
 #include "reader.h"
 #include "reader_int.h"
+#include "share.h"
+#include "writer_int.h"
 
 static inline void
 next_line(ca_reader *r, size_t n)
@@ -202,24 +204,27 @@ long_quoted_name(ca_reader *r, ca_ad *ad, const char *ls, const char *ns, size_t
 	return e->u.attr.name;
 }
 
-/* Is s[0..n), which begins with a quote, one string in the old syntax:
- * \" is a quote, or at the very end the string's last backslash; any
- * other backslash is itself; no NUL. Most bytes are none of these, and
- * are skipped 16 (SSE2) or 8 at a time. */
-static bool
-sure_string(const char *s, size_t n)
+/* Where the string in the old syntax that begins at s (a quote) ends,
+ * looking no further than e: just after its closing quote, or NULL. \" is
+ * a quote, except just before e or a newline, where it ends the string
+ * (its last byte a backslash); any other backslash is itself; a NUL or a
+ * newline inside makes it no string. Most bytes are none of these, and are
+ * skipped 16 (SSE2) or 8 at a time. */
+static const char *
+string_end(const char *s, const char *e)
 {
 	const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones << 7;
-	size_t i = 1;
+	size_t i = 1, n = (size_t)(e - s);
 
 	for (;;) {
 #ifdef __SSE2__
 		const __m128i dq = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
-		    nul = _mm_setzero_si128();
+		    nl = _mm_set1_epi8('\n'), nul = _mm_setzero_si128();
 		for (; i + 16 <= n; i += 16) {
 			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-			unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
-			    _mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, bs)), _mm_cmpeq_epi8(v, nul)));
+			unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			    _mm_or_si128(_mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, bs)),
+			    _mm_or_si128(_mm_cmpeq_epi8(v, nul), _mm_cmpeq_epi8(v, nl))));
 			if (m != 0) {
 				i += (size_t)__builtin_ctz(m);
 				goto special;
@@ -227,83 +232,106 @@ sure_string(const char *s, size_t n)
 		}
 #endif
 		for (; i + 8 <= n; i += 8) {
-			uint64_t w, q, b;
+			uint64_t w, q, b, l;
 			memcpy(&w, s + i, 8);
 			q = w ^ ones * '"';
 			b = w ^ ones * '\\';
+			l = w ^ ones * '\n';
 			/* the lowest flagged byte is always a true one */
-			uint64_t m = ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones) & ~w);
+			uint64_t m = ((q - ones) & ~q) | ((b - ones) & ~b) | ((l - ones) & ~l) |
+			    ((w - ones) & ~w);
 			if ((m &= highs) != 0) {
 				i += (size_t)__builtin_ctzll(m) / 8;
 				goto special;
 			}
 		}
-		while (i < n && s[i] != '"' && s[i] != '\\' && s[i] != '\0')
+		while (i < n && s[i] != '"' && s[i] != '\\' && s[i] != '\0' && s[i] != '\n')
 			i++;
 		if (i >= n)
-			return false;
+			return NULL;
 special:
 		if (s[i] == '"')
-			return i == n - 1;
-		if (s[i] == '\0')
-			return false;
+			return s + i + 1;
+		if (s[i] != '\\')
+			return NULL;	/* a NUL or a newline */
 		if (i + 1 < n && s[i + 1] == '"') {
-			if (i + 2 == n)
-				return true;
+			if (i + 2 == n || s[i + 2] == '\n')
+				return s + i + 2;
 			i += 2;
 		} else
 			i++;
 	}
 }
 
-/* Is s[0..n) one literal that the parser is sure to read as such in the
- * old syntax: an integer in range, a real, a string, true, false or
- * undefined? Such text can be kept as it is until something reads it
- * (ca_ad_append_src); anything else is parsed now, so that a bad
- * expression is still reported where it is read. */
+/* Does s (before e) begin with the keyword w (n bytes, lower case), in
+ * any case? */
+static inline bool
+keyword_at(const char *s, const char *e, const char *w, size_t n)
+{
+	if ((size_t)(e - s) < n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (ca_lower((unsigned char)s[i]) != w[i])
+			return false;
+	return true;
+}
+
+/* Where the literal at s (looking no further than e) ends, if s begins
+ * with one that the parser is sure to read as such in the old syntax when
+ * the text ends there: an integer in range, a real, a string, true, false
+ * or undefined. NULL if it does not. Such text can be kept as it is until
+ * something reads it (ca_ad_append_src); anything else is parsed now, so
+ * that a bad expression is still reported where it is read. */
+static const char *
+literal_end(const char *s, const char *e)
+{
+	const char *p = s;
+
+	if (p >= e)
+		return NULL;
+	if (*p == '"')
+		return string_end(s, e);
+	if (*p == '-')
+		p++;
+	const char *d0 = p;
+	while (p < e && ca_is_digit((unsigned char)*p))
+		p++;
+	size_t nint = (size_t)(p - d0);
+	bool digits = nint > 0, real = false;
+	if (p < e && *p == '.') {
+		const char *f = ++p;
+		while (p < e && ca_is_digit((unsigned char)*p))
+			p++;
+		if (p == f)
+			return NULL;
+		digits = real = true;
+	}
+	if (digits && p < e && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < e && (*p == '+' || *p == '-'))
+			p++;
+		const char *x = p;
+		while (p < e && ca_is_digit((unsigned char)*p))
+			p++;
+		if (p == x)
+			return NULL;
+		real = true;
+	}
+	if (real)	/* a point or an exponent */
+		return p;
+	if (digits)	/* an integer: no leading zero, surely in range */
+		return nint <= 18 && (nint == 1 || *d0 != '0') ? p : NULL;
+	if (d0 != s)
+		return NULL;
+	return keyword_at(s, e, "true", 4) ? s + 4 : keyword_at(s, e, "false", 5) ? s + 5 :
+	    keyword_at(s, e, "undefined", 9) ? s + 9 : NULL;
+}
+
+/* Is s[0..n) one such literal? */
 static bool
 sure_literal(const char *s, size_t n)
 {
-	size_t i = 0;
-
-	if (n == 0)
-		return false;
-	if (s[0] == '"')
-		return sure_string(s, n);
-	if (s[0] == '-')
-		i++;
-	size_t d0 = i;
-	while (i < n && ca_is_digit((unsigned char)s[i]))
-		i++;
-	size_t nint = i - d0;
-	if (i == n)	/* an integer: no leading zero, surely in range */
-		return nint >= 1 && nint <= 18 && (nint == 1 || s[d0] != '0');
-	bool digits = nint > 0;
-	if (s[i] == '.') {
-		size_t f = ++i;
-		while (i < n && ca_is_digit((unsigned char)s[i]))
-			i++;
-		if (i == f)
-			return false;
-		digits = true;
-	}
-	if (digits && i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < n && (s[i] == '+' || s[i] == '-'))
-			i++;
-		size_t x = i;
-		while (i < n && ca_is_digit((unsigned char)s[i]))
-			i++;
-		if (i == x)
-			return false;
-	}
-	if (digits)
-		return i == n;	/* a real: it has a point or an exponent */
-	if (d0 != 0)
-		return false;
-	return (n == 4 && strncasecmp(s, "true", 4) == 0) ||
-	    (n == 5 && strncasecmp(s, "false", 5) == 0) ||
-	    (n == 9 && strncasecmp(s, "undefined", 9) == 0);
+	return literal_end(s, s + n) == s + n;
 }
 
 /* The input looks cut short in its last ad (at line): a warning for
@@ -318,6 +346,116 @@ truncated(ca_reader *r, int line, const char *why)
 	    "%s: the input looks truncated (its last ad is read as it is)", why);
 }
 
+/* The newline ending the line that begins at s (looking no further than
+ * e), when what is before it is one literal sure_literal takes; else
+ * NULL. */
+static const char *
+literal_line(const char *s, const char *e)
+{
+	const char *q = literal_end(s, e);
+
+	return q != NULL && q < e && *q == '\n' ? q : NULL;
+}
+
+/* Are a[0..n) and b[0..n) the same bytes? For names, mostly short: words
+ * that overlap rather than a call. */
+static inline bool
+same_bytes(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		uint64_t x, y;
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		uint32_t x, y, u, v;
+		memcpy(&x, a, 4);
+		memcpy(&y, b, 4);
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&v, b + n - 4, 4);
+		return x == y && u == v;
+	}
+	return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
+
+/* Does the long format's writer print e as s[0..n)? Only a shared tree is
+ * looked at: its printed text is kept with it. */
+static bool
+same_text(const ca_expr *e, const char *s, size_t n)
+{
+	size_t tn;
+	const char *t = e->flags & CA_EXPR_SHARED ? ca_share_old_text(e, &tn) : NULL;
+
+	return t != NULL && tn == n && memcmp(t, s, n) == 0;
+}
+
+/*
+ * The text of an ad as it is read. While every line of it is as the long
+ * format's writer prints that attribute ("Name = text" and a newline, the
+ * name plain and spelled as its own, the text a literal kept as it came or
+ * a shared expression whose printed text it is), the lines are copied to
+ * one block of the ad's arena, where the literals kept as text then live,
+ * and the ad keeps the block (ca_ad_keep_text): a filter writes an ad it
+ * did not change with one copy. Comments are not part of it (the writer
+ * drops them too). The first line that is not so ends the block.
+ */
+static void
+text_start(ca_reader *r, ca_ad *ad)
+{
+	r->text = NULL;
+	if (r->pack)
+		return;
+	r->text_cap = r->last_bytes + 256;
+	r->text = ca_arena_alloc(ad->arena, sizeof *r->text + r->text_cap);
+	r->text->len = 0;
+}
+
+/* Room for n more bytes of the ad's text: a larger block when it is full.
+ * The literals kept in the old block stay there, unchanged. */
+static char *
+text_room(ca_reader *r, ca_ad *ad, size_t n)
+{
+	struct ca_ad_text *t = r->text;
+
+	if (n > r->text_cap - t->len) {
+		size_t cap = r->text_cap * 2 + n;
+		struct ca_ad_text *nt = ca_arena_alloc(ad->arena, sizeof *nt + cap);
+		memcpy(nt->s, t->s, t->len);
+		nt->len = t->len;
+		r->text = t = nt;
+		r->text_cap = cap;
+	}
+	char *d = t->s + t->len;
+	t->len += n;
+	return d;
+}
+
+/* The line ls[0..n) (its newline included), whose name is nm and whose
+ * text (from its place `at` in the line, tn bytes) is a literal that parses
+ * as such: into ad, kept as text, and into the ad's text if it is still
+ * as the writer's (as_written: the line is "Name = text", nm's own
+ * spelling). */
+static void
+append_literal(ca_reader *r, ca_ad *ad, const ca_name *nm, const char *ls, size_t n,
+    size_t at, size_t tn, bool as_written)
+{
+	if (r->text != NULL && as_written) {
+		char *d = text_room(r, ad, n);
+		memcpy(d, ls, n);
+		ca_ad_append_src_at(ad, nm, d + at, tn);
+		return;
+	}
+	r->text = NULL;
+	ca_ad_append_src(ad, nm, ls + at, tn);
+}
+
 /*
  * The line most lines of a stream are: the next name of the last ad,
  * spelled as it was, " = ", a literal sure to parse, and a newline. Such a
@@ -330,18 +468,19 @@ kept_line(ca_reader *r, ca_ad *ad)
 {
 	const struct shape_name *x = &r->shape.at[r->spos];
 	const char *p = r->buf + r->pos, *e = r->buf + r->end;
-	size_t nlen = x->name->len;
+	size_t nlen = x->len;
 
-	if (x->spell != x->name->spell || (size_t)(e - p) < nlen + 4 ||
-	    memcmp(p, x->spell, nlen) != 0 || p[nlen] != ' ' || p[nlen + 1] != '=' ||
+	if (!x->own || (size_t)(e - p) < nlen + 4 ||
+	    !same_bytes(p, x->spell, nlen) || p[nlen] != ' ' || p[nlen + 1] != '=' ||
 	    p[nlen + 2] != ' ')
 		return false;
-	const char *vs = p + nlen + 3, *nl = memchr(vs, '\n', (size_t)(e - vs));
-	if (nl == NULL || !sure_literal(vs, (size_t)(nl - vs)))
+	const char *vs = p + nlen + 3, *nl = literal_line(vs, e);
+	if (nl == NULL)
 		return false;
-	ca_ad_append_src(ad, x->name, vs, (size_t)(nl - vs));
+	size_t n = (size_t)(nl - p) + 1;
+	append_literal(r, ad, x->name, p, n, nlen + 3, (size_t)(nl - vs), x->plain);
 	r->spos++;
-	next_line(r, (size_t)(nl - p) + 1);
+	next_line(r, n);
 	return true;
 }
 
@@ -425,12 +564,15 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			rs++;
 		if (ad == NULL) {
 			ad = ca_ad_new();
-			/* sized like the last ad, which it likely resembles */
-			ca_ad_reserve(ad, (uint32_t)r->shape.n, r->last_bytes);
+			/* sized like the last ad, which it likely resembles;
+			 * with room for its text beside (text_start) */
+			ca_ad_reserve(ad, (uint32_t)r->shape.n, r->pack ? r->last_bytes :
+			    2 * r->last_bytes + 1024);
 			r->ad_line = r->line;
 			r->ad_off = r->base + r->pos;
 			r->in_shape = r->exact = true;
 			r->spos = 0;
+			text_start(r, ad);
 		}
 		const ca_name *nm = NULL;
 		const char *spell = NULL;
@@ -441,10 +583,10 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		if (r->in_shape)
 			for (uint32_t j = r->spos; j < r->shape.n && j < r->spos + SHAPE_AHEAD; j++) {
 				const struct shape_name *x = &r->shape.at[j];
-				if (x->name->len == nlen && memcmp(x->spell, ns, nlen) == 0) {
+				if (x->len == nlen && same_bytes(x->spell, ns, nlen)) {
 					r->exact = r->exact && j == r->spos;
 					nm = x->name;
-					spell = x->spell == nm->spell ? nm->spell :
+					spell = x->own ? nm->spell :
 					    ca_arena_strndup(ad->arena, ns, nlen);
 					r->spos = j + 1;
 					fresh = true;
@@ -470,12 +612,16 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 					r->in_shape = false;
 		}
 		bool cut = next == len;	/* the last line of the input, without a newline */
+		/* the line as the writer prints it: see text_start */
+		bool as_written = !cut && ls + len == le && ns == ls && ne + 1 == eq &&
+		    *ne == ' ' && rs == eq + 2 && eq[1] == ' ' && *ns != '\'';
 		/* a literal an ad passes on is kept as its text, to be parsed
 		 * only if read: not in ads a program holds, whose literals
 		 * are shared instead */
 		if (!r->pack && spell == nm->spell && (fresh || ca_ad_find(ad, nm) == NULL) &&
 		    sure_literal(rs, (size_t)(re - rs))) {
-			ca_ad_append_src(ad, nm, rs, (size_t)(re - rs));
+			append_literal(r, ad, nm, ls, next, (size_t)(rs - ls), (size_t)(re - rs),
+			    as_written && ca_wr_long_plain(nm, spell, nlen));
 			if (cut)
 				truncated(r, r->line, "the last line of the input has no newline");
 			next_line(r, next);
@@ -488,10 +634,17 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			    cut && perr.eof ? " (the input ends here: it looks truncated)" : "");
 			goto bad;
 		}
-		if (fresh || ca_ad_find(ad, nm) == NULL)
+		if (fresh || ca_ad_find(ad, nm) == NULL) {
 			ca_ad_append(ad, nm, spell, e);
-		else
+			if (r->text != NULL && as_written && same_text(e, rs, (size_t)(re - rs)) &&
+			    ca_wr_long_plain(nm, spell, nlen))
+				memcpy(text_room(r, ad, next), ls, next);
+			else
+				r->text = NULL;
+		} else {
 			ca_ad_set(ad, nm, spell, e);	/* a repeated name: the last one counts */
+			r->text = NULL;
+		}
 		if (cut)
 			truncated(r, r->line, "the last line of the input has no newline");
 		next_line(r, next);
@@ -504,6 +657,8 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		truncated(r, r->ad_line, "the last ad has no \"***\" line after it as the others have");
 	r->last_bytes = (size_t)(r->base + r->pos - r->ad_off);
 	r->shape_hint = r->in_shape && r->exact && ad->n == r->shape.n ? r->last_shape : 0;
+	if (r->text != NULL)
+		ca_ad_keep_text(ad, r->text);
 	if (!r->exact || !r->in_shape || r->spos != ad->n || ad->n != r->shape.n) {
 		r->shape.n = 0;
 		ca_arena_reset(&r->shape_text);
@@ -511,7 +666,8 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			const ca_attr *at = &ad->attrs[i];
 			const char *s = at->spelled ? ca_arena_strndup(&r->shape_text, at->lit.u.s,
 			    at->name->len) : at->name->spell;
-			*ca_vec_push(&r->shape) = (struct shape_name){ at->name, s };
+			*ca_vec_push(&r->shape) = (struct shape_name){ at->name, s, at->name->len,
+			    !at->spelled, ca_wr_long_plain(at->name, s, at->name->len) };
 		}
 	}
 	*out = ad;

@@ -661,7 +661,9 @@ ca_reader_next(ca_reader *r, ca_ad **out, ca_diag *err)
 		 * this ad is handed out */
 		uint32_t hint = r->shape_hint;
 		r->shape_hint = r->last_shape = 0;
-		if (name_too_long(r, *out)) {
+		/* an ad with the last one's names, spelled alike, was
+		 * looked at then */
+		if (hint == 0 && name_too_long(r, *out)) {
 			ca_ad_free(*out);
 			*out = NULL;
 			return -1;

@@ -53,13 +53,24 @@ struct ca_reader {
 	 * (texts in shape_text). While an ad has only names of it, in its
 	 * order (in_shape), up to shape.at[spos], a name spelled as one of
 	 * the next few there is that name, and new to the ad. */
-	ca_vec(struct shape_name { const ca_name *name; const char *spell; }) shape;
+	ca_vec(struct shape_name {
+		const ca_name *name;
+		const char *spell;
+		uint32_t len;
+		bool own;	/* spell is the name's own spelling */
+		bool plain;	/* the long format's writer prints it so */
+	}) shape;
 	ca_arena shape_text;
 	uint32_t spos;
 	bool in_shape;
 	bool exact;		/* every name so far at its place in shape */
 	uint32_t last_shape;	/* the shape number of the last ad */
 	uint32_t shape_hint;	/* the ad just read has last_shape, or 0 */
+	/* long: the lines of the ad being read, copied to its arena while
+	 * each is as the writer prints it (ca_ad_keep_text); NULL once one
+	 * is not, and when ads are packed */
+	struct ca_ad_text *text;
+	size_t text_cap;
 	uint64_t ad_off;	/* where the ad being read starts in the text */
 	size_t last_bytes;	/* how long the last ad's text was */
 	bool eof;		/* nothing follows buf[end] */

@@ -38,18 +38,37 @@ long_plain_name(const char *s, size_t n)
 	return true;
 }
 
-void
-ca_wr_long(strbuf *sb, const ca_ad *ad)
+bool
+ca_wr_long_plain(const ca_name *name, const char *spell, size_t n)
 {
+	if (spell != name->spell)
+		return long_plain_name(spell, n);
+	/* the name's own spelling: kept with it */
+	ca_name *nm = (ca_name *)(uintptr_t)name;
+	if (nm->long_plain == 0)
+		nm->long_plain = long_plain_name(spell, n) ? 1 : 2;
+	return nm->long_plain == 1;
+}
+
+/* The lines of ad. Whether one it printed (rather than copied from text
+ * kept as it was read, or a shared tree's text) holds a newline of its
+ * own: see ca_wr_long_put. */
+static bool
+wr_long(strbuf *sb, const ca_ad *ad)
+{
+	size_t all_len;
+	const char *all = ca_ad_text(ad, &all_len);
+	bool newline = false;
+
+	if (all != NULL) {	/* as it was read */
+		strbuf_add(sb, all, all_len);
+		return false;
+	}
 	for (uint32_t i = 0; i < ad->n; i++) {
 		size_t n;
 		const ca_attr *at = &ad->attrs[i];
 		const char *s = attr_spell(at, &n);
-		/* whether a name's own spelling is plain is kept with it */
-		ca_name *nm = (ca_name *)(uintptr_t)at->name;
-		if (!at->spelled && nm->long_plain == 0)
-			nm->long_plain = long_plain_name(s, n) ? 1 : 2;
-		bool plain = at->spelled ? long_plain_name(s, n) : nm->long_plain == 1;
+		bool plain = ca_wr_long_plain(at->name, s, n);
 		/* a literal kept as its text is written as it came; an
 		 * expression many ads share is printed once */
 		size_t tn;
@@ -70,6 +89,7 @@ ca_wr_long(strbuf *sb, const ca_ad *ad)
 			sb->buf[sb->len] = '\0';
 			continue;
 		}
+		size_t from = sb->len;
 		if (plain)
 			strbuf_add(sb, s, n);
 		else
@@ -79,8 +99,16 @@ ca_wr_long(strbuf *sb, const ca_ad *ad)
 			strbuf_add(sb, text, tn);
 		else
 			ca_print_expr(sb, e, CA_PR_OLD);
+		newline = newline || memchr(sb->buf + from, '\n', sb->len - from) != NULL;
 		strbuf_addc(sb, '\n');
 	}
+	return newline;
+}
+
+void
+ca_wr_long(strbuf *sb, const ca_ad *ad)
+{
+	(void)wr_long(sb, ad);
 }
 
 static bool old_ad_unsafe(const ca_ad *ad);
@@ -119,10 +147,15 @@ old_expr_unsafe(const ca_expr *e, bool last)
 	return false;
 }
 
+/* The same for a shared tree, whose printed text (kept with it) must not
+ * hold a newline either. */
 static bool
 old_line_unsafe_tree(const ca_expr *e)
 {
-	return old_expr_unsafe(e, true);
+	size_t n;
+	const char *t = ca_share_old_text(e, &n);
+
+	return old_expr_unsafe(e, true) || (t != NULL && memchr(t, '\n', n) != NULL);
 }
 
 /* The same for an attribute's expression, on a line of its own. */
@@ -144,26 +177,18 @@ old_ad_unsafe(const ca_ad *ad)
 }
 
 const char *
-ca_wr_long_refusal(const ca_ad *ad, const char *text, size_t len)
+ca_wr_long_put(strbuf *sb, const ca_ad *ad)
 {
 	/* One line per attribute: old strings have no escape for a newline,
 	 * and written raw it would split the attribute (or forge others); nor
 	 * for a final backslash inside an expression. An ad without
 	 * attributes has no text at all. */
-	bool unsafe = false, all_kept = true;
+	bool unsafe = wr_long(sb, ad);
 	size_t n;
 	for (uint32_t i = 0; i < ad->n && !unsafe; i++) {
 		/* text kept as it was read came from one such line */
-		if (ca_attr_src(&ad->attrs[i], &n) != NULL)
-			continue;
-		all_kept = false;
-		unsafe = old_line_unsafe(ad->attrs[i].expr_);
-	}
-	if (!all_kept) {
-		uint32_t lines = 0;
-		for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p))) != NULL; p++)
-			lines++;
-		unsafe = unsafe || lines != ad->n;
+		if (ca_attr_src(&ad->attrs[i], &n) == NULL)
+			unsafe = old_line_unsafe(ad->attrs[i].expr_);
 	}
 	if (ad->n == 0)
 		return "the long format cannot hold an ad without attributes "

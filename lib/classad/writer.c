@@ -176,19 +176,21 @@ ca_writer_put(ca_writer *w, const ca_ad *ad)
 		break;
 	}
 	size_t start = sb->len;
-	format_ad(sb, &w->tmp, ad, w->fmt);
 	/* An ad the format cannot hold is not written (the writer goes on):
 	 * written anyway it would read back as something else, or not at all. */
 	w->refused = NULL;
 	if (w->fmt == CA_FMT_LONG) {
-		w->refused = ca_wr_long_refusal(ad, sb->buf + start, sb->len - start);
+		w->refused = ca_wr_long_put(sb, ad);
 		strbuf_addc(sb, '\n');	/* a blank line after every ad */
-	} else if (w->fmt != CA_FMT_NEW && !text_ok(sb->buf + start, sb->len - start))
-		/* strings are escaped: what is left is an attribute name */
-		w->refused = w->fmt == CA_FMT_JSON ?
-		    "JSON cannot hold an attribute name that is not UTF-8 (-o new can)" :
-		    "XML cannot hold an attribute name that is not UTF-8 or holds a "
-		    "control character (-o new can)";
+	} else {
+		format_ad(sb, &w->tmp, ad, w->fmt);
+		if (w->fmt != CA_FMT_NEW && !text_ok(sb->buf + start, sb->len - start))
+			/* strings are escaped: what is left is an attribute name */
+			w->refused = w->fmt == CA_FMT_JSON ?
+			    "JSON cannot hold an attribute name that is not UTF-8 (-o new can)" :
+			    "XML cannot hold an attribute name that is not UTF-8 or holds a "
+			    "control character (-o new can)";
+	}
 	if (w->refused) {
 		errno = EILSEQ;
 		return -1;

@@ -29,12 +29,15 @@ spaces(strbuf *sb, int n)
 /* An ad in each format, as the writer writes it inside its stream; tmp is
  * scratch for unparsed expressions, indent the column of the ad. */
 void ca_wr_long(strbuf *sb, const ca_ad *ad);
+/* Does the long format print name, spelled spell[0..n), as it is (no
+ * quotes)? */
+bool ca_wr_long_plain(const ca_name *name, const char *spell, size_t n);
 void ca_wr_json(strbuf *sb, strbuf *tmp, const ca_ad *ad, int indent);
 void ca_wr_xml(strbuf *sb, strbuf *tmp, const ca_ad *ad, int indent);
 
-/* Why the long format cannot hold ad, whose text (ca_wr_long) is
- * text[0..len), or NULL when it can. */
-const char *ca_wr_long_refusal(const ca_ad *ad, const char *text, size_t len);
+/* ca_wr_long, then why the long format cannot hold ad (what it wrote is
+ * not to be written then), or NULL when it can. */
+const char *ca_wr_long_put(strbuf *sb, const ca_ad *ad);
 /* Is s[0..n) well-formed UTF-8 (no overlong forms, no surrogates, nothing
  * above U+10FFFF)? */
 bool ca_wr_utf8_valid(const char *s, size_t n);

@@ -114,6 +114,30 @@ read_back(const ca_ad *ad, ca_format fmt)
 	free(text);
 }
 
+/* An ad that keeps the text it was read from (the long format's lines,
+ * each as the writer prints it) is written as a copy of it, which keeps
+ * none, is written: the same bytes, or the same refusal. Before anything
+ * reads its literals, which are then printed from their values. */
+static void
+kept_text_same(const ca_ad *ad)
+{
+	char *a = NULL, *b = NULL;
+	size_t al = 0, bl = 0, n;
+
+	if (ca_ad_text(ad, &n) == NULL)
+		return;
+	ca_ad *copy = ca_ad_copy(ad);
+	int ra = write_one(ad, CA_FMT_LONG, &a, &al), rb = write_one(copy, CA_FMT_LONG, &b, &bl);
+	if (ra != rb || (ra == 0 && (al != bl || memcmp(a, b, al) != 0))) {
+		fprintf(stderr, "kept text differs:\n%.*s---\n%.*s\n", (int)al, a ? a : "",
+		    (int)bl, b ? b : "");
+		abort();
+	}
+	ca_ad_free(copy);
+	free(a);
+	free(b);
+}
+
 /*
  * The first byte chooses: bits 0-2 the format asked for (auto, long, new,
  * json, xml), bit 3 whether the rest is gzip-compressed here first. The
@@ -162,6 +186,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memset(&err, 0, sizeof err);
 			continue;
 		}
+		kept_text_same(ad);
 		for (int f = CA_FMT_LONG; f <= CA_FMT_XML; f++) {
 			strbuf_reset(&sb);
 			ca_format_ad(&sb, ad, (ca_format)f);

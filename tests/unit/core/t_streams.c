@@ -1168,14 +1168,54 @@ lit_text(char *buf, size_t cap)
 	return buf;
 }
 
+/* The long format's text of ad (written as one stream), and whether the
+ * writer took it. */
+static int
+long_text(const ca_ad *ad, strbuf *sb)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	ca_writer *w = ca_writer_open(fp, CA_FMT_LONG, false);
+	int rc = ca_writer_put(w, ad);
+
+	ca_writer_close(w);
+	fclose(fp);
+	strbuf_reset(sb);
+	strbuf_add(sb, buf, len);
+	free(buf);
+	return rc;
+}
+
+/* An ad that keeps the text it was read from is written as a copy of it
+ * (which keeps none) is written: the same bytes, or the same refusal. */
+static void
+same_as_copy(const ca_ad *ad)
+{
+	strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	ca_ad *copy = ca_ad_copy(ad);
+	size_t n;
+
+	CHECK(ca_ad_text(copy, &n) == NULL);
+	CHECK(long_text(ad, &a) == long_text(copy, &b));
+	CHECK(strcmp(a.buf, b.buf) == 0);
+	ca_ad_free(copy);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 UNIT_SUITE(streams_long_kept_literals)
 {
-	int nkept = 0;
+	int nkept = 0, ntext = 0;
 
-	for (int round = 0; round < 20000; round++) {
+	/* each literal in an ad of its own (the general path) and in an ad
+	 * after one of the same names (the one-pass path of known names) */
+	for (int round = 0; round < 40000; round++) {
 		char buf[128], text[256];
 		const char *lit = lit_text(buf, sizeof buf);
-		int len = snprintf(text, sizeof text, "KeptLit = %s\nB = 1\n\n", lit);
+		bool second = round & 1;
+		int len = snprintf(text, sizeof text, "%sKeptLit = %s\nB = 1\n\n",
+		    second ? "KeptLit = 0\nB = 1\n\n" : "", lit);
 		ca_ad *ad[2] = { NULL, NULL };
 		int rc[2];
 		for (int pack = 0; pack < 2; pack++) {
@@ -1183,6 +1223,11 @@ UNIT_SUITE(streams_long_kept_literals)
 			ca_reader *r = ca_reader_open_mem("t", text, (size_t)len, CA_FMT_LONG, &err);
 			if (pack)
 				ca_reader_pack(r);
+			if (second) {
+				CHECK(ca_reader_next(r, &ad[pack], &err) == 1);
+				ca_ad_free(ad[pack]);
+				ad[pack] = NULL;
+			}
 			rc[pack] = ca_reader_next(r, &ad[pack], &err);
 			ca_reader_close(r);
 		}
@@ -1195,6 +1240,8 @@ UNIT_SUITE(streams_long_kept_literals)
 			 * blanks that follow '=' */
 			const char *w = lit + strspn(lit, " ");
 			CHECK(kept == NULL || (n == strlen(w) && memcmp(kept, w, n) == 0));
+			ntext += ca_ad_text(ad[0], &n) != NULL;
+			same_as_copy(ad[0]);
 			const ca_expr *ea = ca_attr_expr(a), *eb = ca_attr_expr(b);
 			CHECK(ca_attr_src(a, &n) == NULL);	/* parsed now */
 			CHECK(ea->node == eb->node);
@@ -1205,7 +1252,8 @@ UNIT_SUITE(streams_long_kept_literals)
 		ca_ad_free(ad[0]);
 		ca_ad_free(ad[1]);
 	}
-	CHECK(nkept > 2000);
+	CHECK(ntext > 4000);
+	CHECK(nkept > 4000);
 
 	/* an ad with the last one's names in its order shares its shape;
 	 * one with a name in another's place does not, and every lookup
@@ -1276,12 +1324,106 @@ UNIT_SUITE(streams_long_kept_literals)
 	strbuf sb = STRBUF_INIT;
 	ca_format_ad(&sb, ad, CA_FMT_LONG);
 	CHECK(strcmp(sb.buf, in) == 0);
-	/* once read, a literal is printed from its value */
+	/* a literal read is still printed as it came while the ad is as it
+	 * was read; once the ad changes, from its value */
 	CHECK(ca_attr_expr(ca_ad_findn(ad, "KeptR", 5))->node == CA_N_LIT);
 	strbuf_reset(&sb);
 	ca_format_ad(&sb, ad, CA_FMT_LONG);
+	CHECK(strcmp(sb.buf, in) == 0);
+	ca_set_int(ad, "Added", 1);
+	strbuf_reset(&sb);
+	ca_format_ad(&sb, ad, CA_FMT_LONG);
 	CHECK(strncmp(sb.buf, "KeptR = 0.1\n", 12) == 0);
+	CHECK(strstr(sb.buf, "KeptS = \"a\\\"b\"\nKeptT = TRUE\nKeptI = -12\nAdded = 1\n") != NULL);
 	ca_ad_free(ad);
 	ca_reader_close(r);
 	strbuf_release(&sb);
+}
+
+/* An ad whose lines are each as the long format's writer prints them
+ * keeps them, and is written by copying them; any other ad, or one that
+ * changed, is written attribute by attribute, to the same effect. */
+UNIT_SUITE(streams_long_kept_text)
+{
+	static const struct {
+		const char *text;
+		bool kept;	/* the second ad keeps its text */
+	} cases[] = {
+		{ "KtA = 1\nKtS = \"x\"\nKtR = 2.50\n", true },
+		{ "KtA = 1\nKtS = \"x\"\nKtR = 2.50\nKtE = a && b\n", true },
+		{ "KtA = 1\n# a comment\nKtS = \"x\"\nKtR = 2.50\nKtE = a && b\n", true },
+		{ "KtA = 1\nKtS=\"x\"\nKtR = 2.50\nKtE = a && b\n", false },
+		{ "KtA = 1\nKtS =  \"x\"\nKtR = 2.50\nKtE = a && b\n", false },
+		{ "  KtA = 1\nKtS = \"x\"\nKtR = 2.50\nKtE = a && b\n", false },
+		{ "KtA = 1\r\nKtS = \"x\"\nKtR = 2.50\nKtE = a && b\n", false },
+		{ "KtA = 1\nKtS = \"x\"\nKtR = 2.50\nKtE = a&&b\n", false },	/* printed a && b */
+		{ "KtA = 1\nKtS = \"x\"\nKtR = 2.50 \nKtE = a && b\n", false },
+		{ "KtA = 1\nKtS = \"x\"\nKtA = 2\nKtE = a && b\n", false },	/* KtA twice */
+		{ "KtA = 1\nT\tab = 2\nKtE = a && b\n", false },	/* written quoted */
+		{ "KtA = 1\n'q r' = 2\nKtE = a && b\n", false },
+		{ "KtA = 1\nStaRT = 2\nKtE = a && b\n", true },	/* spelled otherwise */
+		{ "KtA = 1\nKtS = \"C:\\\"\nKtE = a && b\n", true },
+	};
+	char big[8192];
+	size_t bn = 0;
+
+	/* longer than the ad before it by far: its text grows as it is read */
+	for (int i = 0; i < 100; i++)
+		bn += (size_t)snprintf(big + bn, sizeof big - bn, "Big%d = \"%040d\"\n", i, i);
+	ca_intern("START", 5);	/* the name's own spelling is another */
+	for (size_t c = 0; c <= sizeof cases / sizeof cases[0]; c++) {
+		const char *t = c < sizeof cases / sizeof cases[0] ? cases[c].text : big;
+		bool kept0 = c < sizeof cases / sizeof cases[0] ? cases[c].kept : true;
+		strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+		/* twice: the second time, its expressions are shared */
+		strbuf_addf(&in, "KtA = 0\n\n%s\n%s\n", t, t);
+		ca_diag err;
+		ca_reader *r = ca_reader_open_mem("t", in.buf, in.len, CA_FMT_LONG, &err);
+		ca_ad *ad;
+		size_t n = 0;
+		for (int k = 0; k < 3; k++) {
+			CHECK(ca_reader_next(r, &ad, &err) == 1);
+			const char *text = ca_ad_text(ad, &n);
+			same_as_copy(ad);
+			if (k == 2) {
+				/* a line not kept as a literal's text is kept
+				 * when its tree is shared, which it is the second
+				 * time unless the store is full */
+				bool kept = kept0;
+				size_t sn;
+				for (uint32_t i = 0; i < ad->n; i++)
+					if (ca_attr_src(&ad->attrs[i], &sn) == NULL &&
+					    !(ca_attr_expr(&ad->attrs[i])->flags & CA_EXPR_SHARED))
+						kept = false;
+				CHECK((text != NULL) == kept);
+				/* what it keeps is its lines, without comments */
+				if (kept) {
+					long_text(ad, &out);
+					CHECK(strcmp(out.buf + out.len - 1, "\n") == 0);
+					CHECK(out.len == n + 1 && memcmp(out.buf, text, n) == 0);
+					CHECK(c == 2 || memcmp(text, t, n) == 0);
+				}
+				/* its literals are where they were read */
+				if (c == sizeof cases / sizeof cases[0]) {
+					const ca_expr *e = ca_attr_expr(ca_ad_findn(ad, "Big7", 4));
+					CHECK(e->node == CA_N_LIT && e->u.lit.kind == CA_STRING &&
+					    e->u.lit.x.len == 40 && e->u.lit.u.s[39] == '7');
+				}
+				/* read, a literal changes nothing */
+				(void)ca_ad_lookup(ad, "KtR");
+				CHECK((ca_ad_text(ad, &n) != NULL) == kept);
+				/* a change drops the text: the ad is then written
+				 * from its attributes */
+				ca_set_int(ad, "Added", 1);
+				CHECK(ca_ad_text(ad, &n) == NULL);
+				long_text(ad, &out);
+				CHECK(strstr(out.buf, "Added = 1\n") != NULL);
+			}
+			ca_ad_free(ad);
+		}
+		CHECK(ca_reader_next(r, &ad, &err) == 0);
+		ca_reader_close(r);
+		strbuf_release(&in);
+		strbuf_release(&out);
+	}
 }
