@@ -484,7 +484,7 @@ ca_attr_set_expr(ca_attr *at, ca_expr *e, const char *spelling)
 		at->spelled = 1;
 	} else {
 		at->lit = e->node == CA_N_LIT ? e->u.lit : ca_undef();
-		at->lit_cached = e->node == CA_N_LIT;
+		at->lit_cached = e->node == CA_N_LIT ? CA_LIT_VALUE : 0;
 		at->spelled = 0;
 	}
 	at->busy = busy;
@@ -587,11 +587,11 @@ attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n, bool at_place)
 		t[n] = '\0';
 		text = t;
 	}
-	at->src_arena_ = a;
+	at->lazy_arena_ = a;
 	at->lit.u.s = text;
 	at->lit.x.len = (uint32_t)n;
 	at->kind_ = CA_KIND_SRC;
-	at->lit_cached = 0;
+	at->lit_cached = CA_LIT_LAZY;
 	at->busy = 0;
 	at->spelled = 0;
 }
@@ -632,6 +632,22 @@ ca_ad_append_src_at(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 }
 
 void
+ca_ad_put_back(ca_ad *ad, const ca_attr *saved)
+{
+	ca_attr *at = ca_ad_find(ad, saved->name);
+
+	if (at == NULL) {	/* deleted meanwhile */
+		ca_attr copy = *saved;
+		ca_ad_set(ad, saved->name, ca_attr_spell(saved), ca_attr_expr(&copy));
+		return;
+	}
+	changed(ad);
+	uint8_t busy = at->busy;
+	*at = *saved;
+	at->busy = busy;
+}
+
+void
 ca_ad_keep_text(ca_ad *ad, const struct ca_ad_text *t)
 {
 	ad->text = t;
@@ -669,7 +685,7 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 const ca_expr *
 ca_attr_tree(ca_attr *at)
 {
-	if (at->lit_cached || at->kind_ == CA_KIND_SRC)
+	if (at->lit_cached)	/* a literal's value, or its text */
 		return NULL;
 	const ca_expr *e = ca_attr_expr(at);
 	return e->node == CA_N_LIT ? NULL : e;

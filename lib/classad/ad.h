@@ -57,16 +57,14 @@ typedef struct ca_attr {
 	union {
 		struct ca_expr *expr_;	/* in the ad's arena, or a shared tree:
 					 * read it with ca_attr_expr */
-		ca_arena *src_arena_;	/* kept as source text: the arena to parse
-					 * it into */
+		ca_arena *lazy_arena_;	/* CA_LIT_LAZY: the arena to make the
+					 * expression in */
 	};
 	union {
-		ca_value lit;		/* the value when lit_cached */
+		ca_value lit;		/* the value when CA_LIT_VALUE */
 		struct {
 			uint8_t kind_;		/* lit.kind */
-			uint8_t lit_cached;		/* lit holds expr's value: a literal, and
-						 * not spelled (test expr->node
-						 * for whether it is a literal) */
+			uint8_t lit_cached;	/* CA_LIT_* */
 			uint8_t busy;		/* being evaluated: cycle detection */
 			uint8_t spelled;	/* the ad spells the name otherwise than
 						 * name->spell: lit.u.s is how (lit_cached 0) */
@@ -76,22 +74,40 @@ typedef struct ca_attr {
 	};
 } ca_attr;
 
+/* lit_cached: lit holds the expression's value, a literal's, and the ad
+ * does not spell the name otherwise (test expr->node for whether it is a
+ * literal) */
+#define CA_LIT_VALUE	1
+/* lit_cached: the expression is made the first time something reads it
+ * (ca_attr_expr), in lazy_arena_: from its source text (kind_ is then
+ * CA_KIND_SRC), or as the node of the literal lit holds (an ad packed to
+ * be held, whose literals then take no node unless something asks) */
+#define CA_LIT_LAZY	2
+
 /* kind_ of an attribute whose expression is kept as its source text, to be
  * parsed the first time something reads it (ca_ad_append_src): a reader
  * that passes ads through keeps the literals it was sure of so, and writes
  * them back as they came. lit.u.s and lit.x.len hold the text. */
 #define CA_KIND_SRC	0x7f
 
-struct ca_expr *ca_attr_parse_src(ca_attr *at);
+struct ca_expr *ca_attr_make_expr(ca_attr *at);
 
-/* at's expression, parsed now if it was kept as source text. An ad is
- * read by one thread at a time, so the parse may write through const. */
+/* at's expression, made now if it is not yet (CA_LIT_LAZY). An ad is read
+ * by one thread at a time, so that may write through const. */
 static inline struct ca_expr *
 ca_attr_expr(const ca_attr *at)
 {
-	if (__builtin_expect(at->kind_ == CA_KIND_SRC, 0))
-		return ca_attr_parse_src((ca_attr *)(uintptr_t)at);
+	if (__builtin_expect(at->lit_cached & CA_LIT_LAZY, 0))
+		return ca_attr_make_expr((ca_attr *)(uintptr_t)at);
 	return at->expr_;
+}
+
+/* at's value when its expression is a literal the entry holds, else NULL:
+ * what a look-up needs, without the expression. */
+static inline const ca_value *
+ca_attr_lit(const ca_attr *at)
+{
+	return at->lit_cached & CA_LIT_VALUE ? &at->lit : NULL;
 }
 
 /* The source text of at (and its length) while it is kept as such, else
@@ -166,6 +182,11 @@ ca_ad_find(const ca_ad *ad, const ca_name *name)
 ca_attr *ca_ad_findn(const ca_ad *ad, const char *s, size_t len);	/* by text */
 struct ca_expr *ca_ad_lookup(const ca_ad *ad, const char *name);	/* by C string */
 bool ca_ad_delete(ca_ad *ad, const ca_name *name);
+/* Put back an attribute of ad as it was when *saved was copied from its
+ * entry (ad's own, not another's), after ca_ad_set changed it: what a
+ * program that sets values for a while remembers, without making the
+ * expression of a literal that has none (CA_LIT_LAZY). */
+void ca_ad_put_back(ca_ad *ad, const ca_attr *saved);
 /* ca_ad_set of a name the caller knows ad does not have (a reader
  * building an ad): no look-up, and no index until ca_ad_trim. */
 void ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, struct ca_expr *e);

@@ -144,8 +144,9 @@ get(ca_ctx *cx, const ca_ad *ad, const char *name)
 
 	if (at == NULL)
 		return ca_undef();
-	if (at->lit_cached)
-		return at->lit;
+	const ca_value *v = ca_attr_lit(at);
+	if (v != NULL)
+		return *v;
 	return ca_eval_attr(cx, ad, NULL, name);
 }
 

@@ -42,7 +42,7 @@ ca_value ca_eval_spent(ca_ctx *cx, const ca_attr *at);
 CA_HOT ca_value
 eval_attr_in(ca_ctx *cx, ca_attr *at, const ca_frame *f, int flat)
 {
-	if (at->lit_cached && (flat >= 0 || cx->trace == NULL)) {
+	if ((at->lit_cached & CA_LIT_VALUE) && (flat >= 0 || cx->trace == NULL)) {
 		cx->steps++;
 		return at->lit;
 	}

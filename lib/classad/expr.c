@@ -417,7 +417,7 @@ pack(const ca_ad *src, bool borrow)
 		if (e->flags & CA_EXPR_SHARED)
 			continue;
 		if (plain_lit(e)) {
-			nodes++;
+			nodes += at->spelled;
 			bytes += packed_bytes(e->u.lit);
 		} else
 			tree += ca_expr_bytes(e);
@@ -446,9 +446,12 @@ pack(const ca_ad *src, bool borrow)
 		ca_attr *at = &ad->attrs[i];
 		if (borrow && !from->spelled && from->kind_ != CA_KIND_SRC) {
 			/* the entry as it is: its expression, and its value when a
-			 * literal (the expression is not looked at, so not fetched) */
+			 * literal (the expression is not looked at, so not fetched);
+			 * a literal's node not made yet would be made in this ad */
 			*at = *from;
 			at->busy = 0;
+			if (at->lit_cached & CA_LIT_LAZY)
+				at->lazy_arena_ = ad->arena;
 			continue;
 		}
 		ca_expr *e = ca_attr_expr(from);
@@ -459,21 +462,33 @@ pack(const ca_ad *src, bool borrow)
 			spelling = str;
 			str += ALIGN8(len + 1);
 		}
+		at->name = from->name;
+		at->busy = 0;
 		if ((e->flags & CA_EXPR_SHARED) || borrow)
 			;
 		else if (plain_lit(e)) {
-			*node = *e;
-			if (e->u.lit.kind == CA_STRING) {
-				memcpy(str, e->u.lit.u.s, e->u.lit.x.len);
-				str[e->u.lit.x.len] = '\0';
-				node->u.lit.u.s = str;
-				str += packed_bytes(e->u.lit);
+			ca_value v = e->u.lit;
+			if (v.kind == CA_STRING) {
+				memcpy(str, v.u.s, v.x.len);
+				str[v.x.len] = '\0';
+				v.u.s = str;
+				str += packed_bytes(v);
 			}
+			if (spelling == NULL) {
+				/* the value in the entry, and no node until
+				 * something asks for the expression */
+				at->lit = v;	/* whole, then the flags in it */
+				at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
+				at->busy = 0;
+				at->spelled = 0;
+				at->lazy_arena_ = ad->arena;
+				continue;
+			}
+			*node = *e;
+			node->u.lit = v;
 			e = node++;
 		} else
 			e = ca_expr_copy(ad->arena, e);
-		at->name = from->name;
-		at->busy = 0;
 		ca_attr_set_expr(at, e, spelling);
 	}
 	if (icap) {

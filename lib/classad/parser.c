@@ -731,18 +731,17 @@ kept_value(ca_arena *a, const char *s, size_t n)
 	return ca_real(neg ? -r : r);
 }
 
-/* An attribute kept as source text (ca_ad_append_src), read at last. */
+/* An attribute whose expression was not made (CA_LIT_LAZY), read at last:
+ * its source text parsed, or its literal's node. */
 ca_expr *
-ca_attr_parse_src(ca_attr *at)
+ca_attr_make_expr(ca_attr *at)
 {
-	ca_arena *a = at->src_arena_;
-	const char *s = at->lit.u.s;
-	size_t n = at->lit.x.len;
+	ca_arena *a = at->lazy_arena_;
 	ca_expr *e = ca_arena_zalloc(a, sizeof *e);
 
 	e->node = CA_N_LIT;
 	e->flags = 1;		/* tree height, as the parser keeps it */
-	e->u.lit = kept_value(a, s, n);
+	e->u.lit = at->kind_ == CA_KIND_SRC ? kept_value(a, at->lit.u.s, at->lit.x.len) : at->lit;
 	ca_attr_set_expr(at, e, NULL);
 	return e;
 }

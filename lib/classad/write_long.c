@@ -50,6 +50,20 @@ ca_wr_long_plain(const ca_name *name, const char *spell, size_t n)
 	return nm->long_plain == 1;
 }
 
+/* The expression of at to print, without making it when it is not made
+ * yet: the node of the literal the entry holds, in *tmp. NULL for text
+ * kept as it was read. */
+static const ca_expr *
+attr_tree(const ca_attr *at, ca_expr *tmp)
+{
+	if (!(at->lit_cached & CA_LIT_LAZY))
+		return at->expr_;
+	if (at->kind_ == CA_KIND_SRC)
+		return NULL;
+	*tmp = (ca_expr){ .node = CA_N_LIT, .flags = 1, .u.lit = at->lit };
+	return tmp;
+}
+
 /* The lines of ad. Whether one it printed (rather than copied from text
  * kept as it was read, or a shared tree's text) holds a newline of its
  * own: see ca_wr_long_put. */
@@ -72,8 +86,9 @@ wr_long(strbuf *sb, const ca_ad *ad)
 		/* a literal kept as its text is written as it came; an
 		 * expression many ads share is printed once */
 		size_t tn;
+		ca_expr tmp;
 		const char *text = ca_attr_src(at, &tn);
-		const ca_expr *e = text ? NULL : at->expr_;
+		const ca_expr *e = attr_tree(at, &tmp);
 		if (e != NULL && (e->flags & CA_EXPR_SHARED))
 			text = ca_share_old_text(e, &tn);
 		if (plain && text != NULL) {	/* the usual line, in one piece */
@@ -184,11 +199,12 @@ ca_wr_long_put(strbuf *sb, const ca_ad *ad)
 	 * for a final backslash inside an expression. An ad without
 	 * attributes has no text at all. */
 	bool unsafe = wr_long(sb, ad);
-	size_t n;
 	for (uint32_t i = 0; i < ad->n && !unsafe; i++) {
 		/* text kept as it was read came from one such line */
-		if (ca_attr_src(&ad->attrs[i], &n) == NULL)
-			unsafe = old_line_unsafe(ad->attrs[i].expr_);
+		ca_expr tmp;
+		const ca_expr *e = attr_tree(&ad->attrs[i], &tmp);
+		if (e != NULL)
+			unsafe = old_line_unsafe(e);
 	}
 	if (ad->n == 0)
 		return "the long format cannot hold an ad without attributes "

@@ -380,7 +380,8 @@ str_named(ca_ctx *cx, const ca_ad *ad, const ca_name *nm, const ca_ad *target,
 
 	if (at == NULL)
 		return false;
-	ca_value v = at->lit_cached ? at->lit : ca_eval_expr(cx, ca_attr_expr(at), ad, target);
+	const ca_value *lit = ca_attr_lit(at);
+	ca_value v = lit ? *lit : ca_eval_expr(cx, ca_attr_expr(at), ad, target);
 	if (v.kind != CA_STRING || v.x.len == 0)
 		return false;
 	*s = v.u.s;

@@ -323,8 +323,9 @@ ca_expr_refs_looked(const ca_expr *e, const ca_ad *self, int flags, ca_ref_fn fn
 	walk_expr(&w, e);
 	for (uint32_t i = 0; i < w.follow.v.n; i++) {
 		ca_attr *at = self_find(&w, w.follow.v.at[i]);
-		if (at)
-			walk_expr(&w, ca_attr_expr(at));
+		const ca_expr *t = at ? ca_attr_tree(at) : NULL;
+		if (t != NULL)	/* a literal has no names */
+			walk_expr(&w, t);
 	}
 	ca_nameset_free(&w.follow);
 	return w.dynamic;

@@ -119,8 +119,8 @@ ca_neg_ovr_undo(ovr *o)
 {
 	if (!o->on)
 		return;
-	if (o->orig != NULL)
-		ca_ad_set(o->ad, o->name, NULL, o->orig);
+	if (o->had)
+		ca_ad_put_back(o->ad, &o->orig);
 	else
 		ca_ad_delete(o->ad, o->name);
 	o->on = false;
@@ -136,7 +136,9 @@ ca_neg_ovr_bind(ovr *o, ca_arena *a, ca_ad *ad, const ca_name *name)
 		o->node = ca_expr_lit(a, ca_int(0));
 	o->ad = ad;
 	o->name = name;
-	o->orig = at ? ca_attr_expr(at) : NULL;
+	o->had = at != NULL;
+	if (at != NULL)
+		o->orig = *at;
 	o->on = false;
 }
 

@@ -55,7 +55,8 @@ typedef struct ovr {
 	ca_ad *ad;
 	const ca_name *name;
 	ca_expr *node;		/* our literal */
-	ca_expr *orig;		/* the ad's own expression, or NULL */
+	ca_attr orig;		/* the ad's own attribute, if had */
+	bool had;
 	bool on;
 } ovr;
 

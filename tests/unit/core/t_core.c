@@ -551,3 +551,69 @@ UNIT_SUITE(core_attr_tree_version)
 	for (int k = 0; k < 3; k++)
 		ca_ad_free(ad[k]);
 }
+
+/* A packed ad's literals take no node until something asks for their
+ * expression: a look-up reads the value in the entry, the ad's arena
+ * stays empty; the node made then holds the same value; a borrowed copy
+ * makes its own; a value set for a while is put back as it was, with no
+ * node made for it. */
+UNIT_SUITE(core_packed_lazy_literals)
+{
+	static const char text[] = "Name = \"slot1@host\"\nCpus = 4\nLoad = 0.25\n"
+	    "Start = Cpus > 2\nIdle = true\n\n";
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", text, sizeof text - 1, CA_FMT_LONG, &err);
+	ca_ad *ad;
+
+	CHECK(r != NULL);
+	ca_reader_pack(r);
+	CHECK(ca_reader_next(r, &ad, &err) == 1);
+	ca_reader_close(r);
+	ca_attr *cpus = ca_ad_findn(ad, "Cpus", 4), *name = ca_ad_findn(ad, "Name", 4);
+	CHECK((cpus->lit_cached & CA_LIT_LAZY) && (name->lit_cached & CA_LIT_LAZY));
+	size_t held = ad->arena->total;	/* Start's tree, not shared yet */
+	CHECK(ca_attr_lit(cpus) != NULL && ca_attr_lit(cpus)->u.i == 4);
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	CHECK(ca_value_truth(ca_eval_attr(&cx, ad, NULL, "Start")) == 1);
+	CHECK(strcmp(gs(&cx, ad, "Name"), "slot1@host") == 0);
+	CHECK(ad->arena->total == held);	/* nothing made */
+	strbuf sb = STRBUF_INIT;
+	ca_format_ad(&sb, ad, CA_FMT_LONG);
+	CHECK(strcmp(sb.buf, "Name = \"slot1@host\"\nCpus = 4\nLoad = 0.25\n"
+	    "Start = Cpus > 2\nIdle = true\n") == 0);
+	CHECK(ad->arena->total == held);	/* written from the entries */
+
+	/* a borrowed copy makes a node in its own arena */
+	ca_ad *b = ca_ad_pack_borrowed(ad);
+	const ca_expr *e = ca_attr_expr(ca_ad_findn(b, "Load", 4));
+	CHECK(e->node == CA_N_LIT && e->u.lit.kind == CA_REAL && e->u.lit.u.r == 0.25);
+	CHECK(ad->arena->total == held && b->arena->total > 0);
+	CHECK(ca_ad_findn(ad, "Load", 4)->lit_cached & CA_LIT_LAZY);
+	ca_ad_free(b);
+
+	/* set for a while, then put back: the entry as it was */
+	ca_attr saved = *cpus;
+	uint32_t v = ad->version;
+	ca_set_int(ad, "Cpus", 1);
+	CHECK(gi(&cx, ad, "Cpus") == 1);
+	ca_ad_put_back(ad, &saved);
+	CHECK(ad->version != v);
+	cpus = ca_ad_findn(ad, "Cpus", 4);
+	CHECK((cpus->lit_cached & CA_LIT_LAZY) && gi(&cx, ad, "Cpus") == 4);
+	/* put back after it was deleted meanwhile */
+	CHECK(ca_unset(ad, "Cpus"));
+	ca_ad_put_back(ad, &saved);
+	CHECK(gi(&cx, ad, "Cpus") == 4);
+
+	/* asked for, the expression is made once, with the same value */
+	name = ca_ad_findn(ad, "Name", 4);
+	e = ca_attr_expr(name);
+	CHECK(e->node == CA_N_LIT && e->u.lit.kind == CA_STRING &&
+	    strcmp(e->u.lit.u.s, "slot1@host") == 0);
+	CHECK(!(name->lit_cached & CA_LIT_LAZY) && ca_attr_expr(name) == e);
+	CHECK(ca_attr_lit(name) != NULL);
+	ca_ad_free(ad);
+	ca_ctx_free(&cx);
+	strbuf_release(&sb);
+}
