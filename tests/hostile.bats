@@ -269,6 +269,12 @@ broken_long() {
 	[[ $output == $'a = 1\n\nc = 3' ]]
 	try 0 classad-eval -o new -w true "$TMP/nl.json"
 	has -o '[ b = "x\"\nPriority = 0" ]'
+	# the same when many ads hold the string, and share it
+	printf '[{"b": "x\\nP = 0", "n": 1}, {"b": "x\\nP = 0", "n": 2}, {"b": "x\\nP = 0", "n": 3}, {"n": 4}]' \
+	    >"$TMP/nl3.json"
+	try 3 classad-eval -w true "$TMP/nl3.json"
+	[[ $output == 'n = 4' ]]
+	[[ $(grep -c 'cannot hold a string with a newline' <<<"$stderr") == 3 ]]
 	# nor a backslash that ends a string anywhere but at the end of the line
 	printf '[ a = "C:\\\\" ]\n[ b = { "C:\\\\", "D:\\\\" } ]\n' >"$TMP/bs.new"
 	try 3 classad-eval -w true "$TMP/bs.new"

@@ -399,8 +399,8 @@ same_text(const ca_expr *e, const char *s, size_t n)
 /*
  * The text of an ad as it is read. While every line of it is as the long
  * format's writer prints that attribute ("Name = text" and a newline, the
- * name plain and spelled as its own, the text a literal kept as it came or
- * a shared expression whose printed text it is), the lines are copied to
+ * name needing no quotes, the text a literal kept as it came or a shared
+ * expression whose printed text it is), the lines are copied to
  * one block of the ad's arena, where the literals kept as text then live,
  * and the ad keeps the block (ca_ad_keep_text): a filter writes an ad it
  * did not change with one copy. Comments are not part of it (the writer
