@@ -219,12 +219,6 @@ ca_ad_new_in(ca_arena *a)
 	return ad;
 }
 
-static int
-table_of(const ca_ad *ad)
-{
-	return ad->table & ~CA_TABLE_SHARED_INDEX;
-}
-
 const struct ca_shape *
 ca_ad_shape(uint32_t shape)
 {
@@ -237,7 +231,7 @@ ca_ad_free(ca_ad *ad)
 	if (ad == NULL || !ad->own_arena)
 		return;
 	struct ca_owned_ad *o = (struct ca_owned_ad *)ad;
-	if (table_of(ad) == CA_TABLE_HEAP)
+	if (ca_table_of(ad) == CA_TABLE_HEAP)
 		free(ad->attrs);
 	ca_arena_free(&o->arena);
 	free(o);
@@ -252,7 +246,7 @@ table_resize(ca_ad *ad, uint32_t cap, uint32_t icap)
 	size_t bytes = (size_t)cap * sizeof(ca_attr) + (size_t)icap * sizeof(uint32_t);
 	ca_attr *attrs;
 
-	switch (table_of(ad)) {
+	switch (ca_table_of(ad)) {
 	case CA_TABLE_HEAP:
 		attrs = ca_xreallocarray(ad->attrs, bytes, 1);
 		break;
@@ -267,7 +261,7 @@ table_resize(ca_ad *ad, uint32_t cap, uint32_t icap)
 			memcpy(attrs, ad->attrs, ad->n * sizeof *attrs);
 		break;
 	}
-	ad->table = table_of(ad) == CA_TABLE_ARENA ? CA_TABLE_ARENA : CA_TABLE_HEAP;
+	ad->table = ca_table_of(ad) == CA_TABLE_ARENA ? CA_TABLE_ARENA : CA_TABLE_HEAP;
 	ad->attrs = attrs;
 	ad->cap = cap;
 	ad->icap = icap;
@@ -302,7 +296,7 @@ index_build(ca_ad *ad)
 {
 	uint32_t cap = ca_ad_index_cap(ad->n);
 
-	if (cap != ad->icap || (ad->table & CA_TABLE_SHARED_INDEX) || table_of(ad) == CA_TABLE_FIXED)
+	if (cap != ad->icap || (ad->table & CA_TABLE_SHARED_INDEX) || ca_table_of(ad) == CA_TABLE_FIXED)
 		table_resize(ad, ad->cap, cap);
 	ca_ad_index_fill(ad->index, cap, ad->attrs, ad->n);
 }
@@ -392,7 +386,7 @@ ca_ad_shape_of(const ca_attr *attrs, uint32_t n)
 void
 ca_ad_reserve(ca_ad *ad, uint32_t n, size_t bytes)
 {
-	if (ad->n != 0 || table_of(ad) == CA_TABLE_FIXED || n == 0 || n > UINT32_MAX / 4)
+	if (ad->n != 0 || ca_table_of(ad) == CA_TABLE_FIXED || n == 0 || n > UINT32_MAX / 4)
 		return;
 	table_resize(ad, n, 0);
 	ca_arena_reserve(ad->arena, bytes < 65536 ? bytes : 65536);
@@ -408,7 +402,7 @@ void
 ca_ad_trim_shaped(ca_ad *ad, uint32_t shape)
 {
 	ad->shape = shape;
-	if (table_of(ad) != CA_TABLE_HEAP || ad->n == 0)
+	if (ca_table_of(ad) != CA_TABLE_HEAP || ad->n == 0)
 		return;
 	if (ad->shape != 0) {
 		/* the shape's index, and a table of just the attributes */
@@ -460,15 +454,6 @@ ca_ad_prefetch(const ca_ad *ad, const ca_name *const *which, size_t n, int stage
 	}
 }
 
-/* Every change of ad's attributes: it counts, and the text it was read
- * from no longer says what it holds. */
-static inline void
-changed(ca_ad *ad)
-{
-	ad->version++;
-	ad->text = NULL;
-}
-
 /* at's expression is e; spelling (NULL: the name's own) says how the ad
  * spells the name. lit is written whole, then the flags in its spare
  * bytes. */
@@ -511,7 +496,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
 	ca_attr *at = ca_ad_find(ad, name);
 
-	changed(ad);
+	ca_ad_changed(ad);
 	if (at) {
 		ca_attr_set_expr(at, e, at->spelled ? at->lit.u.s : NULL);
 		return;
@@ -528,7 +513,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 		if (ad->cap >= UINT32_MAX / 4)
 			ca_xmalloc(SIZE_MAX);	/* reports out of memory */
 		/* a packed ad gets room for a few more; a growing one doubles */
-		uint32_t cap = table_of(ad) == CA_TABLE_FIXED ? ad->n + EXTRAS_MAX :
+		uint32_t cap = ca_table_of(ad) == CA_TABLE_FIXED ? ad->n + EXTRAS_MAX :
 		    ad->cap ? ad->cap * 2 : 8;
 		table_resize(ad, cap < 8 ? 8 : cap, sh != NULL ? 0 : ad->icap);
 		if (sh != NULL) {
@@ -558,8 +543,8 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 void
 ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
-	changed(ad);
-	if (ad->index != NULL || table_of(ad) != CA_TABLE_HEAP) {
+	ca_ad_changed(ad);
+	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP) {
 		ca_ad_set(ad, name, spell, e);
 		return;
 	}
@@ -575,7 +560,7 @@ ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	    spell : NULL);
 }
 
-/* at (the ad's, in arena a) keeps text s[0..n), copied unless at */
+/* at (the ad's, in arena a) keeps text s[0..n), copied unless at_place */
 static void
 attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n, bool at_place)
 {
@@ -587,24 +572,18 @@ attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n, bool at_place)
 		t[n] = '\0';
 		text = t;
 	}
-	at->lazy_arena_ = a;
-	at->lit.u.s = text;
-	at->lit.x.len = (uint32_t)n;
-	at->kind_ = CA_KIND_SRC;
-	at->lit_cached = CA_LIT_LAZY;
-	at->busy = 0;
-	at->spelled = 0;
+	ca_attr_keep_src(at, a, text, n);
 }
 
 static const ca_expr placeholder = { .node = CA_N_LIT };
 
-static void
-append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n, bool at_place)
+void
+ca_ad_append_kept(ca_ad *ad, const ca_name *name, const char *s, size_t n, bool at_place)
 {
 	ca_attr *at;
 
-	changed(ad);
-	if (ad->index != NULL || table_of(ad) != CA_TABLE_HEAP) {
+	ca_ad_changed(ad);
+	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP) {
 		ca_ad_set(ad, name, NULL, (ca_expr *)(uintptr_t)&placeholder);
 		at = ca_ad_find(ad, name);
 	} else {
@@ -622,13 +601,7 @@ append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n, bool at_plac
 void
 ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 {
-	append_src(ad, name, s, n, false);
-}
-
-void
-ca_ad_append_src_at(ca_ad *ad, const ca_name *name, const char *s, size_t n)
-{
-	append_src(ad, name, s, n, true);
+	ca_ad_append_kept(ad, name, s, n, false);
 }
 
 void
@@ -641,7 +614,7 @@ ca_ad_put_back(ca_ad *ad, const ca_attr *saved)
 		ca_ad_set(ad, saved->name, ca_attr_spell(saved), ca_attr_expr(&copy));
 		return;
 	}
-	changed(ad);
+	ca_ad_changed(ad);
 	uint8_t busy = at->busy;
 	*at = *saved;
 	at->busy = busy;
@@ -667,8 +640,8 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 
 	if (at == NULL)
 		return false;
-	changed(ad);
-	if (table_of(ad) == CA_TABLE_FIXED) {
+	ca_ad_changed(ad);
+	if (ca_table_of(ad) == CA_TABLE_FIXED) {
 		size_t i = (size_t)(at - ad->attrs);
 		table_resize(ad, ad->cap, ad->icap);
 		at = &ad->attrs[i];
@@ -694,7 +667,7 @@ ca_attr_tree(ca_attr *at)
 void
 ca_ad_clear(ca_ad *ad)
 {
-	changed(ad);
+	ca_ad_changed(ad);
 	ad->n = 0;
 	ad->shape = 0;
 	if (ad->table & CA_TABLE_SHARED_INDEX) {

@@ -197,9 +197,6 @@ void ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
 /* Insert or replace with such text (a copy of an attribute kept so); if ad
  * has name already, ad spells it as the name's own spelling. */
 void ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
-/* ca_ad_append_src of text that is in ad's arena already: it is kept
- * where it is, and need not end in a NUL. */
-void ca_ad_append_src_at(ca_ad *ad, const ca_name *name, const char *s, size_t n);
 /* A reader that has copied the lines of ad, as it completes it, to t (in
  * ad's arena), each exactly as the long format's writer prints that
  * attribute, keeps them with it: the writer then copies them while the ad

@@ -3,6 +3,7 @@
 #ifndef CA_AD_INT_H
 #define CA_AD_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,5 +51,55 @@ void ca_ad_index_fill(uint32_t *index, uint32_t icap, const ca_attr *attrs, uint
 /* at's expression is e; spelling (NULL: the name's own) how the ad spells
  * the name. */
 void ca_attr_set_expr(ca_attr *at, struct ca_expr *e, const char *spelling);
+
+static inline int
+ca_table_of(const ca_ad *ad)
+{
+	return ad->table & ~CA_TABLE_SHARED_INDEX;
+}
+
+/* Every change of ad's attributes: it counts, and the text it was read
+ * from no longer says what it holds. */
+static inline void
+ca_ad_changed(ca_ad *ad)
+{
+	ad->version++;
+	ad->text = NULL;
+}
+
+/* at (an attribute of an ad whose arena is a) keeps text[0..n), in a, as
+ * its source, to be parsed when read (CA_KIND_SRC). */
+static inline void
+ca_attr_keep_src(ca_attr *at, ca_arena *a, const char *text, size_t n)
+{
+	at->lazy_arena_ = a;
+	at->lit.u.s = text;
+	at->lit.x.len = (uint32_t)n;
+	at->kind_ = CA_KIND_SRC;
+	at->lit_cached = CA_LIT_LAZY;
+	at->busy = 0;
+	at->spelled = 0;
+}
+
+/* ca_ad_append_src, the text copied unless at_place (then it is in ad's
+ * arena already) */
+void ca_ad_append_kept(ca_ad *ad, const ca_name *name, const char *s, size_t n,
+    bool at_place);
+
+/* ca_ad_append_src of text that is in ad's arena already: it is kept
+ * where it is, and need not end in a NUL. Inline while the ad's own table
+ * has room, as a reader's ad mostly has (ca_ad_reserve). */
+static inline void
+ca_ad_append_src_at(ca_ad *ad, const ca_name *name, const char *s, size_t n)
+{
+	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP || ad->n == ad->cap) {
+		ca_ad_append_kept(ad, name, s, n, true);
+		return;
+	}
+	ca_ad_changed(ad);
+	ca_attr *at = &ad->attrs[ad->n++];
+	at->name = name;
+	ca_attr_keep_src(at, ad->arena, s, n);
+}
 
 #endif

@@ -8,6 +8,7 @@
 #endif
 
 #include "ad.h"
+#include "ad_int.h"
 #include "ascii.h"
 #include "parser.h"
 #include "reader.h"
@@ -210,7 +211,7 @@ long_quoted_name(ca_reader *r, ca_ad *ad, const char *ls, const char *ns, size_t
  * (its last byte a backslash); any other backslash is itself; a NUL or a
  * newline inside makes it no string. Most bytes are none of these, and are
  * skipped 16 (SSE2) or 8 at a time. */
-static const char *
+static __attribute__((noinline)) const char *
 string_end(const char *s, const char *e)
 {
 	const uint64_t ones = UINT64_C(0x0101010101010101), highs = ones << 7;
@@ -282,7 +283,7 @@ keyword_at(const char *s, const char *e, const char *w, size_t n)
  * or undefined. NULL if it does not. Such text can be kept as it is until
  * something reads it (ca_ad_append_src); anything else is parsed now, so
  * that a bad expression is still reported where it is read. */
-static const char *
+static inline __attribute__((always_inline)) const char *
 literal_end(const char *s, const char *e)
 {
 	const char *p = s;
@@ -417,23 +418,29 @@ text_start(ca_reader *r, ca_ad *ad)
 	r->text->len = 0;
 }
 
-/* Room for n more bytes of the ad's text: a larger block when it is full.
+/* The ad's text moved to a block with room for n more bytes (and more).
  * The literals kept in the old block stay there, unchanged. */
-static char *
-text_room(ca_reader *r, ca_ad *ad, size_t n)
+static __attribute__((noinline, cold)) void
+text_grow(ca_reader *r, ca_ad *ad, size_t n)
 {
 	struct ca_ad_text *t = r->text;
+	size_t cap = r->text_cap * 2 + n;
+	struct ca_ad_text *nt = ca_arena_alloc(ad->arena, sizeof *nt + cap);
 
-	if (n > r->text_cap - t->len) {
-		size_t cap = r->text_cap * 2 + n;
-		struct ca_ad_text *nt = ca_arena_alloc(ad->arena, sizeof *nt + cap);
-		memcpy(nt->s, t->s, t->len);
-		nt->len = t->len;
-		r->text = t = nt;
-		r->text_cap = cap;
-	}
-	char *d = t->s + t->len;
-	t->len += n;
+	memcpy(nt->s, t->s, t->len);
+	nt->len = t->len;
+	r->text = nt;
+	r->text_cap = cap;
+}
+
+/* Room for n more bytes of the ad's text. */
+static inline char *
+text_room(ca_reader *r, ca_ad *ad, size_t n)
+{
+	if (n > r->text_cap - r->text->len)
+		text_grow(r, ad, n);
+	char *d = r->text->s + r->text->len;
+	r->text->len += n;
 	return d;
 }
 
@@ -442,7 +449,7 @@ text_room(ca_reader *r, ca_ad *ad, size_t n)
  * as such: into ad, kept as text, and into the ad's text if it is still
  * as the writer's (as_written: the line is "Name = text", nm's own
  * spelling). */
-static void
+static inline void
 append_literal(ca_reader *r, ca_ad *ad, const ca_name *nm, const char *ls, size_t n,
     size_t at, size_t tn, bool as_written)
 {
