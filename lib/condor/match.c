@@ -1154,9 +1154,6 @@ slot_ref(void *arg, const ca_name *nm, int side)
 		ca_nameset_add(&m->follow, nm);
 }
 
-/* Walk what the slot's Requirements and Rank reach, and the slot's
- * definitions of the names the jobs reach; the job names found join J.
- * Sets *req_other / *rank_other when Requirements / Rank reach the job. */
 /* Whether a slot is pure: the definitions of the slot names the jobs
  * reach do not reach back into the job (slot_other), nor does a job read
  * a Requirements or Rank of the slot that reads the job. */
@@ -1166,15 +1163,20 @@ slot_pure(const ca_matcher *m, bool req_other, bool rank_other)
 	return !m->slot_other && !(m->policy_seen && (req_other || rank_other));
 }
 
-/* Name nm in slot ad, noted in m->trace when the walks are traced. */
-static ca_attr *
-slot_find(ca_matcher *m, const ca_ad *ad, const ca_name *nm)
+/* The tree of name nm in slot ad, NULL when it has none to walk (missing,
+ * or a literal); the name is noted in m->trace when the walks are traced. */
+static const ca_expr *
+slot_tree(ca_matcher *m, const ca_ad *ad, const ca_name *nm)
 {
 	if (m->trace != NULL)
 		ca_nameset_add(m->trace, nm);
-	return ca_ad_find(ad, nm);
+	ca_attr *at = ca_ad_find(ad, nm);
+	return at != NULL ? ca_attr_tree(at) : NULL;
 }
 
+/* Walk what the slot's Requirements and Rank reach, and the slot's
+ * definitions of the names the jobs reach; the job names found join J.
+ * Sets *req_other / *rank_other when Requirements / Rank reach the job. */
 static void
 walk_slot(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 {
@@ -1187,9 +1189,8 @@ walk_slot(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 		if (ca_expr_refs_looked(roots[r], s->ad, m->rflags, slot_ref, m, m->trace))
 			m->dynamic = true;
 		for (uint32_t i = 0; i < m->follow.v.n; i++) {
-			ca_attr *at = slot_find(m, s->ad, m->follow.v.at[i]);
-			if (at && ca_expr_refs_looked(ca_attr_expr(at), s->ad, m->rflags, slot_ref,
-			    m, m->trace))
+			const ca_expr *t = slot_tree(m, s->ad, m->follow.v.at[i]);
+			if (t && ca_expr_refs_looked(t, s->ad, m->rflags, slot_ref, m, m->trace))
 				m->dynamic = true;
 		}
 		*flag[r] = m->slot_other;
@@ -1200,9 +1201,8 @@ walk_slot(ca_matcher *m, const ca_mad *s, bool *req_other, bool *rank_other)
 	for (uint32_t i = 2; i < m->M.v.n; i++)
 		ca_nameset_add(&m->follow, m->M.v.at[i]);
 	for (uint32_t i = 0; i < m->follow.v.n; i++) {
-		ca_attr *at = slot_find(m, s->ad, m->follow.v.at[i]);
-		if (at && ca_expr_refs_looked(ca_attr_expr(at), s->ad, m->rflags, slot_ref, m,
-		    m->trace))
+		const ca_expr *t = slot_tree(m, s->ad, m->follow.v.at[i]);
+		if (t && ca_expr_refs_looked(t, s->ad, m->rflags, slot_ref, m, m->trace))
 			m->dynamic = true;
 	}
 	m->slot_pure = slot_pure(m, *req_other, *rank_other);
