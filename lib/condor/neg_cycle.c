@@ -1220,6 +1220,10 @@ prepare(ca_neg *n)
 		ca_nameset_add(&n->jobnames, ca_intern(ca_neg_eph_s_names[k],
 		    strlen(ca_neg_eph_s_names[k])));
 	filter_slots(n);
+	/* the pool is read: what its arrays grew beyond it would be held
+	 * through the cycle for nothing */
+	ca_vec_trim(&n->slots);
+	ca_vec_trim(&n->jobs);
 	prepare_slots(n);
 	prepare_jobs(n);
 	/* the limits' use at the start, for the summary */

@@ -114,12 +114,11 @@ struct slot {
 	bool pslot, dslot, cp;
 	bool pre_fixed, post_fixed;
 	bool taken;
-	bool eph;		/* Remote* attributes set */
 	struct cpres *res;	/* cp: its resources */
 	uint32_t nres;
 	bool mad_set;		/* mad looked up */
 	ca_mad mad;
-	ovr reph[EPH_R_N];
+	ovr *reph;		/* its Remote* attributes (EPH_R_N), once set */
 };
 
 /* A customer: a submitter of idle jobs, a user running jobs, or both. */
