@@ -1042,7 +1042,7 @@ keep_only(ca_ad *ad, const struct stream_opts *o)
 	for (uint32_t i = 0; i < ad->n; i++) {
 		const ca_attr *at = &ad->attrs[i];
 		for (size_t k = 0; k < o->attrs.n; k++)
-			if (strcasecmp(o->attrs.at[k], at->name->key) == 0) {
+			if (strcasecmp(o->attrs.at[k], ca_attr_name(at)->key) == 0) {
 				ca_ad_copy_attr(kept, at);
 				break;
 			}

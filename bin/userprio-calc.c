@@ -936,8 +936,8 @@ view_ad(ca_acct_rec *r)
 		if (ca_ad_lookup(rec, *u) != NULL)
 			ca_ad_set_copy(ad, *u, strlen(*u), ca_ad_lookup(rec, *u));
 	for (uint32_t i = 0; i < rec->n; i++)
-		if (ca_ad_find(ad, rec->attrs[i].name) == NULL &&
-		    strcasecmp(rec->attrs[i].name->key, "lastupdate") != 0)
+		if (ca_ad_find(ad, ca_attr_name(&rec->attrs[i])) == NULL &&
+		    strcasecmp(ca_attr_name(&rec->attrs[i])->key, "lastupdate") != 0)
 			ca_ad_copy_attr(ad, &rec->attrs[i]);
 	ca_set_int(ad, "LastUpdate", acct.last_update);
 	return ad;
@@ -961,7 +961,7 @@ legacy_ad(ca_acct_rec **rows, size_t n, const double *share)
 		}
 		for (uint32_t k = 0; k < v->n; k++) {
 			const ca_attr *at = &v->attrs[k];
-			if (strcasecmp(at->name->key, "lastupdate") == 0)
+			if (strcasecmp(ca_attr_name(at)->key, "lastupdate") == 0)
 				continue;
 			strbuf_reset(&nm);
 			strbuf_addf(&nm, "%s%zu", ca_attr_spell(at), i + 1);

@@ -23,7 +23,13 @@ static struct {
 	void **slot;		/* const ca_name * */
 	uint32_t cap, n;	/* cap is a power of two */
 	uint32_t seed;
+	uint32_t ids;		/* room in ca_names_by_id_ */
 } names;
+
+const ca_name **ca_names_by_id_;
+
+/* what the attribute tables of every ad cost: keep it so */
+_Static_assert(sizeof(ca_attr) == 24, "an attribute entry is 24 bytes");
 
 /* shapes of ads (see shape_of), numbered from 1: the names in their
  * order, and the hash index that every ad of the shape shares */
@@ -146,7 +152,16 @@ ca_intern(const char *s, size_t len)
 	memset(nm->at, 0, sizeof nm->at);
 	nm->long_plain = 0;
 	names.slot[j] = nm;
-	if (++names.n * 2 > names.cap)
+	/* numbered from 1: an entry's 0 is no name */
+	nm->id = ++names.n;
+	if (nm->id >= names.ids) {
+		names.ids = names.ids ? 2 * names.ids : 1024;
+		ca_names_by_id_ = ca_xreallocarray(ca_names_by_id_, names.ids,
+		    sizeof *ca_names_by_id_);
+		ca_names_by_id_[0] = NULL;
+	}
+	ca_names_by_id_[nm->id] = nm;
+	if (names.n * 2 > names.cap)
 		names_grow();
 	return nm;
 }
@@ -186,6 +201,8 @@ ca_intern_cleanup(void)
 	for (uint32_t i = 0; i < names.cap; i++)
 		free((void *)names.slot[i]);
 	free(names.slot);
+	free(ca_names_by_id_);
+	ca_names_by_id_ = NULL;
 	memset(&names, 0, sizeof names);
 }
 
@@ -273,7 +290,7 @@ ca_ad_index_fill(uint32_t *index, uint32_t icap, const ca_attr *attrs, uint32_t 
 {
 	memset(index, 0, icap * sizeof *index);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t j = attrs[i].name->hash & (icap - 1);
+		uint32_t j = ca_attr_name(&attrs[i])->hash & (icap - 1);
 		while (index[j])
 			j = (j + 1) & (icap - 1);
 		index[j] = i + 1;
@@ -312,20 +329,20 @@ ca_ad_find_slow(const ca_ad *ad, const ca_name *name)
 		uint32_t mask = ad->icap - 1;
 		for (uint32_t j = name->hash & mask;; j = (j + 1) & mask) {
 			k = ad->index[j];
-			if (k == 0 || ad->attrs[k - 1].name == name)
+			if (k == 0 || ad->attrs[k - 1].name_id == name->id)
 				break;
 		}
 		if (k == 0 && (ad->table & CA_TABLE_SHARED_INDEX)) {
 			/* the names added after the shape's (ca_ad_set) */
 			for (uint32_t i = ca_ad_shape(ad->shape)->n; i < ad->n; i++)
-				if (ad->attrs[i].name == name) {
+				if (ad->attrs[i].name_id == name->id) {
 					k = i + 1;
 					break;
 				}
 		}
 	} else {
 		for (uint32_t i = 0; i < ad->n; i++)
-			if (ad->attrs[i].name == name) {
+			if (ad->attrs[i].name_id == name->id) {
 				k = i + 1;
 				break;
 			}
@@ -352,14 +369,14 @@ ca_ad_shape_of(const ca_attr *attrs, uint32_t n)
 	ca_dict_it it;
 
 	for (uint32_t i = 0; i < n; i++)
-		h = ca_hash_mix(h, (uint64_t)(uintptr_t)attrs[i].name);
+		h = ca_hash_mix(h, attrs[i].name_id);
 	for (uint32_t i = ca_dict_first(&shapes.index, h, &it); i != CA_DICT_NONE;
 	    i = ca_dict_next(&shapes.index, &it)) {
 		const struct ca_shape *sh = &shapes.at.at[i];
 		if (sh->hash != h || sh->n != n)
 			continue;
 		uint32_t k = 0;
-		while (k < n && sh->names[k] == attrs[k].name)
+		while (k < n && sh->names[k]->id == attrs[k].name_id)
 			k++;
 		if (k == n)
 			return i + 1;
@@ -371,7 +388,7 @@ ca_ad_shape_of(const ca_attr *attrs, uint32_t n)
 	sh->n = n;
 	sh->names = ca_xreallocarray(NULL, n, sizeof *sh->names);
 	for (uint32_t i = 0; i < n; i++)
-		sh->names[i] = attrs[i].name;
+		sh->names[i] = ca_attr_name(&attrs[i]);
 	sh->icap = 0;
 	sh->index = NULL;
 	if (n > CA_INDEX_FROM) {
@@ -455,24 +472,25 @@ ca_ad_prefetch(const ca_ad *ad, const ca_name *const *which, size_t n, int stage
 }
 
 /* at's expression is e; spelling (NULL: the name's own) says how the ad
- * spells the name. lit is written whole, then the flags in its spare
- * bytes. */
+ * spells the name. The name and the busy mark stay. */
 void
 ca_attr_set_expr(ca_attr *at, ca_expr *e, const char *spelling)
 {
-	uint8_t busy = at->busy;
-
 	at->expr_ = e;
 	if (spelling != NULL) {
-		at->lit = ca_str(spelling, 0);
+		at->kind_ = CA_UNDEFINED;
+		at->u_.s = spelling;
 		at->lit_cached = 0;
 		at->spelled = 1;
+	} else if (e->node == CA_N_LIT && ca_attr_fits(e->u.lit)) {
+		ca_attr_put_value(at, e->u.lit);
+		at->lit_cached = CA_LIT_VALUE;
+		at->spelled = 0;
 	} else {
-		at->lit = e->node == CA_N_LIT ? e->u.lit : ca_undef();
-		at->lit_cached = e->node == CA_N_LIT ? CA_LIT_VALUE : 0;
+		at->kind_ = CA_UNDEFINED;
+		at->lit_cached = 0;
 		at->spelled = 0;
 	}
-	at->busy = busy;
 }
 
 ca_attr *
@@ -498,7 +516,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 
 	ca_ad_changed(ad);
 	if (at) {
-		ca_attr_set_expr(at, e, at->spelled ? at->lit.u.s : NULL);
+		ca_attr_set_expr(at, e, at->spelled ? at->u_.s : NULL);
 		return;
 	}
 	/* An ad that shares its shape's index keeps it for a few names more
@@ -524,7 +542,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 			index_build(ad);
 	}
 	at = &ad->attrs[ad->n++];
-	at->name = name;
+	at->name_id = name->id;
 	at->busy = 0;
 	ca_attr_set_expr(at, e, spell && spell != name->spell && strcmp(spell, name->spell) != 0 ?
 	    spell : NULL);
@@ -554,18 +572,23 @@ ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 		table_resize(ad, ad->cap ? ad->cap * 2 : 16, 0);
 	}
 	ca_attr *at = &ad->attrs[ad->n++];
-	at->name = name;
+	at->name_id = name->id;
 	at->busy = 0;
 	ca_attr_set_expr(at, e, spell && spell != name->spell && strcmp(spell, name->spell) != 0 ?
 	    spell : NULL);
 }
 
-/* at (the ad's, in arena a) keeps text s[0..n), copied unless at_place */
+/* at (the ad's, in arena a) keeps text s[0..n), copied unless at_place;
+ * text longer than an entry can say is made its node now */
 static void
 attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n, bool at_place)
 {
 	const char *text = s;
 
+	if (n > CA_SRC_MAX) {
+		ca_attr_set_expr(at, ca_expr_kept(a, s, n), NULL);
+		return;
+	}
 	if (!at_place) {
 		char *t = ca_arena_alloc(a, n + 1);
 		memcpy(t, s, n);
@@ -593,7 +616,7 @@ ca_ad_append_kept(ca_ad *ad, const ca_name *name, const char *s, size_t n, bool 
 			table_resize(ad, ad->cap ? ad->cap * 2 : 16, 0);
 		}
 		at = &ad->attrs[ad->n++];
-		at->name = name;
+		at->name_id = name->id;
 	}
 	attr_keep_src(at, ad->arena, s, n, at_place);
 }
@@ -607,11 +630,11 @@ ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 void
 ca_ad_put_back(ca_ad *ad, const ca_attr *saved)
 {
-	ca_attr *at = ca_ad_find(ad, saved->name);
+	ca_attr *at = ca_ad_find(ad, ca_attr_name(saved));
 
 	if (at == NULL) {	/* deleted meanwhile */
 		ca_attr copy = *saved;
-		ca_ad_set(ad, saved->name, ca_attr_spell(saved), ca_attr_expr(&copy));
+		ca_ad_set(ad, ca_attr_name(saved), ca_attr_spell(saved), ca_attr_expr(&copy));
 		return;
 	}
 	ca_ad_changed(ad);

@@ -22,10 +22,20 @@ typedef struct ca_name {
 	uint32_t len;
 	struct { uint32_t shape, pos; } at[CA_NAME_AT];	/* by shape % CA_NAME_AT */
 	const char *spell;
+	uint32_t id;		/* its number: what an ad's attribute keeps */
 	uint8_t long_plain;	/* the long format's writer: spell needs no
 				 * quotes (1), does (2), not known yet (0) */
 	char key[];
 } ca_name;
+
+/* The names by number (ca_name.id, from 1), for ca_name_of. */
+extern const ca_name **ca_names_by_id_;
+
+static inline const ca_name *
+ca_name_of(uint32_t id)
+{
+	return ca_names_by_id_[id];
+}
 
 /* The intern table is the library's only process-wide state; it is not
  * thread-safe. ca_intern_cleanup() frees it (programs call it at exit so the
@@ -49,34 +59,80 @@ ca_name_spelling(ca_arena *a, const ca_name *nm, const char *s, size_t len)
 struct ca_expr;
 
 /* An attribute. Set it only through ca_ad_set: a literal expression's
- * value is kept in `lit` too, so looking it up touches one cache line.
- * The attribute's flags sit in lit's spare bytes, so that a table entry
- * is 32 bytes; writing lit as a whole is ca_ad_set's job. */
+ * value is kept in the entry too (when it fits: ca_attr_fits), so looking
+ * it up touches one cache line. The name is kept as its number and the
+ * value in pieces, so that a table entry is 24 bytes; writing the pieces
+ * is ca_ad_set's job. */
 typedef struct ca_attr {
-	const ca_name *name;
 	union {
 		struct ca_expr *expr_;	/* in the ad's arena, or a shared tree:
 					 * read it with ca_attr_expr */
 		ca_arena *lazy_arena_;	/* CA_LIT_LAZY: the arena to make the
 					 * expression in */
 	};
-	union {
-		ca_value lit;		/* the value when CA_LIT_VALUE */
-		struct {
-			uint8_t kind_;		/* lit.kind */
-			uint8_t lit_cached;	/* CA_LIT_* */
-			uint8_t busy;		/* being evaluated: cycle detection */
-			uint8_t spelled;	/* the ad spells the name otherwise than
-						 * name->spell: lit.u.s is how (lit_cached 0) */
-			uint32_t x_;
-			uint64_t u_;
-		};
-	};
+	union ca_payload u_;	/* the value's payload (CA_LIT_VALUE), the
+				 * source text (CA_KIND_SRC) or the spelling
+				 * (spelled) */
+	uint32_t name_id;	/* ca_attr_name */
+	uint8_t kind_;		/* the value's kind (CA_LIT_VALUE), or CA_KIND_SRC */
+	uint8_t lit_cached : 2;	/* CA_LIT_* */
+	uint8_t busy : 2;	/* being evaluated: cycle detection */
+	uint8_t spelled : 1;	/* the ad spells the name otherwise than
+				 * name->spell: u_.s is how (lit_cached 0) */
+	uint16_t x_;		/* a string's or list's length, an absolute
+				 * time's offset, the source text's length */
 } ca_attr;
 
-/* lit_cached: lit holds the expression's value, a literal's, and the ad
- * does not spell the name otherwise (test expr->node for whether it is a
- * literal) */
+/* at's name. */
+static inline const ca_name *
+ca_attr_name(const ca_attr *at)
+{
+	return ca_name_of(at->name_id);
+}
+
+/* Whether an entry can hold v: a length or offset that fits its 16 bits
+ * (a longer string is read from its node). */
+static inline bool
+ca_attr_fits(ca_value v)
+{
+	switch (v.kind) {
+	case CA_STRING:
+	case CA_LIST:
+		return v.x.len <= UINT16_MAX;
+	case CA_ABSTIME:
+		return v.x.off >= INT16_MIN && v.x.off <= INT16_MAX;
+	default:
+		return true;
+	}
+}
+
+/* The value an entry holds (CA_LIT_VALUE). */
+static inline ca_value
+ca_attr_value(const ca_attr *at)
+{
+	ca_value v;
+
+	v.kind = at->kind_;
+	if (at->kind_ == CA_ABSTIME)
+		v.x.off = (int16_t)at->x_;
+	else
+		v.x.len = at->x_;
+	v.u = at->u_;
+	return v;
+}
+
+/* at holds v (ca_attr_fits): its kind, payload and length. */
+static inline void
+ca_attr_put_value(ca_attr *at, ca_value v)
+{
+	at->kind_ = v.kind;
+	at->x_ = v.kind == CA_ABSTIME ? (uint16_t)(int16_t)v.x.off : (uint16_t)v.x.len;
+	at->u_ = v.u;
+}
+
+/* lit_cached: the entry holds the expression's value, a literal's that
+ * fits it, and the ad does not spell the name otherwise (test expr->node
+ * for whether the expression is a literal) */
 #define CA_LIT_VALUE	1
 /* lit_cached: the expression is made the first time something reads it
  * (ca_attr_expr), in lazy_arena_: from its source text (kind_ is then
@@ -87,8 +143,10 @@ typedef struct ca_attr {
 /* kind_ of an attribute whose expression is kept as its source text, to be
  * parsed the first time something reads it (ca_ad_append_src): a reader
  * that passes ads through keeps the literals it was sure of so, and writes
- * them back as they came. lit.u.s and lit.x.len hold the text. */
+ * them back as they came. u_.s and x_ hold the text, at most
+ * CA_SRC_MAX bytes. */
 #define CA_KIND_SRC	0x7f
+#define CA_SRC_MAX	UINT16_MAX
 
 struct ca_expr *ca_attr_make_expr(ca_attr *at);
 
@@ -102,12 +160,15 @@ ca_attr_expr(const ca_attr *at)
 	return at->expr_;
 }
 
-/* at's value when its expression is a literal the entry holds, else NULL:
- * what a look-up needs, without the expression. */
-static inline const ca_value *
-ca_attr_lit(const ca_attr *at)
+/* Whether at's expression is a literal the entry holds, and then its
+ * value in *v: what a look-up needs, without the expression. */
+static inline bool
+ca_attr_lit(const ca_attr *at, ca_value *v)
 {
-	return at->lit_cached & CA_LIT_VALUE ? &at->lit : NULL;
+	if (!(at->lit_cached & CA_LIT_VALUE))
+		return false;
+	*v = ca_attr_value(at);
+	return true;
 }
 
 /* The source text of at (and its length) while it is kept as such, else
@@ -117,15 +178,15 @@ ca_attr_src(const ca_attr *at, size_t *len)
 {
 	if (at->kind_ != CA_KIND_SRC)
 		return NULL;
-	*len = at->lit.x.len;
-	return at->lit.u.s;
+	*len = at->x_;
+	return at->u_.s;
 }
 
 /* The name of at as its ad first spelled it. */
 static inline const char *
 ca_attr_spell(const ca_attr *at)
 {
-	return at->spelled ? at->lit.u.s : at->name->spell;
+	return at->spelled ? at->u_.s : ca_attr_name(at)->spell;
 }
 
 /* The tree of at as a walk of references sees it (which never looks into
@@ -175,7 +236,7 @@ ca_ad_find(const ca_ad *ad, const ca_name *name)
 {
 	uint32_t k = ad->shape % CA_NAME_AT, h = name->at[k].pos;
 
-	if (name->at[k].shape == ad->shape && h < ad->n && ad->attrs[h].name == name)
+	if (name->at[k].shape == ad->shape && h < ad->n && ad->attrs[h].name_id == name->id)
 		return &ad->attrs[h];
 	return ca_ad_find_slow(ad, name);
 }

@@ -73,13 +73,17 @@ static inline void
 ca_attr_keep_src(ca_attr *at, ca_arena *a, const char *text, size_t n)
 {
 	at->lazy_arena_ = a;
-	at->lit.u.s = text;
-	at->lit.x.len = (uint32_t)n;
+	at->u_.s = text;
+	at->x_ = (uint16_t)n;
 	at->kind_ = CA_KIND_SRC;
 	at->lit_cached = CA_LIT_LAZY;
 	at->busy = 0;
 	at->spelled = 0;
 }
+
+/* The literal node of text s[0..n) kept as one literal (ca_ad_append_src),
+ * in arena a. */
+struct ca_expr *ca_expr_kept(ca_arena *a, const char *s, size_t n);
 
 /* ca_ad_append_src, the text copied unless at_place (then it is in ad's
  * arena already) */
@@ -92,13 +96,14 @@ void ca_ad_append_kept(ca_ad *ad, const ca_name *name, const char *s, size_t n,
 static inline void
 ca_ad_append_src_at(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 {
-	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP || ad->n == ad->cap) {
+	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP || ad->n == ad->cap ||
+	    n > CA_SRC_MAX) {
 		ca_ad_append_kept(ad, name, s, n, true);
 		return;
 	}
 	ca_ad_changed(ad);
 	ca_attr *at = &ad->attrs[ad->n++];
-	at->name = name;
+	at->name_id = name->id;
 	ca_attr_keep_src(at, ad->arena, s, n);
 }
 

@@ -144,9 +144,9 @@ get(ca_ctx *cx, const ca_ad *ad, const char *name)
 
 	if (at == NULL)
 		return ca_undef();
-	const ca_value *v = ca_attr_lit(at);
-	if (v != NULL)
-		return *v;
+	ca_value v;
+	if (ca_attr_lit(at, &v))
+		return v;
 	return ca_eval_attr(cx, ad, NULL, name);
 }
 

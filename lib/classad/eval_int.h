@@ -44,7 +44,7 @@ eval_attr_in(ca_ctx *cx, ca_attr *at, const ca_frame *f, int flat)
 {
 	if ((at->lit_cached & CA_LIT_VALUE) && (flat >= 0 || cx->trace == NULL)) {
 		cx->steps++;
-		return at->lit;
+		return ca_attr_value(at);
 	}
 	if (flat >= 0)
 		cx->depth = flat;

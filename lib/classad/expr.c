@@ -185,12 +185,12 @@ ca_ad_copy_attr(ca_ad *dst, const ca_attr *at)
 
 	/* text not parsed yet is copied as text (it has no spelling of its
 	 * own, so it can go where dst spells the name alike) */
-	if (text != NULL && ((was = ca_ad_find(dst, at->name)) == NULL || !was->spelled)) {
-		ca_ad_set_src(dst, at->name, text, n);
+	if (text != NULL && ((was = ca_ad_find(dst, ca_attr_name(at))) == NULL || !was->spelled)) {
+		ca_ad_set_src(dst, ca_attr_name(at), text, n);
 		return;
 	}
 	const char *spell = ca_attr_spell(at);
-	ca_ad_set(dst, at->name, ca_name_spelling(dst->arena, at->name, spell, strlen(spell)),
+	ca_ad_set(dst, ca_attr_name(at), ca_name_spelling(dst->arena, ca_attr_name(at), spell, strlen(spell)),
 	    ca_expr_copy(dst->arena, ca_attr_expr(at)));
 }
 
@@ -312,7 +312,7 @@ ca_expr_hash(uint64_t h, const ca_expr *e, int flags)
 	case CA_N_AD:
 		for (uint32_t i = 0; i < e->u.ad->n; i++) {
 			const ca_attr *at = &e->u.ad->attrs[i];
-			h = ca_hash_mix(h, (uint64_t)(uintptr_t)at->name);
+			h = ca_hash_mix(h, at->name_id);
 			if (sp)
 				h = text_hash(h, ca_attr_spell(at));
 			h = ca_expr_hash(h, ca_attr_expr(at), flags);
@@ -367,7 +367,7 @@ ca_expr_same(const ca_expr *a, const ca_expr *b, int flags)
 			return false;
 		for (uint32_t i = 0; i < a->u.ad->n; i++) {
 			const ca_attr *x = &a->u.ad->attrs[i], *y = &b->u.ad->attrs[i];
-			if (x->name != y->name ||
+			if (x->name_id != y->name_id ||
 			    (sp && !text_same(ca_attr_spell(x), ca_attr_spell(y))) ||
 			    !ca_expr_same(ca_attr_expr(x), ca_attr_expr(y), flags))
 				return false;
@@ -410,14 +410,15 @@ pack(const ca_ad *src, bool borrow)
 	for (uint32_t i = 0; i < n; i++) {
 		const ca_attr *at = &src->attrs[i];
 		if (at->spelled)
-			bytes += ALIGN8(strlen(at->lit.u.s) + 1);
+			bytes += ALIGN8(strlen(at->u_.s) + 1);
 		if (borrow)
 			continue;
 		const ca_expr *e = ca_attr_expr(at);
 		if (e->flags & CA_EXPR_SHARED)
 			continue;
 		if (plain_lit(e)) {
-			nodes += at->spelled;
+			/* a node only where the entry cannot say it all */
+			nodes += at->spelled || !ca_attr_fits(e->u.lit);
 			bytes += packed_bytes(e->u.lit);
 		} else
 			tree += ca_expr_bytes(e);
@@ -457,12 +458,12 @@ pack(const ca_ad *src, bool borrow)
 		ca_expr *e = ca_attr_expr(from);
 		const char *spelling = NULL;
 		if (from->spelled) {
-			size_t len = strlen(from->lit.u.s);
-			memcpy(str, from->lit.u.s, len + 1);
+			size_t len = strlen(from->u_.s);
+			memcpy(str, from->u_.s, len + 1);
 			spelling = str;
 			str += ALIGN8(len + 1);
 		}
-		at->name = from->name;
+		at->name_id = from->name_id;
 		at->busy = 0;
 		if ((e->flags & CA_EXPR_SHARED) || borrow)
 			;
@@ -474,10 +475,10 @@ pack(const ca_ad *src, bool borrow)
 				v.u.s = str;
 				str += packed_bytes(v);
 			}
-			if (spelling == NULL) {
+			if (spelling == NULL && ca_attr_fits(v)) {
 				/* the value in the entry, and no node until
 				 * something asks for the expression */
-				at->lit = v;	/* whole, then the flags in it */
+				ca_attr_put_value(at, v);
 				at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
 				at->busy = 0;
 				at->spelled = 0;

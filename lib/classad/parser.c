@@ -680,7 +680,7 @@ assignments(parser *p, ca_ad *ad)
 		return -1;
 	}
 	for (uint32_t i = 0; i < tmp->n; i++)
-		ca_ad_set(ad, tmp->attrs[i].name, ca_attr_spell(&tmp->attrs[i]), ca_attr_expr(&tmp->attrs[i]));
+		ca_ad_set(ad, ca_attr_name(&tmp->attrs[i]), ca_attr_spell(&tmp->attrs[i]), ca_attr_expr(&tmp->attrs[i]));
 	return 0;
 }
 
@@ -731,17 +731,33 @@ kept_value(ca_arena *a, const char *s, size_t n)
 	return ca_real(neg ? -r : r);
 }
 
+ca_expr *
+ca_expr_kept(ca_arena *a, const char *s, size_t n)
+{
+	ca_expr *e = ca_arena_zalloc(a, sizeof *e);
+
+	e->node = CA_N_LIT;
+	e->flags = 1;		/* tree height, as the parser keeps it */
+	e->u.lit = kept_value(a, s, n);
+	return e;
+}
+
 /* An attribute whose expression was not made (CA_LIT_LAZY), read at last:
  * its source text parsed, or its literal's node. */
 ca_expr *
 ca_attr_make_expr(ca_attr *at)
 {
 	ca_arena *a = at->lazy_arena_;
-	ca_expr *e = ca_arena_zalloc(a, sizeof *e);
+	ca_expr *e;
 
-	e->node = CA_N_LIT;
-	e->flags = 1;		/* tree height, as the parser keeps it */
-	e->u.lit = at->kind_ == CA_KIND_SRC ? kept_value(a, at->lit.u.s, at->lit.x.len) : at->lit;
+	if (at->kind_ == CA_KIND_SRC)
+		e = ca_expr_kept(a, at->u_.s, at->x_);
+	else {
+		e = ca_arena_zalloc(a, sizeof *e);
+		e->node = CA_N_LIT;
+		e->flags = 1;
+		e->u.lit = ca_attr_value(at);
+	}
 	ca_attr_set_expr(at, e, NULL);
 	return e;
 }

@@ -671,10 +671,10 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		ca_arena_reset(&r->shape_text);
 		for (uint32_t i = 0; i < ad->n; i++) {
 			const ca_attr *at = &ad->attrs[i];
-			const char *s = at->spelled ? ca_arena_strndup(&r->shape_text, at->lit.u.s,
-			    at->name->len) : at->name->spell;
-			*ca_vec_push(&r->shape) = (struct shape_name){ at->name, s, at->name->len,
-			    !at->spelled, ca_wr_long_plain(at->name, s, at->name->len) };
+			const char *s = at->spelled ? ca_arena_strndup(&r->shape_text, at->u_.s,
+			    ca_attr_name(at)->len) : ca_attr_name(at)->spell;
+			*ca_vec_push(&r->shape) = (struct shape_name){ ca_attr_name(at), s, ca_attr_name(at)->len,
+			    !at->spelled, ca_wr_long_plain(ca_attr_name(at), s, ca_attr_name(at)->len) };
 		}
 	}
 	*out = ad;

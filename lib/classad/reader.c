@@ -603,7 +603,7 @@ name_too_long(ca_reader *r, const ca_ad *ad)
 {
 	for (uint32_t i = 0; i < ad->n; i++) {
 		const char *s = ca_attr_spell(&ad->attrs[i]);
-		size_t n = ad->attrs[i].name->len;
+		size_t n = ca_attr_name(&ad->attrs[i])->len;
 		if (n + 2 < NAME_MAX_LEN / 4)
 			continue;	/* even with every byte escaped it fits */
 		strbuf_reset(&r->sb2);

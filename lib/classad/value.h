@@ -45,7 +45,7 @@ typedef struct ca_value {
 		uint32_t len;	/* STRING: bytes (no NUL inside); LIST: items */
 		int32_t off;	/* ABSTIME: offset from UTC in seconds */
 	} x;
-	union {
+	union ca_payload {
 		bool b;				/* BOOL */
 		int64_t i;			/* INT; ABSTIME: seconds since the epoch */
 		double r;			/* REAL; RELTIME: seconds */

@@ -60,7 +60,7 @@ attr_tree(const ca_attr *at, ca_expr *tmp)
 		return at->expr_;
 	if (at->kind_ == CA_KIND_SRC)
 		return NULL;
-	*tmp = (ca_expr){ .node = CA_N_LIT, .flags = 1, .u.lit = at->lit };
+	*tmp = (ca_expr){ .node = CA_N_LIT, .flags = 1, .u.lit = ca_attr_value(at) };
 	return tmp;
 }
 
@@ -82,7 +82,7 @@ wr_long(strbuf *sb, const ca_ad *ad)
 		size_t n;
 		const ca_attr *at = &ad->attrs[i];
 		const char *s = attr_spell(at, &n);
-		bool plain = ca_wr_long_plain(at->name, s, n);
+		bool plain = ca_wr_long_plain(ca_attr_name(at), s, n);
 		/* a literal kept as its text is written as it came; an
 		 * expression many ads share is printed once */
 		size_t tn;

@@ -380,8 +380,9 @@ str_named(ca_ctx *cx, const ca_ad *ad, const ca_name *nm, const ca_ad *target,
 
 	if (at == NULL)
 		return false;
-	const ca_value *lit = ca_attr_lit(at);
-	ca_value v = lit ? *lit : ca_eval_expr(cx, ca_attr_expr(at), ad, target);
+	ca_value v;
+	if (!ca_attr_lit(at, &v))
+		v = ca_eval_expr(cx, ca_attr_expr(at), ad, target);
 	if (v.kind != CA_STRING || v.x.len == 0)
 		return false;
 	*s = v.u.s;
@@ -773,7 +774,7 @@ add_numbered(ca_acct *a, ca_ad *ad, ca_ctx *cx, int64_t now, ca_diag *err)
 	int rc = 0;
 
 	for (uint32_t i = 0; i < ad->n; i++) {
-		const ca_name *nm = ad->attrs[i].name;
+		const ca_name *nm = ca_attr_name(&ad->attrs[i]);
 		size_t stem;
 		uint32_t id = name_number(nm->key, nm->len, &stem);
 		if (id > 0 && strncmp(nm->key, "concurrencylimit_", 17) != 0)

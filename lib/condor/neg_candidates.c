@@ -367,8 +367,10 @@ static double
 resource(ca_neg *n, const ca_ad *ad, const ca_name *res, int *kind)
 {
 	ca_attr *at = ca_ad_find(ad, res);
-	const ca_value *lit = at ? ca_attr_lit(at) : NULL;
-	ca_value v = lit ? *lit : at ? ca_eval_expr(n->cx, ca_attr_expr(at), ad, NULL) : ca_int(0);
+	ca_value v = ca_int(0);
+
+	if (at != NULL && !ca_attr_lit(at, &v))
+		v = ca_eval_expr(n->cx, ca_attr_expr(at), ad, NULL);
 
 	if (kind != NULL)
 		*kind = v.kind;
@@ -406,7 +408,8 @@ cp_have(ca_neg *n, struct slot *s, uint32_t r, int *kind)
 	if (c->have_ver != s->version + 1) {
 		ca_attr *at = ca_ad_find(s->ad, c->res);
 		c->have = resource(n, s->ad, c->res, &c->kind);
-		c->have_ver = at && (ca_attr_lit(at) || ca_attr_expr(at)->node == CA_N_LIT) ?
+		ca_value lit;
+		c->have_ver = at && (ca_attr_lit(at, &lit) || ca_attr_expr(at)->node == CA_N_LIT) ?
 		    s->version + 1 : 0;
 	}
 	if (kind != NULL)

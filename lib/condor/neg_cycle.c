@@ -475,9 +475,9 @@ compact(ca_neg *n, const ca_ad *ad, ca_ad *owned)
 		if (at->spelled)
 			spell = ca_arena_strndup(&n->store.arena, ca_attr_spell(at),
 			    strlen(ca_attr_spell(at)));
-		*ca_vec_push(&n->staging) = (struct staged){ at->name, spell,
+		*ca_vec_push(&n->staging) = (struct staged){ ca_attr_name(at), spell,
 		    estore_get(&n->store, ca_attr_expr(at)) };
-		ca_nameset_add(&n->jobnames, at->name);
+		ca_nameset_add(&n->jobnames, ca_attr_name(at));
 	}
 	ca_ad_free(owned);
 	ca_ad *c = ca_ad_new();
@@ -785,11 +785,11 @@ negative_request(ca_neg *n, const ca_ad *ad)
 
 	for (uint32_t i = 0; i < ad->n && found == NULL; i++) {
 		const ca_attr *at = &ad->attrs[i];
-		if (at->name->len <= 7 || strncasecmp(at->name->key, "Request", 7) != 0)
+		if (ca_attr_name(at)->len <= 7 || strncasecmp(ca_attr_name(at)->key, "Request", 7) != 0)
 			continue;
 		ca_value v = ca_eval_expr(n->cx, ca_attr_expr(at), ad, NULL);
 		if ((v.kind == CA_INT && v.u.i < 0) || (v.kind == CA_REAL && v.u.r < 0))
-			found = at->name;
+			found = ca_attr_name(at);
 	}
 	ca_arena_reset(&n->cx->scratch);
 	return found;

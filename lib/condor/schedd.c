@@ -672,7 +672,7 @@ custom_requests(ca_ad *job, strbuf *req)
 			continue;
 		const char *res = sp + 7;
 		bool skip = *res == '\0' || *res == '_' ||
-		    !ca_nameset_has(&asked, job->attrs[i].name);
+		    !ca_nameset_has(&asked, ca_attr_name(&job->attrs[i]));
 		for (size_t k = 0; k < sizeof std / sizeof std[0] && !skip; k++)
 			skip = strcasecmp(res, std[k]) == 0;
 		for (const char *c = res; !skip && *c; c++)

@@ -249,7 +249,7 @@ ca_startd_dump_machine(ca_startd *sd, ca_ad *const *slots, size_t n, strbuf *war
 	for (uint32_t i = 0; i < b->n; i++) {
 		bool skipped = own(ca_attr_spell(&b->attrs[i]));
 		for (size_t k = 0; k < sd->mres.n && !skipped; k++)
-			skipped = b->attrs[i].name == sd->mres.at[k].n[MR_AMT];
+			skipped = ca_attr_name(&b->attrs[i]) == sd->mres.at[k].n[MR_AMT];
 		if (!skipped)
 			ca_ad_set_copy(desc, ca_attr_spell(&b->attrs[i]),
 			    strlen(ca_attr_spell(&b->attrs[i])), ca_attr_expr(&b->attrs[i]));

@@ -699,10 +699,10 @@ ev_update(ca_startd *sd, struct slot *s, const ca_sevent *ev)
 	strbuf_adds(&c, "event MachineUpdate:");
 	for (uint32_t i = 0; i < ev->ad->n; i++) {
 		const ca_attr *at = &ev->ad->attrs[i];
-		if (ca_sd_machine_owned(sd, at->name))
+		if (ca_sd_machine_owned(sd, ca_attr_name(at)))
 			continue;
-		ca_ad_set(s->ad, at->name, NULL, ca_expr_copy(s->ad->arena, ca_attr_expr(at)));
-		strbuf_addf(&c, " %s = ", at->name->spell);
+		ca_ad_set(s->ad, ca_attr_name(at), NULL, ca_expr_copy(s->ad->arena, ca_attr_expr(at)));
+		strbuf_addf(&c, " %s = ", ca_attr_name(at)->spell);
 		ca_print_expr(&c, ca_attr_expr(at), 0);
 		if (c.len > 160) {
 			strbuf_adds(&c, " ...");

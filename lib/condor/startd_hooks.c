@@ -638,12 +638,12 @@ merge(ca_startd *sd, const ca_ad *ad, struct slot *s)
 
 	for (uint32_t i = 0; i < ad->n; i++) {
 		const ca_attr *at = &ad->attrs[i];
-		bool skip = ca_sd_machine_owned(sd, at->name) || at->name == sd->n[A_SLOTID] ||
-		    at->name == sd->n[A_SLOTTYPEID];
+		bool skip = ca_sd_machine_owned(sd, ca_attr_name(at)) || ca_attr_name(at) == sd->n[A_SLOTID] ||
+		    ca_attr_name(at) == sd->n[A_SLOTTYPEID];
 		for (size_t k = 0; k < 2 && !skip; k++)
-			skip = at->name == ca_intern(selectors[k], strlen(selectors[k]));
+			skip = ca_attr_name(at) == ca_intern(selectors[k], strlen(selectors[k]));
 		if (!skip)
-			ca_ad_set(s->ad, at->name, NULL, ca_expr_copy(s->ad->arena, ca_attr_expr(at)));
+			ca_ad_set(s->ad, ca_attr_name(at), NULL, ca_expr_copy(s->ad->arena, ca_attr_expr(at)));
 	}
 }
 

@@ -309,7 +309,7 @@ set_props(ca_startd *sd, struct slot *s, const struct mres *r, const ca_sd_names
 		const char *sp = ca_attr_spell(&s->ad->attrs[i]);
 		const ca_ad *pa;
 		if (strncasecmp(sp, r->name, pl) != 0 || sp[pl] != '_' ||
-		    (pa = nested(s->ad, s->ad->attrs[i].name)) == NULL)
+		    (pa = nested(s->ad, ca_attr_name(&s->ad->attrs[i]))) == NULL)
 			continue;
 		*ca_vec_push(&props) = pa;
 	}
@@ -327,7 +327,7 @@ set_props(ca_startd *sd, struct slot *s, const struct mres *r, const ca_sd_names
 		bool common = true;
 		for (size_t k = 1; k < ids->n && common; k++) {
 			const ca_ad *o = prop_ad(sd, s->ad, r, ids->at[k]);
-			const ca_attr *b = o ? ca_ad_find(o, a->name) : NULL;
+			const ca_attr *b = o ? ca_ad_find(o, ca_attr_name(a)) : NULL;
 			common = b != NULL && ca_expr_same(ca_attr_expr(a), ca_attr_expr(b), 0);
 		}
 		strbuf_reset(&sb);

@@ -450,8 +450,8 @@ UNIT_SUITE(acct_state)
 			ca_acct_rec *x = get(&a, "kept@x"), *y = get(&b, "kept@x");
 			CHECK(y != NULL && x->prio == y->prio && y->updated == T0 + 99999);
 			CHECK(ca_ad_lookup(y->ad, "Custom") != NULL);
-			CHECK(strcmp(y->ad->attrs[0].name->key, "name") == 0 &&
-			    strcmp(y->ad->attrs[2].name->key, "custom") == 0);
+			CHECK(strcmp(ca_attr_name(&y->ad->attrs[0])->key, "name") == 0 &&
+			    strcmp(ca_attr_name(&y->ad->attrs[2])->key, "custom") == 0);
 			x = get(&a, "u@x");
 			y = get(&b, "u@x");
 			CHECK(y != NULL && x->prio == y->prio && x->waccum == y->waccum &&

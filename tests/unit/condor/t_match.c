@@ -236,9 +236,9 @@ shared_copy(const ca_ad *slot)
 		const ca_expr *e = ca_attr_expr((ca_attr *)at);
 		const ca_expr *sh = e->node == CA_N_LIT ? NULL : ca_expr_share(e);
 		if (sh != NULL)
-			ca_ad_set(c, at->name, NULL, (ca_expr *)(uintptr_t)sh);
+			ca_ad_set(c, ca_attr_name(at), NULL, (ca_expr *)(uintptr_t)sh);
 		else
-			ca_ad_set_copy(c, at->name->spell, strlen(at->name->spell), e);
+			ca_ad_set_copy(c, ca_attr_name(at)->spell, strlen(ca_attr_name(at)->spell), e);
 	}
 	return c;
 }

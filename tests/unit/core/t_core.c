@@ -572,7 +572,8 @@ UNIT_SUITE(core_packed_lazy_literals)
 	ca_attr *cpus = ca_ad_findn(ad, "Cpus", 4), *name = ca_ad_findn(ad, "Name", 4);
 	CHECK((cpus->lit_cached & CA_LIT_LAZY) && (name->lit_cached & CA_LIT_LAZY));
 	size_t held = ad->arena->total;	/* Start's tree, not shared yet */
-	CHECK(ca_attr_lit(cpus) != NULL && ca_attr_lit(cpus)->u.i == 4);
+	ca_value lit;
+	CHECK(ca_attr_lit(cpus, &lit) && lit.kind == CA_INT && lit.u.i == 4);
 	ca_ctx cx;
 	ca_ctx_init(&cx);
 	CHECK(ca_value_truth(ca_eval_attr(&cx, ad, NULL, "Start")) == 1);
@@ -612,8 +613,82 @@ UNIT_SUITE(core_packed_lazy_literals)
 	CHECK(e->node == CA_N_LIT && e->u.lit.kind == CA_STRING &&
 	    strcmp(e->u.lit.u.s, "slot1@host") == 0);
 	CHECK(!(name->lit_cached & CA_LIT_LAZY) && ca_attr_expr(name) == e);
-	CHECK(ca_attr_lit(name) != NULL);
+	CHECK(ca_attr_lit(name, &lit) && lit.kind == CA_STRING && lit.x.len == 10);
 	ca_ad_free(ad);
 	ca_ctx_free(&cx);
 	strbuf_release(&sb);
+}
+
+/* An attribute entry holds a literal's value only where its 16-bit length
+ * or offset can say it: a longer string, or an absolute time whose offset
+ * is beyond it, is read from its node, in an ad read as it is, packed,
+ * borrowed, or set; each reads and writes as the shorter ones do. */
+UNIT_SUITE(core_entry_limits)
+{
+	size_t big = 70000;
+	strbuf in = STRBUF_INIT;
+	strbuf_adds(&in, "Big = \"");
+	for (size_t i = 0; i < big; i++)
+		strbuf_addc(&in, (char)('a' + i % 26));
+	strbuf_adds(&in, "\"\nFar = absTime(\"2020-01-01T00:00:00+14:00\")\n"
+	    "Near = absTime(\"2020-01-01T00:00:00+05:30\")\nSmall = \"s\"\nN = 7\n\n");
+	strbuf out[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	for (int pack = 0; pack < 2; pack++) {
+		ca_diag err;
+		ca_reader *r = ca_reader_open_mem("t", in.buf, in.len, CA_FMT_LONG, &err);
+		ca_ad *ad;
+		CHECK(r != NULL);
+		if (pack)
+			ca_reader_pack(r);
+		CHECK(ca_reader_next(r, &ad, &err) == 1);
+		ca_reader_close(r);
+		ca_ad *b = pack ? ca_ad_pack_borrowed(ad) : ca_ad_pack(ad);
+		const ca_ad *which[2] = { ad, b };
+		for (int k = 0; k < 2; k++) {
+			const char *s = NULL;
+			size_t len = 0;
+			CHECK(ca_get_str(&cx, which[k], "Big", &s, &len) == 1 && len == big &&
+			    s[0] == 'a' && s[big - 1] == (char)('a' + (big - 1) % 26));
+			ca_value far = ca_eval_attr(&cx, which[k], NULL, "Far");
+			ca_value near = ca_eval_attr(&cx, which[k], NULL, "Near");
+			CHECK(far.kind == CA_ABSTIME && far.x.off == 14 * 3600);
+			CHECK(near.kind == CA_ABSTIME && near.x.off == 5 * 3600 + 1800);
+			CHECK(strcmp(gs(&cx, which[k], "Small"), "s") == 0 && gi(&cx, which[k], "N") == 7);
+			ca_arena_reset(&cx.scratch);
+		}
+		ca_format_ad(&out[pack], ad, CA_FMT_LONG);
+		if (pack) {
+			strbuf copy = STRBUF_INIT;
+			ca_format_ad(&copy, b, CA_FMT_LONG);
+			CHECK(strcmp(copy.buf, out[1].buf) == 0);
+			strbuf_release(&copy);
+		}
+		/* set: the long string and the far time as literals */
+		CHECK(ca_ad_set_lit(ad, ca_intern("Big2", 4), NULL, ca_str(in.buf + 7, (uint32_t)big)));
+		CHECK(ca_ad_set_lit(ad, ca_intern("Far2", 4), NULL, ca_abstime(1577800800, -14 * 3600)));
+		const char *s = NULL;
+		size_t len = 0;
+		CHECK(ca_get_str(&cx, ad, "Big2", &s, &len) == 1 && len == big);
+		ca_value far = ca_eval_attr(&cx, ad, NULL, "Far2");
+		CHECK(far.kind == CA_ABSTIME && far.x.off == -14 * 3600 && far.u.i == 1577800800);
+		ca_ad *c = ca_ad_pack(ad);
+		ca_format_ad(&out[2], c, CA_FMT_LONG);
+		strbuf again = STRBUF_INIT;
+		ca_format_ad(&again, ad, CA_FMT_LONG);
+		CHECK(strcmp(again.buf, out[2].buf) == 0);
+		strbuf_release(&again);
+		strbuf_reset(&out[2]);
+		ca_ad_free(c);
+		ca_ad_free(b);
+		ca_ad_free(ad);
+		ca_arena_reset(&cx.scratch);
+	}
+	/* read as it is and packed, the ad writes the same */
+	CHECK(out[0].len > big && strcmp(out[0].buf, out[1].buf) == 0);
+	for (int i = 0; i < 3; i++)
+		strbuf_release(&out[i]);
+	strbuf_release(&in);
+	ca_ctx_free(&cx);
 }

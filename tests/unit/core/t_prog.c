@@ -293,7 +293,7 @@ UNIT_SUITE(prog_shared_strings_and_index)
 			nm->at[ad->shape % CA_NAME_AT].shape = pick(2) ? ad->shape : 77;
 			nm->at[ad->shape % CA_NAME_AT].pos = (uint32_t)pick(50);
 			ca_attr *at = ca_ad_find(ad, names[i]);
-			CHECK(i == n ? at == NULL : at != NULL && at->name == names[i] &&
+			CHECK(i == n ? at == NULL : at != NULL && ca_attr_name(at) == names[i] &&
 			    ca_attr_expr(at)->u.lit.u.i == i);
 		}
 		ca_ad_free(ad);
