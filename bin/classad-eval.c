@@ -1000,7 +1000,7 @@ print_projection(struct stream_opts *o, ca_ad *ad, strbuf *sb)
 				ca_attr *at = c->e->node == CA_N_ATTR && c->e->op == CA_SC_NONE ?
 				    ca_ad_find(ad, c->e->u.attr.name) : NULL;
 				if (at != NULL)
-					ca_print_expr(sb, ca_attr_expr(at), CA_PR_OLD);
+					ca_print_expr(sb, ca_attr_expr(ad, at), CA_PR_OLD);
 				else
 					af_value(sb, v, &c->how);
 			} else
@@ -1043,7 +1043,7 @@ keep_only(ca_ad *ad, const struct stream_opts *o)
 		const ca_attr *at = &ad->attrs[i];
 		for (size_t k = 0; k < o->attrs.n; k++)
 			if (strcasecmp(o->attrs.at[k], ca_attr_name(at)->key) == 0) {
-				ca_ad_copy_attr(kept, at);
+				ca_ad_copy_attr(kept, ad, at);
 				break;
 			}
 	}

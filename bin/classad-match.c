@@ -206,7 +206,7 @@ copy_attrs(ca_ad *dst, const ca_ad *src, const char *const *names, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		ca_attr *at = ca_ad_findn(src, names[i], strlen(names[i]));
 		if (at)
-			ca_ad_copy_attr(dst, at);
+			ca_ad_copy_attr(dst, src, at);
 	}
 }
 

@@ -839,7 +839,7 @@ job_unsim(void *arg, const ca_ad *job, const ca_job_unsim *u)
 	const ca_attr *a = ca_ad_findn(job, u->name, strlen(u->name));
 	strbuf sb = STRBUF_INIT;
 
-	ca_print_expr(&sb, ca_attr_expr(a), 0);
+	ca_print_expr(&sb, ca_attr_expr(job, a), 0);
 	cli_errat(at->file, at->line, 0, "warning: %s = %s is not simulated (%s); later "
 	    "jobs with it are not reported", u->name, sb.buf, u->why);
 	strbuf_release(&sb);

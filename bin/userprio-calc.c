@@ -938,7 +938,7 @@ view_ad(ca_acct_rec *r)
 	for (uint32_t i = 0; i < rec->n; i++)
 		if (ca_ad_find(ad, ca_attr_name(&rec->attrs[i])) == NULL &&
 		    strcasecmp(ca_attr_name(&rec->attrs[i])->key, "lastupdate") != 0)
-			ca_ad_copy_attr(ad, &rec->attrs[i]);
+			ca_ad_copy_attr(ad, rec, &rec->attrs[i]);
 	ca_set_int(ad, "LastUpdate", acct.last_update);
 	return ad;
 }
@@ -967,7 +967,7 @@ legacy_ad(ca_acct_rec **rows, size_t n, const double *share)
 			strbuf_addf(&nm, "%s%zu", ca_attr_spell(at), i + 1);
 			const ca_name *in = ca_intern(nm.buf, nm.len);
 			ca_ad_set(ad, in, ca_name_spelling(ad->arena, in, nm.buf, nm.len),
-			    ca_expr_copy(ad->arena, ca_attr_expr(at)));
+			    ca_expr_copy(ad->arena, ca_attr_expr(v, at)));
 		}
 		ca_ad_free(v);
 	}

@@ -23,13 +23,51 @@ static struct {
 	void **slot;		/* const ca_name * */
 	uint32_t cap, n;	/* cap is a power of two */
 	uint32_t seed;
-	uint32_t ids;		/* room in ca_names_by_id_ */
+	uint32_t ids, nids;	/* room in ca_name_ids_, and numbers given */
 } names;
 
-const ca_name **ca_names_by_id_;
+struct ca_name_id *ca_name_ids_;
 
 /* what the attribute tables of every ad cost: keep it so */
-_Static_assert(sizeof(ca_attr) == 24, "an attribute entry is 24 bytes");
+_Static_assert(sizeof(ca_attr) == 16, "an attribute entry is 16 bytes");
+
+/* The next number, for nm spelled spell. */
+static uint32_t
+number(const ca_name *nm, const char *spell)
+{
+	/* from 1: an entry's 0 is no name */
+	uint32_t id = ++names.nids;
+
+	if (id >= CA_NAME_OTHER)
+		ca_xmalloc(SIZE_MAX);	/* reports out of memory: cannot happen
+					 * before memory runs out */
+	if (id >= names.ids) {
+		names.ids = names.ids ? 2 * names.ids : 1024;
+		ca_name_ids_ = ca_xreallocarray(ca_name_ids_, names.ids, sizeof *ca_name_ids_);
+		ca_name_ids_[0] = (struct ca_name_id){ NULL, NULL, 0 };
+	}
+	ca_name_ids_[id] = (struct ca_name_id){ nm, spell, 0 };
+	return id;
+}
+
+uint32_t
+ca_intern_spelling(const ca_name *nm, const char *s, size_t len)
+{
+	if (s == nm->spell || (len == nm->len && memcmp(s, nm->spell, len) == 0))
+		return nm->id;
+	/* the other spellings of a name are few: a list, newest first */
+	for (uint32_t id = nm->others; id != 0; id = ca_name_ids_[id].older)
+		if (memcmp(ca_name_ids_[id].spell, s, len) == 0)
+			return id | CA_NAME_OTHER;
+	char *copy = ca_xmalloc(len + 1);
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	uint32_t id = number(nm, copy);
+	ca_name *w = (ca_name *)nm;
+	ca_name_ids_[id].older = w->others;
+	w->others = id;
+	return id | CA_NAME_OTHER;
+}
 
 /* shapes of ads (see shape_of), numbered from 1: the names in their
  * order, and the hash index that every ad of the shape shares */
@@ -151,17 +189,10 @@ ca_intern(const char *s, size_t len)
 	nm->spell = spell;
 	memset(nm->at, 0, sizeof nm->at);
 	nm->long_plain = 0;
+	nm->others = 0;
 	names.slot[j] = nm;
-	/* numbered from 1: an entry's 0 is no name */
-	nm->id = ++names.n;
-	if (nm->id >= names.ids) {
-		names.ids = names.ids ? 2 * names.ids : 1024;
-		ca_names_by_id_ = ca_xreallocarray(ca_names_by_id_, names.ids,
-		    sizeof *ca_names_by_id_);
-		ca_names_by_id_[0] = NULL;
-	}
-	ca_names_by_id_[nm->id] = nm;
-	if (names.n * 2 > names.cap)
+	nm->id = number(nm, nm->spell);
+	if (++names.n * 2 > names.cap)
 		names_grow();
 	return nm;
 }
@@ -198,11 +229,15 @@ ca_intern_cleanup(void)
 	ca_dict_free(&shapes.index);
 	ca_vec_free(&shapes.at);
 	memset(found, 0, sizeof found);
+	/* the other spellings, then the names (whose own spelling they hold) */
+	for (uint32_t id = 1; id <= names.nids; id++)
+		if (ca_name_ids_[id].spell != ca_name_ids_[id].name->spell)
+			free((void *)ca_name_ids_[id].spell);
 	for (uint32_t i = 0; i < names.cap; i++)
 		free((void *)names.slot[i]);
 	free(names.slot);
-	free(ca_names_by_id_);
-	ca_names_by_id_ = NULL;
+	free(ca_name_ids_);
+	ca_name_ids_ = NULL;
 	memset(&names, 0, sizeof names);
 }
 
@@ -329,20 +364,20 @@ ca_ad_find_slow(const ca_ad *ad, const ca_name *name)
 		uint32_t mask = ad->icap - 1;
 		for (uint32_t j = name->hash & mask;; j = (j + 1) & mask) {
 			k = ad->index[j];
-			if (k == 0 || ad->attrs[k - 1].name_id == name->id)
+			if (k == 0 || ca_attr_is(&ad->attrs[k - 1], name))
 				break;
 		}
 		if (k == 0 && (ad->table & CA_TABLE_SHARED_INDEX)) {
 			/* the names added after the shape's (ca_ad_set) */
 			for (uint32_t i = ca_ad_shape(ad->shape)->n; i < ad->n; i++)
-				if (ad->attrs[i].name_id == name->id) {
+				if (ca_attr_is(&ad->attrs[i], name)) {
 					k = i + 1;
 					break;
 				}
 		}
 	} else {
 		for (uint32_t i = 0; i < ad->n; i++)
-			if (ad->attrs[i].name_id == name->id) {
+			if (ca_attr_is(&ad->attrs[i], name)) {
 				k = i + 1;
 				break;
 			}
@@ -369,14 +404,14 @@ ca_ad_shape_of(const ca_attr *attrs, uint32_t n)
 	ca_dict_it it;
 
 	for (uint32_t i = 0; i < n; i++)
-		h = ca_hash_mix(h, attrs[i].name_id);
+		h = ca_hash_mix(h, ca_attr_name(&attrs[i])->id);
 	for (uint32_t i = ca_dict_first(&shapes.index, h, &it); i != CA_DICT_NONE;
 	    i = ca_dict_next(&shapes.index, &it)) {
 		const struct ca_shape *sh = &shapes.at.at[i];
 		if (sh->hash != h || sh->n != n)
 			continue;
 		uint32_t k = 0;
-		while (k < n && sh->names[k]->id == attrs[k].name_id)
+		while (k < n && sh->names[k] == ca_attr_name(&attrs[k]))
 			k++;
 		if (k == n)
 			return i + 1;
@@ -471,26 +506,14 @@ ca_ad_prefetch(const ca_ad *ad, const ca_name *const *which, size_t n, int stage
 	}
 }
 
-/* at's expression is e; spelling (NULL: the name's own) says how the ad
- * spells the name. The name and the busy mark stay. */
+/* at's expression is e. Its name and busy mark stay. */
 void
-ca_attr_set_expr(ca_attr *at, ca_expr *e, const char *spelling)
+ca_attr_set_expr(ca_attr *at, ca_expr *e)
 {
 	at->expr_ = e;
-	if (spelling != NULL) {
-		at->kind_ = CA_UNDEFINED;
-		at->u_.s = spelling;
-		at->lit_cached = 0;
-		at->spelled = 1;
-	} else if (e->node == CA_N_LIT && ca_attr_fits(e->u.lit)) {
-		ca_attr_put_value(at, e->u.lit);
-		at->lit_cached = CA_LIT_VALUE;
-		at->spelled = 0;
-	} else {
-		at->kind_ = CA_UNDEFINED;
-		at->lit_cached = 0;
-		at->spelled = 0;
-	}
+	at->kind_ = CA_UNDEFINED;
+	at->lit_cached = 0;
+	at->x_ = 0;
 }
 
 ca_attr *
@@ -506,7 +529,7 @@ ca_ad_lookup(const ca_ad *ad, const char *name)
 {
 	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
 
-	return at ? ca_attr_expr(at) : NULL;
+	return at ? ca_attr_expr(ad, at) : NULL;
 }
 
 void
@@ -516,7 +539,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 
 	ca_ad_changed(ad);
 	if (at) {
-		ca_attr_set_expr(at, e, at->spelled ? at->u_.s : NULL);
+		ca_attr_set_expr(at, e);
 		return;
 	}
 	/* An ad that shares its shape's index keeps it for a few names more
@@ -542,10 +565,9 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 			index_build(ad);
 	}
 	at = &ad->attrs[ad->n++];
-	at->name_id = name->id;
+	at->name_id = spell ? ca_intern_spelling(name, spell, strlen(spell)) : name->id;
 	at->busy = 0;
-	ca_attr_set_expr(at, e, spell && spell != name->spell && strcmp(spell, name->spell) != 0 ?
-	    spell : NULL);
+	ca_attr_set_expr(at, e);
 	if (ad->n > CA_INDEX_FROM && sh == NULL) {
 		if (ad->n * 2 + 2 > ad->icap)
 			index_build(ad);
@@ -572,10 +594,11 @@ ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 		table_resize(ad, ad->cap ? ad->cap * 2 : 16, 0);
 	}
 	ca_attr *at = &ad->attrs[ad->n++];
-	at->name_id = name->id;
+	at->name_id = spell ? ca_intern_spelling(name, spell, strlen(spell)) : name->id;
 	at->busy = 0;
-	ca_attr_set_expr(at, e, spell && spell != name->spell && strcmp(spell, name->spell) != 0 ?
-	    spell : NULL);
+	ca_attr_set_expr(at, e);
+	if (ad->n >= CA_INDEX_APPEND)
+		index_build(ad);
 }
 
 /* at (the ad's, in arena a) keeps text s[0..n), copied unless at_place;
@@ -586,7 +609,7 @@ attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n, bool at_place)
 	const char *text = s;
 
 	if (n > CA_SRC_MAX) {
-		ca_attr_set_expr(at, ca_expr_kept(a, s, n), NULL);
+		ca_attr_set_expr(at, ca_expr_kept(a, s, n));
 		return;
 	}
 	if (!at_place) {
@@ -595,7 +618,7 @@ attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n, bool at_place)
 		t[n] = '\0';
 		text = t;
 	}
-	ca_attr_keep_src(at, a, text, n);
+	ca_attr_keep_src(at, text, n);
 }
 
 static const ca_expr placeholder = { .node = CA_N_LIT };
@@ -617,8 +640,11 @@ ca_ad_append_kept(ca_ad *ad, const ca_name *name, const char *s, size_t n, bool 
 		}
 		at = &ad->attrs[ad->n++];
 		at->name_id = name->id;
+		at->busy = 0;
 	}
 	attr_keep_src(at, ad->arena, s, n, at_place);
+	if (ad->n >= CA_INDEX_APPEND && ad->index == NULL)
+		index_build(ad);
 }
 
 void
@@ -634,7 +660,7 @@ ca_ad_put_back(ca_ad *ad, const ca_attr *saved)
 
 	if (at == NULL) {	/* deleted meanwhile */
 		ca_attr copy = *saved;
-		ca_ad_set(ad, ca_attr_name(saved), ca_attr_spell(saved), ca_attr_expr(&copy));
+		ca_ad_set(ad, ca_attr_name(saved), ca_attr_spell(saved), ca_attr_expr(ad, &copy));
 		return;
 	}
 	ca_ad_changed(ad);
@@ -650,9 +676,9 @@ ca_ad_keep_text(ca_ad *ad, const struct ca_ad_text *t)
 }
 
 void
-ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
+ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *spell, const char *s, size_t n)
 {
-	ca_ad_set(ad, name, NULL, (ca_expr *)(uintptr_t)&placeholder);
+	ca_ad_set(ad, name, spell, (ca_expr *)(uintptr_t)&placeholder);
 	attr_keep_src(ca_ad_find(ad, name), ad->arena, s, n, false);
 }
 
@@ -679,12 +705,11 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 }
 
 const ca_expr *
-ca_attr_tree(ca_attr *at)
+ca_attr_tree(const ca_attr *at)
 {
 	if (at->lit_cached)	/* a literal's value, or its text */
 		return NULL;
-	const ca_expr *e = ca_attr_expr(at);
-	return e->node == CA_N_LIT ? NULL : e;
+	return at->expr_->node == CA_N_LIT ? NULL : at->expr_;
 }
 
 void

@@ -9,33 +9,50 @@
 #include <string.h>
 
 #include "arena.h"
+#include "node.h"
 #include "value.h"
 
 /* An interned attribute name. Two names that differ only in ASCII case are
  * the same ca_name, so lookup compares pointers. `spell` is the spelling seen
  * first; `key` the lower-cased text. Names live until ca_intern_cleanup().
  * `at` remembers where the name was last found in ads of a few shapes (see
- * ca_ad): a cache, checked before it is believed. */
+ * ca_ad): a cache, checked before it is believed. A name has a number, and
+ * so has each other spelling of it an ad was given (ca_intern_spelling):
+ * an attribute keeps one of them. */
 #define CA_NAME_AT 8
 typedef struct ca_name {
 	uint32_t hash;
 	uint32_t len;
 	struct { uint32_t shape, pos; } at[CA_NAME_AT];	/* by shape % CA_NAME_AT */
 	const char *spell;
-	uint32_t id;		/* its number: what an ad's attribute keeps */
+	uint32_t id;		/* its number, spelled as spell */
+	uint32_t others;	/* the number of its latest other spelling, or 0 */
 	uint8_t long_plain;	/* the long format's writer: spell needs no
 				 * quotes (1), does (2), not known yet (0) */
 	char key[];
 } ca_name;
 
-/* The names by number (ca_name.id, from 1), for ca_name_of. */
-extern const ca_name **ca_names_by_id_;
+/* What a name's number, or an other spelling's, stands for: the name and
+ * the spelling. Numbers count from 1; an other spelling's has
+ * CA_NAME_OTHER set too, so that comparing numbers tells most names apart
+ * without looking them up. */
+struct ca_name_id {
+	const ca_name *name;
+	const char *spell;
+	uint32_t older;		/* the name's spelling numbered before, or 0 */
+};
+#define CA_NAME_OTHER	0x80000000u
+extern struct ca_name_id *ca_name_ids_;
 
-static inline const ca_name *
-ca_name_of(uint32_t id)
+static inline const struct ca_name_id *
+ca_name_id_of(uint32_t id)
 {
-	return ca_names_by_id_[id];
+	return &ca_name_ids_[id & ~CA_NAME_OTHER];
 }
+
+/* The number of nm spelled s[0..len): nm->id when spell is nm->spell,
+ * else that of the spelling, numbered now if new. */
+uint32_t ca_intern_spelling(const ca_name *nm, const char *s, size_t len);
 
 /* The intern table is the library's only process-wide state; it is not
  * thread-safe. ca_intern_cleanup() frees it (programs call it at exit so the
@@ -58,27 +75,21 @@ ca_name_spelling(ca_arena *a, const ca_name *nm, const char *s, size_t len)
 
 struct ca_expr;
 
-/* An attribute. Set it only through ca_ad_set: a literal expression's
- * value is kept in the entry too (when it fits: ca_attr_fits), so looking
- * it up touches one cache line. The name is kept as its number and the
- * value in pieces, so that a table entry is 24 bytes; writing the pieces
- * is ca_ad_set's job. */
+/* An attribute: 16 bytes. Its name (as the ad spells it) is a number, and
+ * it holds its expression, or, until something asks for that (CA_LIT_LAZY),
+ * a literal's value in pieces or its source text. Set it only through
+ * ca_ad_set and its kin. */
 typedef struct ca_attr {
 	union {
 		struct ca_expr *expr_;	/* in the ad's arena, or a shared tree:
 					 * read it with ca_attr_expr */
-		ca_arena *lazy_arena_;	/* CA_LIT_LAZY: the arena to make the
-					 * expression in */
+		union ca_payload u_;	/* the value's payload (CA_LIT_VALUE) or
+					 * the source text (CA_KIND_SRC) */
 	};
-	union ca_payload u_;	/* the value's payload (CA_LIT_VALUE), the
-				 * source text (CA_KIND_SRC) or the spelling
-				 * (spelled) */
-	uint32_t name_id;	/* ca_attr_name */
+	uint32_t name_id;	/* the name as spelled: ca_attr_name, ca_attr_spell */
 	uint8_t kind_;		/* the value's kind (CA_LIT_VALUE), or CA_KIND_SRC */
 	uint8_t lit_cached : 2;	/* CA_LIT_* */
 	uint8_t busy : 2;	/* being evaluated: cycle detection */
-	uint8_t spelled : 1;	/* the ad spells the name otherwise than
-				 * name->spell: u_.s is how (lit_cached 0) */
 	uint16_t x_;		/* a string's or list's length, an absolute
 				 * time's offset, the source text's length */
 } ca_attr;
@@ -87,7 +98,14 @@ typedef struct ca_attr {
 static inline const ca_name *
 ca_attr_name(const ca_attr *at)
 {
-	return ca_name_of(at->name_id);
+	return ca_name_id_of(at->name_id)->name;
+}
+
+/* Whether at is the attribute named nm (however spelled). */
+static inline bool
+ca_attr_is(const ca_attr *at, const ca_name *nm)
+{
+	return at->name_id == nm->id || ((at->name_id & CA_NAME_OTHER) && ca_attr_name(at) == nm);
 }
 
 /* Whether an entry can hold v: a length or offset that fits its 16 bits
@@ -130,14 +148,14 @@ ca_attr_put_value(ca_attr *at, ca_value v)
 	at->u_ = v.u;
 }
 
-/* lit_cached: the entry holds the expression's value, a literal's that
- * fits it, and the ad does not spell the name otherwise (test expr->node
- * for whether the expression is a literal) */
+/* lit_cached: the entry holds a literal's value (that fits it), not its
+ * node (then CA_LIT_LAZY too) */
 #define CA_LIT_VALUE	1
 /* lit_cached: the expression is made the first time something reads it
- * (ca_attr_expr), in lazy_arena_: from its source text (kind_ is then
- * CA_KIND_SRC), or as the node of the literal lit holds (an ad packed to
- * be held, whose literals then take no node unless something asks) */
+ * (ca_attr_expr), in the ad's arena: from its source text (kind_ is then
+ * CA_KIND_SRC), or as the node of the literal the entry holds (an ad
+ * packed to be held, whose literals then take no node unless something
+ * asks) */
 #define CA_LIT_LAZY	2
 
 /* kind_ of an attribute whose expression is kept as its source text, to be
@@ -148,26 +166,33 @@ ca_attr_put_value(ca_attr *at, ca_value v)
 #define CA_KIND_SRC	0x7f
 #define CA_SRC_MAX	UINT16_MAX
 
-struct ca_expr *ca_attr_make_expr(ca_attr *at);
+struct ca_ad;
+struct ca_expr *ca_attr_make_expr(const struct ca_ad *ad, ca_attr *at);
 
-/* at's expression, made now if it is not yet (CA_LIT_LAZY). An ad is read
- * by one thread at a time, so that may write through const. */
+/* at's expression (at is an attribute of ad), made now in ad's arena if it
+ * is not yet (CA_LIT_LAZY). An ad is read by one thread at a time, so that
+ * may write through const. */
 static inline struct ca_expr *
-ca_attr_expr(const ca_attr *at)
+ca_attr_expr(const struct ca_ad *ad, const ca_attr *at)
 {
 	if (__builtin_expect(at->lit_cached & CA_LIT_LAZY, 0))
-		return ca_attr_make_expr((ca_attr *)(uintptr_t)at);
+		return ca_attr_make_expr(ad, (ca_attr *)(uintptr_t)at);
 	return at->expr_;
 }
 
-/* Whether at's expression is a literal the entry holds, and then its
- * value in *v: what a look-up needs, without the expression. */
+/* Whether at's expression is a literal, the entry's or a node's, and then
+ * its value in *v: what a look-up needs, without making the expression.
+ * Source text kept as it is is not read here. */
 static inline bool
 ca_attr_lit(const ca_attr *at, ca_value *v)
 {
-	if (!(at->lit_cached & CA_LIT_VALUE))
+	if (at->lit_cached & CA_LIT_VALUE) {
+		*v = ca_attr_value(at);
+		return true;
+	}
+	if (at->lit_cached != 0 || at->expr_->node != CA_N_LIT)
 		return false;
-	*v = ca_attr_value(at);
+	*v = at->expr_->u.lit;
 	return true;
 }
 
@@ -186,12 +211,12 @@ ca_attr_src(const ca_attr *at, size_t *len)
 static inline const char *
 ca_attr_spell(const ca_attr *at)
 {
-	return at->spelled ? at->u_.s : ca_attr_name(at)->spell;
+	return ca_name_id_of(at->name_id)->spell;
 }
 
 /* The tree of at as a walk of references sees it (which never looks into
  * a literal): NULL for a literal, kept as its value or as its source text. */
-const struct ca_expr *ca_attr_tree(ca_attr *at);
+const struct ca_expr *ca_attr_tree(const ca_attr *at);
 
 typedef struct ca_ad {
 	ca_arena *arena;		/* where expressions (and nested ads' tables) live */
@@ -223,9 +248,9 @@ ca_ad *ca_ad_new_in(ca_arena *a);
 void ca_ad_free(ca_ad *ad);
 
 /* Insert or replace. Replacing keeps the position and the first spelling.
- * e must live in ad->arena. spell may be NULL
- * (the interned spelling is used) and must live in ad->arena or the intern table.
- * (ca_ad_set_copy in expr.h copies an expression from elsewhere.) */
+ * e must live in ad->arena. spell may be NULL (the interned spelling is
+ * used); another spelling is numbered (ca_intern_spelling), so it need not
+ * live on. (ca_ad_set_copy in expr.h copies an expression from elsewhere.) */
 void ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, struct ca_expr *e);
 ca_attr *ca_ad_find_slow(const ca_ad *ad, const ca_name *name);
 /* The attribute name of ad, or NULL. Ads of one shape list the same names
@@ -236,7 +261,7 @@ ca_ad_find(const ca_ad *ad, const ca_name *name)
 {
 	uint32_t k = ad->shape % CA_NAME_AT, h = name->at[k].pos;
 
-	if (name->at[k].shape == ad->shape && h < ad->n && ad->attrs[h].name_id == name->id)
+	if (name->at[k].shape == ad->shape && h < ad->n && ca_attr_is(&ad->attrs[h], name))
 		return &ad->attrs[h];
 	return ca_ad_find_slow(ad, name);
 }
@@ -255,9 +280,9 @@ void ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, struct ca_e
  * syntax, which the caller has made sure parses to one literal: it is
  * copied and parsed only when something reads it. name is not in ad yet. */
 void ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
-/* Insert or replace with such text (a copy of an attribute kept so); if ad
- * has name already, ad spells it as the name's own spelling. */
-void ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
+/* Insert or replace with such text (a copy of an attribute kept so),
+ * spelled as ca_ad_set spells. */
+void ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *spell, const char *s, size_t n);
 /* A reader that has copied the lines of ad, as it completes it, to t (in
  * ad's arena), each exactly as the long format's writer prints that
  * attribute, keeps them with it: the writer then copies them while the ad

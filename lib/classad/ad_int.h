@@ -11,6 +11,9 @@
 
 /* ads with more attributes than this get a hash index */
 #define CA_INDEX_FROM 8
+/* an ad built by appending (a reader's) gets it once it has this many
+ * (before, a name new to it is looked for through all it has) */
+#define CA_INDEX_APPEND 1024
 /* room a packed ad keeps for attributes set after it was read (the few a
  * negotiator or startd adds to a slot), so that they need no new table */
 #define CA_PACK_ROOM 6
@@ -48,9 +51,8 @@ const struct ca_shape *ca_ad_shape(uint32_t shape);
 /* The index size for n attributes, and the index of attrs[0..n). */
 uint32_t ca_ad_index_cap(uint32_t n);
 void ca_ad_index_fill(uint32_t *index, uint32_t icap, const ca_attr *attrs, uint32_t n);
-/* at's expression is e; spelling (NULL: the name's own) how the ad spells
- * the name. */
-void ca_attr_set_expr(ca_attr *at, struct ca_expr *e, const char *spelling);
+/* at's expression is e (its name stays). */
+void ca_attr_set_expr(ca_attr *at, struct ca_expr *e);
 
 static inline int
 ca_table_of(const ca_ad *ad)
@@ -67,18 +69,16 @@ ca_ad_changed(ca_ad *ad)
 	ad->text = NULL;
 }
 
-/* at (an attribute of an ad whose arena is a) keeps text[0..n), in a, as
+/* at keeps text[0..n) (at most CA_SRC_MAX bytes, in its ad's arena) as
  * its source, to be parsed when read (CA_KIND_SRC). */
 static inline void
-ca_attr_keep_src(ca_attr *at, ca_arena *a, const char *text, size_t n)
+ca_attr_keep_src(ca_attr *at, const char *text, size_t n)
 {
-	at->lazy_arena_ = a;
 	at->u_.s = text;
 	at->x_ = (uint16_t)n;
 	at->kind_ = CA_KIND_SRC;
 	at->lit_cached = CA_LIT_LAZY;
 	at->busy = 0;
-	at->spelled = 0;
 }
 
 /* The literal node of text s[0..n) kept as one literal (ca_ad_append_src),
@@ -97,14 +97,14 @@ static inline void
 ca_ad_append_src_at(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 {
 	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP || ad->n == ad->cap ||
-	    n > CA_SRC_MAX) {
+	    ad->n + 1 >= CA_INDEX_APPEND || n > CA_SRC_MAX) {
 		ca_ad_append_kept(ad, name, s, n, true);
 		return;
 	}
 	ca_ad_changed(ad);
 	ca_attr *at = &ad->attrs[ad->n++];
 	at->name_id = name->id;
-	ca_attr_keep_src(at, ad->arena, s, n);
+	ca_attr_keep_src(at, s, n);
 }
 
 #endif

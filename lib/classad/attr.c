@@ -18,8 +18,8 @@ ca_ad_set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v)
 {
 	ca_attr *at = ca_ad_find(ad, name);
 
-	if (at != NULL && ca_attr_expr(at)->node == CA_N_LIT) {
-		ca_expr *e = ca_attr_expr(at);
+	if (at != NULL && ca_attr_expr(ad, at)->node == CA_N_LIT) {
+		ca_expr *e = ca_attr_expr(ad, at);
 		if (ca_value_same(e->u.lit, v))
 			return false;
 		if (!(e->flags & CA_EXPR_SHARED)) {

@@ -67,7 +67,7 @@ ca_bi_unparse(ca_ctx *cx, const ca_frame *f, int op, ca_expr *const *args, int a
 		bool plain = at && sb.len == a->u.attr.name->len;
 		strbuf_reset(&sb);
 		if (plain) {
-			ca_print_expr(&sb, ca_attr_expr(at), CA_PR_HTREAL | CA_PR_PRETTY);
+			ca_print_expr(&sb, ca_attr_expr(f->ad, at), CA_PR_HTREAL | CA_PR_PRETTY);
 			return ca_bi_sb_value(cx, &sb);
 		}
 		strbuf_release(&sb);
@@ -115,7 +115,7 @@ visit(ca_ctx *cx, refs *r, const ca_attr *at, const ca_frame *g, int depth)
 		if (r->seen.at[i] == at)
 			return 0;
 	*ca_vec_push(&r->seen) = at;
-	return collect(cx, r, ca_attr_expr(at), g, depth + 1);
+	return collect(cx, r, ca_attr_expr(g->ad, at), g, depth + 1);
 }
 
 static const char *
@@ -266,7 +266,7 @@ ca_bi_unresolved(ca_ctx *cx, const ca_frame *f, int op, ca_expr *const *args, in
 	refs r = { CA_VEC_INIT, CA_VEC_INIT };
 	/* the attribute itself counts as walked: a self-reference is internal */
 	*ca_vec_push(&r.seen) = at;
-	int ok = collect(cx, &r, ca_attr_expr(at), w.frame, 0);
+	int ok = collect(cx, &r, ca_attr_expr(w.frame->ad, at), w.frame, 0);
 	ca_vec_free(&r.seen);
 
 	strbuf sb = STRBUF_INIT;
@@ -325,7 +325,7 @@ ca_bi_each_context(ca_ctx *cx, const ca_frame *f, int op, ca_expr *const *args, 
 	if (e->node == CA_N_ATTR || e->node == CA_N_SELECT) {
 		ca_attr *at = deref(cx, e, f, &tmp, &w);
 		if (at)
-			e = ca_attr_expr(at);
+			e = ca_attr_expr(w.frame->ad, at);
 	}
 	ca_value l = ca_eval(cx, args[1], f);
 	if (l.kind == CA_UNDEFINED)

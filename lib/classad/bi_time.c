@@ -337,7 +337,7 @@ record_field(ca_ctx *cx, const ca_adval *av, const char *name, int dflt)
 		return dflt;
 	ca_frame af;
 	ca_adval_frame(av, &af);
-	ca_value v = ca_eval(cx, ca_attr_expr(at), &af);
+	ca_value v = ca_eval(cx, ca_attr_expr(av->ad, at), &af);
 	if (v.kind == CA_INT)
 		i = v.u.i;
 	else if (v.kind != CA_REAL || !ca_bi_real_to_int(v.u.r, &i))

@@ -52,7 +52,7 @@ eval_attr_in(ca_ctx *cx, ca_attr *at, const ca_frame *f, int flat)
 		return at->busy == 1 ? ca_error("circular reference") : ca_eval_spent(cx, at);
 	at->busy = 1;
 	uint32_t before = cx->steps;
-	ca_value v = ca_eval(cx, ca_attr_expr(at), f);
+	ca_value v = ca_eval(cx, ca_attr_expr(f->ad, at), f);
 	at->busy = 0;
 	if (__builtin_expect(cx->steps > CA_EVAL_MAX_STEPS, 0))
 		ca_eval_over(cx, at, f, before);

@@ -206,7 +206,7 @@ attr_node(struct explainer *x, const ca_expr *e, const ca_frame *f, ca_value v, 
 		return;
 	const ca_attr *at = w.at;
 	strbuf_addf(x->sb, "   (%s.%s)", side_text(&w, e, f), ca_attr_spell(at));
-	const ca_expr *def = unparen(ca_attr_expr(at));
+	const ca_expr *def = unparen(ca_attr_expr(w.frame->ad, at));
 	if (def->node == CA_N_LIT) {
 		if (bad(v))
 			origin(x, e, v, v.kind == CA_ERROR ? "the attribute is the literal error" :

@@ -105,7 +105,7 @@ ca_ad_bytes_copy(const ca_ad *ad)
 	size_t n = sizeof(ca_ad) + (size_t)(ad->n < 8 ? 8 : ad->n) * 2 * (sizeof(ca_attr) + 8);
 
 	for (uint32_t i = 0; i < ad->n; i++)
-		n += ca_expr_bytes(ca_attr_expr(&ad->attrs[i])) + text_bytes(ca_attr_spell(&ad->attrs[i]));
+		n += ca_expr_bytes(ca_attr_expr(ad, &ad->attrs[i])) + text_bytes(ca_attr_spell(&ad->attrs[i]));
 	return n;
 }
 
@@ -177,28 +177,25 @@ ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const ca_expr *e)
 }
 
 void
-ca_ad_copy_attr(ca_ad *dst, const ca_attr *at)
+ca_ad_copy_attr(ca_ad *dst, const ca_ad *src, const ca_attr *at)
 {
 	size_t n;
 	const char *text = ca_attr_src(at, &n);
-	const ca_attr *was;
 
-	/* text not parsed yet is copied as text (it has no spelling of its
-	 * own, so it can go where dst spells the name alike) */
-	if (text != NULL && ((was = ca_ad_find(dst, ca_attr_name(at))) == NULL || !was->spelled)) {
-		ca_ad_set_src(dst, ca_attr_name(at), text, n);
+	/* text not parsed yet is copied as text */
+	if (text != NULL) {
+		ca_ad_set_src(dst, ca_attr_name(at), ca_attr_spell(at), text, n);
 		return;
 	}
-	const char *spell = ca_attr_spell(at);
-	ca_ad_set(dst, ca_attr_name(at), ca_name_spelling(dst->arena, ca_attr_name(at), spell, strlen(spell)),
-	    ca_expr_copy(dst->arena, ca_attr_expr(at)));
+	ca_ad_set(dst, ca_attr_name(at), ca_attr_spell(at),
+	    ca_expr_copy(dst->arena, ca_attr_expr(src, at)));
 }
 
 void
 ca_ad_merge(ca_ad *dst, const ca_ad *src)
 {
 	for (uint32_t i = 0; i < src->n; i++)
-		ca_ad_copy_attr(dst, &src->attrs[i]);
+		ca_ad_copy_attr(dst, src, &src->attrs[i]);
 }
 
 /* src's attributes into the new ad, which then has src's shape (the same
@@ -259,7 +256,7 @@ ca_expr_kid(const ca_expr *e, uint32_t i)
 	case CA_N_LIST:
 		return e->u.list.items[i];
 	case CA_N_AD:
-		return ca_attr_expr(&e->u.ad->attrs[i]);
+		return ca_attr_expr(e->u.ad, &e->u.ad->attrs[i]);
 	default:
 		return i == 0 ? e->u.k.a : i == 1 ? e->u.k.b : e->u.k.c;
 	}
@@ -312,10 +309,10 @@ ca_expr_hash(uint64_t h, const ca_expr *e, int flags)
 	case CA_N_AD:
 		for (uint32_t i = 0; i < e->u.ad->n; i++) {
 			const ca_attr *at = &e->u.ad->attrs[i];
-			h = ca_hash_mix(h, at->name_id);
+			h = ca_hash_mix(h, ca_attr_name(at)->id);
 			if (sp)
 				h = text_hash(h, ca_attr_spell(at));
-			h = ca_expr_hash(h, ca_attr_expr(at), flags);
+			h = ca_expr_hash(h, ca_attr_expr(e->u.ad, at), flags);
 		}
 		return ca_hash_mix(h, e->u.ad->n);
 	default:
@@ -367,9 +364,9 @@ ca_expr_same(const ca_expr *a, const ca_expr *b, int flags)
 			return false;
 		for (uint32_t i = 0; i < a->u.ad->n; i++) {
 			const ca_attr *x = &a->u.ad->attrs[i], *y = &b->u.ad->attrs[i];
-			if (x->name_id != y->name_id ||
+			if (ca_attr_name(x) != ca_attr_name(y) ||
 			    (sp && !text_same(ca_attr_spell(x), ca_attr_spell(y))) ||
-			    !ca_expr_same(ca_attr_expr(x), ca_attr_expr(y), flags))
+			    !ca_expr_same(ca_attr_expr(a->u.ad, x), ca_attr_expr(b->u.ad, y), flags))
 				return false;
 		}
 		return true;
@@ -409,16 +406,18 @@ pack(const ca_ad *src, bool borrow)
 
 	for (uint32_t i = 0; i < n; i++) {
 		const ca_attr *at = &src->attrs[i];
-		if (at->spelled)
-			bytes += ALIGN8(strlen(at->u_.s) + 1);
 		if (borrow)
 			continue;
-		const ca_expr *e = ca_attr_expr(at);
+		if (at->lit_cached & CA_LIT_VALUE) {	/* a plain literal that fits */
+			bytes += packed_bytes(ca_attr_value(at));
+			continue;
+		}
+		const ca_expr *e = ca_attr_expr(src, at);
 		if (e->flags & CA_EXPR_SHARED)
 			continue;
 		if (plain_lit(e)) {
 			/* a node only where the entry cannot say it all */
-			nodes += at->spelled || !ca_attr_fits(e->u.lit);
+			nodes += !ca_attr_fits(e->u.lit);
 			bytes += packed_bytes(e->u.lit);
 		} else
 			tree += ca_expr_bytes(e);
@@ -445,52 +444,45 @@ pack(const ca_ad *src, bool borrow)
 	for (uint32_t i = 0; i < n; i++) {
 		const ca_attr *from = &src->attrs[i];
 		ca_attr *at = &ad->attrs[i];
-		if (borrow && !from->spelled && from->kind_ != CA_KIND_SRC) {
-			/* the entry as it is: its expression, and its value when a
-			 * literal (the expression is not looked at, so not fetched);
-			 * a literal's node not made yet would be made in this ad */
+		if (borrow && from->kind_ != CA_KIND_SRC) {
+			/* the entry as it is: its expression, or the value of a
+			 * literal whose node, when asked for, is made in this ad
+			 * (the expression is not looked at, so not fetched) */
 			*at = *from;
 			at->busy = 0;
-			if (at->lit_cached & CA_LIT_LAZY)
-				at->lazy_arena_ = ad->arena;
 			continue;
-		}
-		ca_expr *e = ca_attr_expr(from);
-		const char *spelling = NULL;
-		if (from->spelled) {
-			size_t len = strlen(from->u_.s);
-			memcpy(str, from->u_.s, len + 1);
-			spelling = str;
-			str += ALIGN8(len + 1);
 		}
 		at->name_id = from->name_id;
 		at->busy = 0;
-		if ((e->flags & CA_EXPR_SHARED) || borrow)
-			;
-		else if (plain_lit(e)) {
-			ca_value v = e->u.lit;
-			if (v.kind == CA_STRING) {
-				memcpy(str, v.u.s, v.x.len);
-				str[v.x.len] = '\0';
-				v.u.s = str;
-				str += packed_bytes(v);
-			}
-			if (spelling == NULL && ca_attr_fits(v)) {
-				/* the value in the entry, and no node until
-				 * something asks for the expression */
-				ca_attr_put_value(at, v);
-				at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
-				at->busy = 0;
-				at->spelled = 0;
-				at->lazy_arena_ = ad->arena;
+		ca_expr *e = NULL;
+		ca_value v;
+		if (from->lit_cached & CA_LIT_VALUE)
+			v = ca_attr_value(from);
+		else {
+			e = ca_attr_expr(src, from);
+			if ((e->flags & CA_EXPR_SHARED) || borrow || !plain_lit(e)) {
+				ca_attr_set_expr(at, (e->flags & CA_EXPR_SHARED) || borrow ? e :
+				    ca_expr_copy(ad->arena, e));
 				continue;
 			}
-			*node = *e;
-			node->u.lit = v;
-			e = node++;
-		} else
-			e = ca_expr_copy(ad->arena, e);
-		ca_attr_set_expr(at, e, spelling);
+			v = e->u.lit;
+		}
+		if (v.kind == CA_STRING) {
+			memcpy(str, v.u.s, v.x.len);
+			str[v.x.len] = '\0';
+			v.u.s = str;
+			str += packed_bytes(v);
+		}
+		if (ca_attr_fits(v)) {
+			/* the value in the entry, and no node until something
+			 * asks for the expression */
+			ca_attr_put_value(at, v);
+			at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
+			continue;
+		}
+		*node = *e;	/* an entry's value always fits: e is the node */
+		node->u.lit = v;
+		ca_attr_set_expr(at, node++);
 	}
 	if (icap) {
 		ad->index = (uint32_t *)(ad->attrs + cap);

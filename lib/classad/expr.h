@@ -53,10 +53,10 @@ ca_ad *ca_ad_copy(const ca_ad *src);
 ca_ad *ca_ad_copy_in(ca_arena *a, const ca_ad *src);
 /* Every attribute of src into dst (later wins). */
 void ca_ad_merge(ca_ad *dst, const ca_ad *src);
-/* Attribute at of another ad into dst, under its name as that ad spells
+/* Attribute at of another ad, src, into dst, under its name as that ad spells
  * it: its tree copied, or its text while it is kept as such (a literal
  * nothing has read yet stays as it was written). */
-void ca_ad_copy_attr(ca_ad *dst, const ca_attr *at);
+void ca_ad_copy_attr(ca_ad *dst, const ca_ad *src, const ca_attr *at);
 /* Insert a copy of e (from any arena) under the name text s. */
 void ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const struct ca_expr *e);
 

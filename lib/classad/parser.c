@@ -356,8 +356,8 @@ primary(parser *p)
 			return NULL;
 		int h = 0;
 		for (uint32_t i = 0; i < ad->n; i++)
-			if (height(ca_attr_expr(&ad->attrs[i])) > h)
-				h = height(ca_attr_expr(&ad->attrs[i]));
+			if (height(ca_attr_expr(ad, &ad->attrs[i])) > h)
+				h = height(ca_attr_expr(ad, &ad->attrs[i]));
 		ca_expr *e = node(p, CA_N_AD, pos, h + 1);
 		if (e)
 			e->u.ad = ad;
@@ -680,7 +680,7 @@ assignments(parser *p, ca_ad *ad)
 		return -1;
 	}
 	for (uint32_t i = 0; i < tmp->n; i++)
-		ca_ad_set(ad, ca_attr_name(&tmp->attrs[i]), ca_attr_spell(&tmp->attrs[i]), ca_attr_expr(&tmp->attrs[i]));
+		ca_ad_set(ad, ca_attr_name(&tmp->attrs[i]), ca_attr_spell(&tmp->attrs[i]), ca_attr_expr(tmp, &tmp->attrs[i]));
 	return 0;
 }
 
@@ -745,9 +745,9 @@ ca_expr_kept(ca_arena *a, const char *s, size_t n)
 /* An attribute whose expression was not made (CA_LIT_LAZY), read at last:
  * its source text parsed, or its literal's node. */
 ca_expr *
-ca_attr_make_expr(ca_attr *at)
+ca_attr_make_expr(const ca_ad *ad, ca_attr *at)
 {
-	ca_arena *a = at->lazy_arena_;
+	ca_arena *a = ad->arena;
 	ca_expr *e;
 
 	if (at->kind_ == CA_KIND_SRC)
@@ -758,6 +758,6 @@ ca_attr_make_expr(ca_attr *at)
 		e->flags = 1;
 		e->u.lit = ca_attr_value(at);
 	}
-	ca_attr_set_expr(at, e, NULL);
+	ca_attr_set_expr(at, e);
 	return e;
 }

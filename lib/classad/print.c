@@ -247,7 +247,7 @@ ca_print_ad(strbuf *sb, const ca_ad *ad, int flags)
 		const char *spell = ca_attr_spell(&ad->attrs[i]);
 		ca_print_name(sb, spell, strlen(spell));
 		strbuf_adds(sb, " = ");
-		print_expr(sb, ca_attr_expr(&ad->attrs[i]), in);
+		print_expr(sb, ca_attr_expr(ad, &ad->attrs[i]), in);
 	}
 	if (flags & CA_PR_PRETTY)
 		pretty_close(sb, in, 4, ']');

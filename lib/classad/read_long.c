@@ -593,8 +593,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 				if (x->len == nlen && same_bytes(x->spell, ns, nlen)) {
 					r->exact = r->exact && j == r->spos;
 					nm = x->name;
-					spell = x->own ? nm->spell :
-					    ca_arena_strndup(ad->arena, ns, nlen);
+					spell = x->spell;
 					r->spos = j + 1;
 					fresh = true;
 					break;
@@ -668,13 +667,12 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		ca_ad_keep_text(ad, r->text);
 	if (!r->exact || !r->in_shape || r->spos != ad->n || ad->n != r->shape.n) {
 		r->shape.n = 0;
-		ca_arena_reset(&r->shape_text);
 		for (uint32_t i = 0; i < ad->n; i++) {
 			const ca_attr *at = &ad->attrs[i];
-			const char *s = at->spelled ? ca_arena_strndup(&r->shape_text, at->u_.s,
-			    ca_attr_name(at)->len) : ca_attr_name(at)->spell;
-			*ca_vec_push(&r->shape) = (struct shape_name){ ca_attr_name(at), s, ca_attr_name(at)->len,
-			    !at->spelled, ca_wr_long_plain(ca_attr_name(at), s, ca_attr_name(at)->len) };
+			const ca_name *nm = ca_attr_name(at);
+			const char *s = ca_attr_spell(at);	/* interned: it stays */
+			*ca_vec_push(&r->shape) = (struct shape_name){ nm, s, nm->len,
+			    s == nm->spell, ca_wr_long_plain(nm, s, nm->len) };
 		}
 	}
 	*out = ad;

@@ -309,7 +309,6 @@ ca_reader_close(ca_reader *r)
 	ca_vec_free(&r->stk);
 	ca_vec_free(&r->esc);
 	ca_vec_free(&r->shape);
-	ca_arena_free(&r->shape_text);
 	free(r);
 }
 
@@ -539,8 +538,8 @@ ca_rd_set_height(ca_reader *r, ca_expr *e, int line, int col)
 				h = height_of(e->u.list.items[i]);
 	} else {
 		for (uint32_t i = 0; i < e->u.ad->n; i++)
-			if (height_of(ca_attr_expr(&e->u.ad->attrs[i])) > h)
-				h = height_of(ca_attr_expr(&e->u.ad->attrs[i]));
+			if (height_of(ca_attr_expr(e->u.ad, &e->u.ad->attrs[i])) > h)
+				h = height_of(ca_attr_expr(e->u.ad, &e->u.ad->attrs[i]));
 	}
 	h++;
 	if (h > CA_MAX_DEPTH) {

@@ -50,7 +50,7 @@ struct ca_reader {
 	bool borrowed;		/* buf is the caller's memory */
 	bool pack;		/* ca_reader_pack */
 	/* long: the names of the last ad, in order, as it spelled them
-	 * (texts in shape_text). While an ad has only names of it, in its
+	 * (the spellings interned). While an ad has only names of it, in its
 	 * order (in_shape), up to shape.at[spos], a name spelled as one of
 	 * the next few there is that name, and new to the ad. */
 	ca_vec(struct shape_name {
@@ -60,7 +60,6 @@ struct ca_reader {
 		bool own;	/* spell is the name's own spelling */
 		bool plain;	/* the long format's writer prints it so */
 	}) shape;
-	ca_arena shape_text;
 	uint32_t spos;
 	bool in_shape;
 	bool exact;		/* every name so far at its place in shape */

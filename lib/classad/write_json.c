@@ -128,7 +128,7 @@ ca_wr_json(strbuf *sb, strbuf *tmp, const ca_ad *ad, int indent)
 		json_next(sb, i, indent);
 		json_string(sb, s, n);
 		strbuf_add(sb, ": ", 2);
-		json_expr(sb, tmp, ca_attr_expr(&ad->attrs[i]), indent + 2);
+		json_expr(sb, tmp, ca_attr_expr(ad, &ad->attrs[i]), indent + 2);
 	}
 	json_close(sb, indent, '}');
 }

@@ -186,7 +186,7 @@ static bool
 old_ad_unsafe(const ca_ad *ad)
 {
 	for (uint32_t i = 0; i < ad->n; i++)
-		if (old_expr_unsafe(ca_attr_expr(&ad->attrs[i]), false))
+		if (old_expr_unsafe(ca_attr_expr(ad, &ad->attrs[i]), false))
 			return true;
 	return false;
 }

@@ -78,7 +78,7 @@ ca_wr_xml(strbuf *sb, strbuf *tmp, const ca_ad *ad, int indent)
 		strbuf_add(sb, "<a n=\"", 6);
 		xml_escape(sb, s, n, true);
 		strbuf_add(sb, "\">", 2);
-		xml_expr(sb, tmp, ca_attr_expr(&ad->attrs[i]), indent + 4);
+		xml_expr(sb, tmp, ca_attr_expr(ad, &ad->attrs[i]), indent + 4);
 		strbuf_add(sb, "</a>\n", 5);
 	}
 	spaces(sb, indent);

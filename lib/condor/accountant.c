@@ -382,7 +382,7 @@ str_named(ca_ctx *cx, const ca_ad *ad, const ca_name *nm, const ca_ad *target,
 		return false;
 	ca_value v;
 	if (!ca_attr_lit(at, &v))
-		v = ca_eval_expr(cx, ca_attr_expr(at), ad, target);
+		v = ca_eval_expr(cx, ca_attr_expr(ad, at), ad, target);
 	if (v.kind != CA_STRING || v.x.len == 0)
 		return false;
 	*s = v.u.s;
@@ -401,7 +401,7 @@ job_limits(const ca_acct *a, ca_ctx *cx, const ca_ad *slot, int which, ca_climit
 
 	if (at == NULL)
 		return;
-	ca_value v = ca_eval_expr(cx, ca_attr_expr(at), slot, NULL);
+	ca_value v = ca_eval_expr(cx, ca_attr_expr(slot, at), slot, NULL);
 	if (v.kind != CA_AD)
 		return;
 	const ca_ad *job = v.u.ad->ad;
@@ -627,8 +627,8 @@ static int
 num_attr(ca_ctx *cx, const ca_ad *ad, const ca_name *name, double *out)
 {
 	const ca_attr *at = ca_ad_find(ad, name);
-	ca_value v = at == NULL ? ca_undef() : ca_attr_expr(at)->node == CA_N_LIT ? ca_attr_expr(at)->u.lit :
-	    ca_eval_expr(cx, ca_attr_expr(at), ad, NULL);
+	ca_value v = at == NULL ? ca_undef() : ca_attr_expr(ad, at)->node == CA_N_LIT ? ca_attr_expr(ad, at)->u.lit :
+	    ca_eval_expr(cx, ca_attr_expr(ad, at), ad, NULL);
 	int rc = ca_value_num(v, out);
 
 	return rc > 0 && !isfinite(*out) ? -1 : rc;
@@ -792,10 +792,10 @@ add_numbered(ca_acct *a, ca_ad *ad, ca_ctx *cx, int64_t now, ca_diag *err)
 			name_number(spell, strlen(spell), &stem);
 			const ca_name *nm = ca_intern(spell, stem);
 			ca_ad_set(rec, nm, ca_name_spelling(rec->arena, nm, spell, stem),
-			    ca_expr_copy(rec->arena, ca_attr_expr(at)));
+			    ca_expr_copy(rec->arena, ca_attr_expr(ad, at)));
 		}
 		if (upd != NULL && ca_ad_find(rec, a->attr[A_UPDATE]) == NULL)
-			ca_ad_set(rec, a->attr[A_UPDATE], NULL, ca_expr_copy(rec->arena, ca_attr_expr(upd)));
+			ca_ad_set(rec, a->attr[A_UPDATE], NULL, ca_expr_copy(rec->arena, ca_attr_expr(ad, upd)));
 		/* HTCondor skips a number without a name */
 		if (ca_ad_find(rec, a->attr[A_NAME]) == NULL) {
 			ca_ad_free(rec);

@@ -88,7 +88,7 @@ strip(ca_analysis *an, const ca_expr *e)
 		if (e->node == CA_N_ATTR && (e->op == CA_SC_NONE || e->op == CA_SC_MY) &&
 		    an->nexpand < MAX_EXPAND) {
 			ca_attr *at = ca_ad_find(an->self, e->u.attr.name);
-			const ca_expr *d = at ? ca_attr_expr(at) : NULL;
+			const ca_expr *d = at ? ca_attr_expr(an->self, at) : NULL;
 			while (d && d->node == CA_N_PAREN)
 				d = d->u.k.a;
 			if (d && d->node == CA_N_BINARY && (d->op == CA_T_AND || d->op == CA_T_OR)) {
@@ -390,7 +390,7 @@ drained(ca_analysis *an, const ca_ad *slot)
 			continue;
 		if (d == NULL)
 			d = ca_ad_copy(slot);
-		ca_ad_set_copy(d, t, strlen(t), ca_attr_expr(at));
+		ca_ad_set_copy(d, t, strlen(t), ca_attr_expr(slot, at));
 	}
 	free(list);
 	return d;
@@ -952,7 +952,7 @@ ca_analysis_report(const ca_analysis *an, strbuf *sb, const ca_analysis_words *g
 				strbuf_addf(sb, "    ");
 				ca_print_name(sb, ca_attr_spell(at), strlen(ca_attr_spell(at)));
 				strbuf_adds(sb, " = ");
-				ca_print_expr(sb, ca_attr_expr(at), 0);
+				ca_print_expr(sb, ca_attr_expr(an->self, at), 0);
 				strbuf_addc(sb, '\n');
 			}
 			strbuf_addc(sb, '\n');

@@ -51,9 +51,9 @@ ca_mad_prepare(ca_mad *m, const ca_ad *ad)
 
 	m->ad = ad;
 	at = ca_ad_findn(ad, req, sizeof req - 1);
-	m->req = at ? ca_attr_expr(at) : NULL;
+	m->req = at ? ca_attr_expr(ad, at) : NULL;
 	at = ca_ad_findn(ad, rank, sizeof rank - 1);
-	m->rank = at ? ca_attr_expr(at) : NULL;
+	m->rank = at ? ca_attr_expr(ad, at) : NULL;
 }
 
 bool
@@ -284,7 +284,7 @@ walk_expr(struct walk *w, const ca_expr *e)
 			    w->self) {
 				ca_attr *at = ca_ad_find(w->self, a->u.attr.name);
 				if (at)
-					walk_expr(w, ca_attr_expr(at));
+					walk_expr(w, ca_attr_expr(w->self, at));
 			} else if (a->node == CA_N_ATTR || a->node == CA_N_SELECT)
 				w->dynamic = 1;	/* another ad's expression */
 			w->each--;
@@ -302,7 +302,7 @@ walk_expr(struct walk *w, const ca_expr *e)
 		}
 		w->nest[w->nnest++] = e->u.ad;
 		for (uint32_t i = 0; i < e->u.ad->n; i++)
-			walk_expr(w, ca_attr_expr(&e->u.ad->attrs[i]));
+			walk_expr(w, ca_attr_expr(e->u.ad, &e->u.ad->attrs[i]));
 		w->nnest--;
 		return;
 	}
@@ -638,7 +638,7 @@ calls_random(const ca_expr *e)
 		return false;
 	case CA_N_AD:
 		for (uint32_t i = 0; i < e->u.ad->n; i++)
-			if (calls_random(ca_attr_expr(&e->u.ad->attrs[i])))
+			if (calls_random(ca_attr_expr(e->u.ad, &e->u.ad->attrs[i])))
 				return true;
 		return false;
 	default:
@@ -735,7 +735,7 @@ fold(ca_matcher *m, const ca_expr *e, const ca_ad *job, bool *self_left)
 			ca_attr *at = ca_ad_find(job, e->u.attr.name);
 			if (at != NULL) {
 				m->inlining++;
-				const ca_expr *f = fold(m, ca_attr_expr(at), job, self_left);
+				const ca_expr *f = fold(m, ca_attr_expr(job, at), job, self_left);
 				m->inlining--;
 				return f;
 			}
@@ -1016,7 +1016,7 @@ walk_jobs(ca_matcher *m)
 		const ca_name *nm = m->J.v.at[m->jwalked];
 		for (uint32_t j = 0; j < (uint32_t)m->jobs.n; j++) {
 			ca_attr *at = ca_ad_find(m->jobs.at[j].ad, nm);
-			if (at && ca_expr_refs(ca_attr_expr(at), m->jobs.at[j].ad, m->rflags, job_ref, m))
+			if (at && ca_expr_refs(ca_attr_expr(m->jobs.at[j].ad, at), m->jobs.at[j].ad, m->rflags, job_ref, m))
 				m->dynamic = true;
 		}
 	}
@@ -1030,7 +1030,7 @@ sig_hash(const ca_matcher *m, uint32_t j, uint32_t from)
 
 	for (uint32_t i = from; i < m->J.v.n; i++) {
 		ca_attr *at = ca_ad_find(m->jobs.at[j].ad, m->J.v.at[i]);
-		h = at ? ca_expr_hash(ca_hash_mix(h, 1), ca_attr_expr(at), 0) : ca_hash_mix(h, 2);
+		h = at ? ca_expr_hash(ca_hash_mix(h, 1), ca_attr_expr(m->jobs.at[j].ad, at), 0) : ca_hash_mix(h, 2);
 	}
 	return h;
 }
@@ -1043,7 +1043,7 @@ sig_same(const ca_matcher *m, uint32_t a, uint32_t b, uint32_t from)
 		ca_attr *y = ca_ad_find(m->jobs.at[b].ad, m->J.v.at[i]);
 		if ((x == NULL) != (y == NULL))
 			return false;
-		if (x && !ca_expr_same(ca_attr_expr(x), ca_attr_expr(y), 0))
+		if (x && !ca_expr_same(ca_attr_expr(m->jobs.at[a].ad, x), ca_attr_expr(m->jobs.at[b].ad, y), 0))
 			return false;
 	}
 	return true;
@@ -1559,7 +1559,7 @@ cluster_pure(ca_matcher *m, struct cluster *c)
 	for (; c->pure_upto < m->snames.v.n && !c->impure; c->pure_upto++) {
 		ca_attr *at = ca_ad_find(job, m->snames.v.at[c->pure_upto]);
 		struct reach r = { false, false };
-		if (at && (ca_expr_refs(ca_attr_expr(at), job, CA_REFS_DEEP | m->rflags,
+		if (at && (ca_expr_refs(ca_attr_expr(job, at), job, CA_REFS_DEEP | m->rflags,
 		    reach_ref, &r) || r.other))
 			c->impure = true;
 	}

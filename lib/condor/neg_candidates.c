@@ -299,7 +299,7 @@ add_res(ca_neg *n, struct slot *s, const char *res, size_t len, int type, uint32
 	snprintf(rname, sizeof rname, "%.*s", (int)(len < 60 ? len : 60), res);
 	const struct cpknob *k = cp_knob(n, type, rname);
 	if (at != NULL)
-		r->cons = ca_attr_expr(at);
+		r->cons = ca_attr_expr(s->ad, at);
 	else if (k != NULL)
 		r->cons = k->e;
 	else if (strcasecmp(rname, "Cpus") == 0)
@@ -370,7 +370,7 @@ resource(ca_neg *n, const ca_ad *ad, const ca_name *res, int *kind)
 	ca_value v = ca_int(0);
 
 	if (at != NULL && !ca_attr_lit(at, &v))
-		v = ca_eval_expr(n->cx, ca_attr_expr(at), ad, NULL);
+		v = ca_eval_expr(n->cx, ca_attr_expr(ad, at), ad, NULL);
 
 	if (kind != NULL)
 		*kind = v.kind;
@@ -409,7 +409,7 @@ cp_have(ca_neg *n, struct slot *s, uint32_t r, int *kind)
 		ca_attr *at = ca_ad_find(s->ad, c->res);
 		c->have = resource(n, s->ad, c->res, &c->kind);
 		ca_value lit;
-		c->have_ver = at && (ca_attr_lit(at, &lit) || ca_attr_expr(at)->node == CA_N_LIT) ?
+		c->have_ver = at && (ca_attr_lit(at, &lit) || ca_attr_expr(s->ad, at)->node == CA_N_LIT) ?
 		    s->version + 1 : 0;
 	}
 	if (kind != NULL)

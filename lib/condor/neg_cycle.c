@@ -471,12 +471,10 @@ compact(ca_neg *n, const ca_ad *ad, ca_ad *owned)
 	n->staging.n = 0;
 	for (uint32_t i = 0; i < ad->n; i++) {
 		const ca_attr *at = &ad->attrs[i];
-		const char *spell = NULL;
-		if (at->spelled)
-			spell = ca_arena_strndup(&n->store.arena, ca_attr_spell(at),
-			    strlen(ca_attr_spell(at)));
-		*ca_vec_push(&n->staging) = (struct staged){ ca_attr_name(at), spell,
-		    estore_get(&n->store, ca_attr_expr(at)) };
+		const char *spell = ca_attr_spell(at);
+		*ca_vec_push(&n->staging) = (struct staged){ ca_attr_name(at),
+		    spell == ca_attr_name(at)->spell ? NULL : spell,
+		    estore_get(&n->store, ca_attr_expr(ad, at)) };
 		ca_nameset_add(&n->jobnames, ca_attr_name(at));
 	}
 	ca_ad_free(owned);
@@ -787,7 +785,7 @@ negative_request(ca_neg *n, const ca_ad *ad)
 		const ca_attr *at = &ad->attrs[i];
 		if (ca_attr_name(at)->len <= 7 || strncasecmp(ca_attr_name(at)->key, "Request", 7) != 0)
 			continue;
-		ca_value v = ca_eval_expr(n->cx, ca_attr_expr(at), ad, NULL);
+		ca_value v = ca_eval_expr(n->cx, ca_attr_expr(ad, at), ad, NULL);
 		if ((v.kind == CA_INT && v.u.i < 0) || (v.kind == CA_REAL && v.u.r < 0))
 			found = ca_attr_name(at);
 	}
@@ -816,7 +814,7 @@ job_limits_of(ca_neg *n, struct job *j)
 
 	if (at == NULL)
 		return;
-	ca_value v = ca_eval_expr(n->cx, ca_attr_expr(at), j->ad, NULL);
+	ca_value v = ca_eval_expr(n->cx, ca_attr_expr(j->ad, at), j->ad, NULL);
 	if (v.kind == CA_STRING) {
 		if (v.x.len > 0) {
 			j->climits = ca_arena_strndup(&n->arena, lower_copy(n, v.u.s, v.x.len),
@@ -866,7 +864,7 @@ prepare_skipgroups(ca_neg *n)
 			h = ca_hash_mix(h, (uint64_t)jb->cluster);
 		for (size_t k = 0; k < p->nsigattrs; k++) {
 			ca_attr *at = ca_ad_find(jb->ad, p->sigattrs[k]);
-			h = ca_hash_mix(h, (uint64_t)(uintptr_t)(at ? ca_attr_expr(at) : NULL));
+			h = ca_hash_mix(h, (uint64_t)(uintptr_t)(at ? ca_attr_expr(jb->ad, at) : NULL));
 		}
 		for (uint32_t q = ca_dict_first(&table, h >> 11, &it); q != CA_DICT_NONE &&
 		    jb->grp == NONE; q = ca_dict_next(&table, &it)) {
@@ -875,7 +873,7 @@ prepare_skipgroups(ca_neg *n)
 			for (size_t k = 0; same && k < p->nsigattrs; k++) {
 				ca_attr *x = ca_ad_find(o->ad, p->sigattrs[k]);
 				ca_attr *y = ca_ad_find(jb->ad, p->sigattrs[k]);
-				same = (x ? ca_attr_expr(x) : NULL) == (y ? ca_attr_expr(y) : NULL);
+				same = (x ? ca_attr_expr(o->ad, x) : NULL) == (y ? ca_attr_expr(jb->ad, y) : NULL);
 			}
 			if (same)
 				jb->grp = o->grp;
@@ -981,10 +979,10 @@ signature_names(ca_neg *n)
 		const ca_expr *last = NULL;
 		for (uint32_t j = 0; j < n->jobs.n; j++) {
 			ca_attr *at = ca_ad_find(n->jobs.at[j].ad, nm);
-			if (at == NULL || ca_attr_expr(at) == last)
+			if (at == NULL || ca_attr_expr(n->jobs.at[j].ad, at) == last)
 				continue;	/* shared trees: walked once */
-			last = ca_attr_expr(at);
-			if (ca_expr_refs(ca_attr_expr(at), n->jobs.at[j].ad, 0, ref_collect, &r))
+			last = ca_attr_expr(n->jobs.at[j].ad, at);
+			if (ca_expr_refs(ca_attr_expr(n->jobs.at[j].ad, at), n->jobs.at[j].ad, 0, ref_collect, &r))
 				dynamic = true;
 		}
 	}
@@ -1011,7 +1009,7 @@ prepare_keys(ca_neg *n)
 
 		for (uint32_t k = 0; k < n->nsig; k++) {
 			ca_attr *at = ca_ad_find(jb->ad, n->signames.v.at[k]);
-			n->sigs[base + k] = at ? ca_attr_expr(at) : NULL;
+			n->sigs[base + k] = at ? ca_attr_expr(jb->ad, at) : NULL;
 			h = ca_hash_mix(h, (uint64_t)(uintptr_t)n->sigs[base + k]);
 		}
 		h = ca_hash_mix(h, jb->negreq != NULL);

@@ -206,7 +206,7 @@ template_of(ca_replay *r, const ca_ad *ad)
 	for (uint32_t i = 0; i < ad->n; i++) {
 		const char *nm = ca_attr_spell(&ad->attrs[i]);
 		if (kept(r, nm))
-			ca_ad_set_copy(t, nm, strlen(nm), ca_attr_expr(&ad->attrs[i]));
+			ca_ad_set_copy(t, nm, strlen(nm), ca_attr_expr(ad, &ad->attrs[i]));
 	}
 	strbuf_reset(&r->tmp);
 	ca_format_ad(&r->tmp, t, CA_FMT_NEW);
@@ -363,11 +363,11 @@ ca_replay_add_slot(ca_replay *r, const ca_ad *ad, ca_diag *err)
 	for (uint32_t i = 0; i < ad->n; i++) {
 		const ca_attr *a = &ad->attrs[i];
 		const char *nm = ca_attr_spell(a);
-		if (ca_attr_expr(a)->node != CA_N_LIT || !machine_attr(nm))
+		if (ca_attr_expr(ad, a)->node != CA_N_LIT || !machine_attr(nm))
 			continue;
-		int kind = ca_attr_expr(a)->u.lit.kind;
+		int kind = ca_attr_expr(ad, a)->u.lit.kind;
 		if (kind == CA_INT || kind == CA_REAL || kind == CA_BOOL || kind == CA_STRING)
-			ca_ad_set_copy(d, nm, strlen(nm), ca_attr_expr(a));
+			ca_ad_set_copy(d, nm, strlen(nm), ca_attr_expr(ad, a));
 	}
 	int64_t cpus = int_of(r, ad, "TotalCpus", int_of(r, ad, "Cpus", 1));
 	ca_set_int(d, "Cpus", cpus);

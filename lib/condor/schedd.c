@@ -663,7 +663,7 @@ custom_requests(ca_ad *job, strbuf *req)
 		strbuf_addf(&name, "%s%s", tolower((unsigned char)sp[4]) == 'e' ? "Request" :
 		    "Require", sp + 8);
 		if (!ca_has(job, name.buf))
-			ca_ad_set_copy(job, name.buf, name.len, ca_attr_expr(&job->attrs[i]));
+			ca_ad_set_copy(job, name.buf, name.len, ca_attr_expr(job, &job->attrs[i]));
 		ca_nameset_add(&asked, ca_intern(name.buf, name.len));
 	}
 	for (uint32_t i = 0; i < job->n; i++) {
@@ -710,7 +710,7 @@ deferral(ca_schedd *q, ca_ad *job)
 	set_default(job, "ScheddInterval", q->interval);
 	strbuf_reset(&q->tmp);
 	strbuf_addc(&q->tmp, '(');
-	ca_print_expr(&q->tmp, ca_attr_expr(ca_ad_find(job, req)), 0);
+	ca_print_expr(&q->tmp, ca_attr_expr(job, ca_ad_find(job, req)), 0);
 	strbuf_addf(&q->tmp, ") && (%s)", clause);
 	ca_expr *e = ca_parse_expr(job->arena, q->tmp.buf, q->tmp.len, 0, &err);
 	if (e != NULL)
@@ -1216,7 +1216,7 @@ policy_fires(ca_schedd *q, ca_ad *job, int k, const char *attr, strbuf *reason,
 
 	*subcode = 0;
 	strbuf_reset(reason);
-	if (at != NULL && fires(q, job, ca_attr_expr(at))) {
+	if (at != NULL && fires(q, job, ca_attr_expr(job, at))) {
 		*code = CA_HOLD_JOB_POLICY;
 		strbuf_reset(&q->tmp);
 		strbuf_addf(&q->tmp, "%sReason", attr);
@@ -1224,7 +1224,7 @@ policy_fires(ca_schedd *q, ca_ad *job, int k, const char *attr, strbuf *reason,
 			strbuf_adds(reason, r);
 		else {
 			strbuf_addf(reason, "The job attribute %s expression '", attr);
-			ca_print_expr(reason, ca_attr_expr(at), 0);
+			ca_print_expr(reason, ca_attr_expr(job, at), 0);
 			strbuf_adds(reason, "' evaluated to TRUE");
 		}
 		strbuf_reset(&q->tmp);
@@ -1480,8 +1480,8 @@ ca_job_unsimulated(const ca_ad *job, uint32_t *seen, ca_job_unsim_fn fn, void *a
 		const char *name = job_unsim[i].u.name;
 		const ca_attr *at = ca_ad_findn(job, name, strlen(name));
 		int64_t v;
-		if (at == NULL || ca_attr_expr(at)->node != CA_N_LIT ||
-		    ca_value_int(ca_attr_expr(at)->u.lit, &v) != 1 || !job_unsim[i].matters(v))
+		if (at == NULL || ca_attr_expr(job, at)->node != CA_N_LIT ||
+		    ca_value_int(ca_attr_expr(job, at)->u.lit, &v) != 1 || !job_unsim[i].matters(v))
 			continue;
 		*seen |= UINT32_C(1) << i;
 		fn(arg, job, &job_unsim[i].u);

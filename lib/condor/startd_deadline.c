@@ -190,7 +190,8 @@ lin_attr(struct an *a, int scope, const ca_name *name, const ca_frame *f)
 		break;
 	}
 	ca_attr *at = w.at;
-	if (ca_attr_expr(at)->node == CA_N_LIT) {
+	const ca_ad *in = w.frame->ad;
+	if (ca_attr_expr(in, at)->node == CA_N_LIT) {
 		if (ca_ad_find(a->s->ad, name) == at) {
 			const ca_name *src;
 			struct slot *x = copied_from(a, name, &src);
@@ -199,17 +200,17 @@ lin_attr(struct an *a, int scope, const ca_name *name, const ca_frame *f)
 				ca_frame xf = { x->ad, NULL, x->ad, NULL };
 				struct an b = { a->sd, x, a->now, a->depth + 1 };
 				struct lin l = lin_attr(&b, CA_SC_NONE, src, &xf);
-				l.v = ca_attr_expr(at)->u.lit;
+				l.v = ca_attr_expr(in, at)->u.lit;
 				return l;
 			}
-			return clock_attr(a, a->s, name, ca_attr_expr(at)->u.lit);
+			return clock_attr(a, a->s, name, ca_attr_expr(in, at)->u.lit);
 		}
-		return constant(ca_attr_expr(at)->u.lit, INT64_MAX);
+		return constant(ca_attr_expr(in, at)->u.lit, INT64_MAX);
 	}
 	if (a->depth >= 64)		/* a cycle: ERROR whenever it is evaluated */
-		return constant(ca_eval(cx, ca_attr_expr(at), w.frame), INT64_MAX);
+		return constant(ca_eval(cx, ca_attr_expr(in, at), w.frame), INT64_MAX);
 	a->depth++;
-	struct lin l = lin_of(a, ca_attr_expr(at), w.frame);
+	struct lin l = lin_of(a, ca_attr_expr(in, at), w.frame);
 	a->depth--;
 	return l;
 }
@@ -520,7 +521,7 @@ may_vary(ca_startd *sd, const ca_expr *e, const ca_ad *my, const ca_ad *job, int
 		    ca_ad_find(my, n) : NULL;
 		if (at == NULL && job != NULL && e->op != CA_SC_MY)
 			at = ca_ad_find(job, n);
-		return at != NULL && ca_attr_expr(at)->node != CA_N_LIT && may_vary(sd, ca_attr_expr(at), my, job, depth + 1);
+		return at != NULL && ca_attr_expr(job, at)->node != CA_N_LIT && may_vary(sd, ca_attr_expr(job, at), my, job, depth + 1);
 	}
 	case CA_N_SELECT:
 		return true;
@@ -588,7 +589,7 @@ ca_sd_tracked_deadline(ca_startd *sd, struct slot *s, const struct tracked *t, c
 			    ca_ad_find(s->ad, n) : NULL;
 			if (at == NULL && job != NULL && sc != CA_SC_MY)
 				at = ca_ad_find(job, n);
-			quiet = at == NULL || ca_attr_expr(at)->node == CA_N_LIT;
+			quiet = at == NULL || ca_attr_expr(job, at)->node == CA_N_LIT;
 		}
 		if (quiet)
 			return INT64_MAX;	/* literals only: nothing moves */

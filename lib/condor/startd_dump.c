@@ -252,7 +252,7 @@ ca_startd_dump_machine(ca_startd *sd, ca_ad *const *slots, size_t n, strbuf *war
 			skipped = ca_attr_name(&b->attrs[i]) == sd->mres.at[k].n[MR_AMT];
 		if (!skipped)
 			ca_ad_set_copy(desc, ca_attr_spell(&b->attrs[i]),
-			    strlen(ca_attr_spell(&b->attrs[i])), ca_attr_expr(&b->attrs[i]));
+			    strlen(ca_attr_spell(&b->attrs[i])), ca_attr_expr(b, &b->attrs[i]));
 	}
 	ca_set_str(desc, "Machine", host);
 	static const char *const res[] = { "Cpus", "Memory", "Disk" };

@@ -701,9 +701,9 @@ ev_update(ca_startd *sd, struct slot *s, const ca_sevent *ev)
 		const ca_attr *at = &ev->ad->attrs[i];
 		if (ca_sd_machine_owned(sd, ca_attr_name(at)))
 			continue;
-		ca_ad_set(s->ad, ca_attr_name(at), NULL, ca_expr_copy(s->ad->arena, ca_attr_expr(at)));
+		ca_ad_set(s->ad, ca_attr_name(at), NULL, ca_expr_copy(s->ad->arena, ca_attr_expr(ev->ad, at)));
 		strbuf_addf(&c, " %s = ", ca_attr_name(at)->spell);
-		ca_print_expr(&c, ca_attr_expr(at), 0);
+		ca_print_expr(&c, ca_attr_expr(ev->ad, at), 0);
 		if (c.len > 160) {
 			strbuf_adds(&c, " ...");
 			break;

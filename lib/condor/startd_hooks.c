@@ -643,7 +643,7 @@ merge(ca_startd *sd, const ca_ad *ad, struct slot *s)
 		for (size_t k = 0; k < 2 && !skip; k++)
 			skip = ca_attr_name(at) == ca_intern(selectors[k], strlen(selectors[k]));
 		if (!skip)
-			ca_ad_set(s->ad, ca_attr_name(at), NULL, ca_expr_copy(s->ad->arena, ca_attr_expr(at)));
+			ca_ad_set(s->ad, ca_attr_name(at), NULL, ca_expr_copy(s->ad->arena, ca_attr_expr(ad, at)));
 	}
 }
 

@@ -265,7 +265,7 @@ get_expr(const ca_ad *ad, const ca_name *n)
 {
 	ca_attr *at = ca_ad_find(ad, n);
 
-	return at ? ca_attr_expr(at) : NULL;
+	return at ? ca_attr_expr(ad, at) : NULL;
 }
 
 /* The literal value of attribute n, or UNDEFINED when it is missing or not
@@ -275,7 +275,7 @@ lit(const ca_ad *ad, const ca_name *n)
 {
 	ca_attr *at = ca_ad_find(ad, n);
 
-	return at != NULL && ca_attr_expr(at)->node == CA_N_LIT ? ca_attr_expr(at)->u.lit : ca_undef();
+	return at != NULL && ca_attr_expr(ad, at)->node == CA_N_LIT ? ca_attr_expr(ad, at)->u.lit : ca_undef();
 }
 
 static inline bool

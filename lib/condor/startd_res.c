@@ -328,14 +328,14 @@ set_props(ca_startd *sd, struct slot *s, const struct mres *r, const ca_sd_names
 		for (size_t k = 1; k < ids->n && common; k++) {
 			const ca_ad *o = prop_ad(sd, s->ad, r, ids->at[k]);
 			const ca_attr *b = o ? ca_ad_find(o, ca_attr_name(a)) : NULL;
-			common = b != NULL && ca_expr_same(ca_attr_expr(a), ca_attr_expr(b), 0);
+			common = b != NULL && ca_expr_same(ca_attr_expr(first, a), ca_attr_expr(o, b), 0);
 		}
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s_%s", r->name, ca_attr_spell(a));
 		const ca_name *n = ca_intern(sb.buf, sb.len);
 		if (common && nested(s->ad, n) == NULL)
 			ca_ad_set(s->ad, n, ca_name_spelling(s->ad->arena, n, sb.buf, sb.len),
-			    ca_expr_copy(s->ad->arena, ca_attr_expr(a)));
+			    ca_expr_copy(s->ad->arena, ca_attr_expr(first, a)));
 	}
 	ca_vec_free(&props);
 	strbuf_release(&sb);

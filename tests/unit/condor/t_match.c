@@ -233,7 +233,7 @@ shared_copy(const ca_ad *slot)
 
 	for (uint32_t k = 0; k < slot->n; k++) {
 		const ca_attr *at = &slot->attrs[k];
-		const ca_expr *e = ca_attr_expr((ca_attr *)at);
+		const ca_expr *e = ca_attr_expr(slot, at);
 		const ca_expr *sh = e->node == CA_N_LIT ? NULL : ca_expr_share(e);
 		if (sh != NULL)
 			ca_ad_set(c, ca_attr_name(at), NULL, (ca_expr *)(uintptr_t)sh);

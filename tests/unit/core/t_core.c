@@ -112,14 +112,14 @@ UNIT_SUITE(core_names_and_ads)
 	CHECK(ca_ad_findn(ad, "attr39", 6) != NULL);
 	CHECK(ca_ad_findn(ad, "ATTR0", 5) == &ad->attrs[0]);
 	ca_ad_set(ad, ca_intern("ATTR5", 5), NULL, ca_expr_lit(ad->arena, ca_int(55)));
-	CHECK(ad->n == 40 && ca_attr_expr(&ad->attrs[5])->u.lit.u.i == 55);
+	CHECK(ad->n == 40 && ca_attr_expr(ad, &ad->attrs[5])->u.lit.u.i == 55);
 	CHECK(strcmp(ca_attr_spell(&ad->attrs[5]), "Attr5") == 0);
 	CHECK(ca_ad_delete(ad, ca_intern("attr7", 5)));
 	CHECK(!ca_ad_delete(ad, ca_intern("attr7", 5)));
 	CHECK(ad->n == 39 && ca_ad_findn(ad, "attr8", 5) == &ad->attrs[7]);
 	ca_ad *cp = ca_ad_copy(ad);
 	ca_ad_free(ad);
-	CHECK(cp->n == 39 && ca_attr_expr(ca_ad_findn(cp, "attr39", 6))->u.lit.u.i == 39);
+	CHECK(cp->n == 39 && ca_attr_expr(cp, ca_ad_findn(cp, "attr39", 6))->u.lit.u.i == 39);
 	ca_ad_free(cp);
 }
 
@@ -587,7 +587,7 @@ UNIT_SUITE(core_packed_lazy_literals)
 
 	/* a borrowed copy makes a node in its own arena */
 	ca_ad *b = ca_ad_pack_borrowed(ad);
-	const ca_expr *e = ca_attr_expr(ca_ad_findn(b, "Load", 4));
+	const ca_expr *e = ca_attr_expr(b, ca_ad_findn(b, "Load", 4));
 	CHECK(e->node == CA_N_LIT && e->u.lit.kind == CA_REAL && e->u.lit.u.r == 0.25);
 	CHECK(ad->arena->total == held && b->arena->total > 0);
 	CHECK(ca_ad_findn(ad, "Load", 4)->lit_cached & CA_LIT_LAZY);
@@ -609,10 +609,10 @@ UNIT_SUITE(core_packed_lazy_literals)
 
 	/* asked for, the expression is made once, with the same value */
 	name = ca_ad_findn(ad, "Name", 4);
-	e = ca_attr_expr(name);
+	e = ca_attr_expr(ad, name);
 	CHECK(e->node == CA_N_LIT && e->u.lit.kind == CA_STRING &&
 	    strcmp(e->u.lit.u.s, "slot1@host") == 0);
-	CHECK(!(name->lit_cached & CA_LIT_LAZY) && ca_attr_expr(name) == e);
+	CHECK(!(name->lit_cached & CA_LIT_LAZY) && ca_attr_expr(ad, name) == e);
 	CHECK(ca_attr_lit(name, &lit) && lit.kind == CA_STRING && lit.x.len == 10);
 	ca_ad_free(ad);
 	ca_ctx_free(&cx);
@@ -691,4 +691,88 @@ UNIT_SUITE(core_entry_limits)
 		strbuf_release(&out[i]);
 	strbuf_release(&in);
 	ca_ctx_free(&cx);
+}
+
+/* A name an ad spells otherwise than it was first interned keeps the ad's
+ * spelling (a number of its own): found in any case, kept when the value
+ * is replaced, and carried by copies, packed and borrowed ads and the
+ * writer; many spellings of one name stay apart. */
+UNIT_SUITE(core_spellings)
+{
+	const ca_name *start = ca_intern("SPELLTEST", 9);
+	ca_ad *ad = ca_ad_new();
+	ca_ad_set(ad, start, "SpellTest", ca_expr_lit(ad->arena, ca_int(1)));
+	ca_ad_set(ad, ca_intern("Other", 5), NULL, ca_expr_lit(ad->arena, ca_int(2)));
+	ca_attr *at = ca_ad_findn(ad, "spelltest", 9);
+	CHECK(at != NULL && ca_attr_name(at) == start && strcmp(ca_attr_spell(at), "SpellTest") == 0);
+	CHECK(at->name_id != start->id && ca_attr_is(at, start));
+	ca_ad_set(ad, start, "SPELLtest", ca_expr_lit(ad->arena, ca_int(3)));
+	at = ca_ad_find(ad, start);
+	CHECK(strcmp(ca_attr_spell(at), "SpellTest") == 0 && ad->n == 2);
+	ca_ad_trim(ad);
+	for (int k = 0; k < 3; k++)	/* the shape's place of the name, then its cache */
+		CHECK(ca_ad_find(ad, start) == &ad->attrs[0]);
+	strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+	ca_format_ad(&want, ad, CA_FMT_LONG);
+	CHECK(strstr(want.buf, "SpellTest = 3\n") != NULL);
+	ca_ad *cp = ca_ad_copy(ad), *pk = ca_ad_pack(ad), *bw = ca_ad_pack_borrowed(pk);
+	const ca_ad *each[3] = { cp, pk, bw };
+	for (int k = 0; k < 3; k++) {
+		strbuf_reset(&got);
+		ca_format_ad(&got, each[k], CA_FMT_LONG);
+		CHECK(strcmp(got.buf, want.buf) == 0);
+		CHECK(ca_ad_find(each[k], start) != NULL);
+	}
+	ca_ad_free(bw);
+	ca_ad_free(pk);
+	ca_ad_free(cp);
+	/* a spelling met again is the same number; each other one its own */
+	uint32_t ids[300];
+	char buf[16];
+	for (int i = 0; i < 300; i++) {
+		snprintf(buf, sizeof buf, "SPELLTEST");
+		for (int b = 0; b < 9; b++)
+			if (i >> b & 1)
+				buf[b] = (char)(buf[b] - 'A' + 'a');
+		ids[i] = ca_intern_spelling(start, buf, 9);
+		CHECK(strcmp(ca_name_id_of(ids[i])->spell, buf) == 0 && ca_name_id_of(ids[i])->name == start);
+		CHECK(i == 0 || (ids[i] & CA_NAME_OTHER));
+		CHECK(ca_intern_spelling(start, buf, 9) == ids[i]);
+	}
+	CHECK(ids[0] == start->id);
+	for (int i = 1; i < 300; i++)
+		CHECK(ids[i] != ids[i - 1]);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	ca_ad_free(ad);
+}
+
+/* An ad read with many attributes gets its index as it grows, so that
+ * each new name is not looked for through all before it: every name is
+ * found, before and after the ad is trimmed, and a repeated name still
+ * replaces. */
+UNIT_SUITE(core_big_ads_indexed)
+{
+	strbuf in = STRBUF_INIT;
+	int n = 5000;
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&in, "big%d = %s%d\n", i, i % 2 ? "" : "big1 + ", i);
+	strbuf_adds(&in, "big7 = 70\n\n");
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", in.buf, in.len, CA_FMT_LONG, &err);
+	ca_ad *ad;
+	CHECK(r != NULL && ca_reader_next(r, &ad, &err) == 1);
+	ca_reader_close(r);
+	CHECK(ad->n == (uint32_t)n);
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	char name[16];
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "BIG%d", i);
+		CHECK(ca_ad_findn(ad, name, strlen(name)) == &ad->attrs[i]);
+	}
+	CHECK(gi(&cx, ad, "big7") == 70 && gi(&cx, ad, "big4") == 5);
+	ca_ad_free(ad);
+	ca_ctx_free(&cx);
+	strbuf_release(&in);
 }

@@ -265,10 +265,10 @@ UNIT_SUITE(prog_shared_strings_and_index)
 	ca_ad *a = ca_parse_ad("[Arch = \"X86_64\"]", 17, NULL, 0, &err);
 	ca_ad *b = ca_parse_ad("[ARCH = \"X86_64\"; Other = \"X86_64\"]", 35, NULL, 0, &err);
 	CHECK(a != NULL && b != NULL);
-	const char *sa = ca_attr_expr(&a->attrs[0])->u.lit.u.s;
-	CHECK(sa == ca_attr_expr(&b->attrs[0])->u.lit.u.s && sa == s1);
+	const char *sa = ca_attr_expr(a, &a->attrs[0])->u.lit.u.s;
+	CHECK(sa == ca_attr_expr(b, &b->attrs[0])->u.lit.u.s && sa == s1);
 	ca_ad *c = ca_ad_copy(b);
-	CHECK(ca_attr_expr(&c->attrs[1])->u.lit.u.s == s1);
+	CHECK(ca_attr_expr(c, &c->attrs[1])->u.lit.u.s == s1);
 	ca_ad_free(a);
 	ca_ad_free(b);
 	ca_ad_free(c);
@@ -294,7 +294,7 @@ UNIT_SUITE(prog_shared_strings_and_index)
 			nm->at[ad->shape % CA_NAME_AT].pos = (uint32_t)pick(50);
 			ca_attr *at = ca_ad_find(ad, names[i]);
 			CHECK(i == n ? at == NULL : at != NULL && ca_attr_name(at) == names[i] &&
-			    ca_attr_expr(at)->u.lit.u.i == i);
+			    ca_attr_expr(ad, at)->u.lit.u.i == i);
 		}
 		ca_ad_free(ad);
 	}

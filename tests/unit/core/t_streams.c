@@ -1242,7 +1242,7 @@ UNIT_SUITE(streams_long_kept_literals)
 			CHECK(kept == NULL || (n == strlen(w) && memcmp(kept, w, n) == 0));
 			ntext += ca_ad_text(ad[0], &n) != NULL;
 			same_as_copy(ad[0]);
-			const ca_expr *ea = ca_attr_expr(a), *eb = ca_attr_expr(b);
+			const ca_expr *ea = ca_attr_expr(ad[0], a), *eb = ca_attr_expr(ad[1], b);
 			CHECK(ca_attr_src(a, &n) == NULL);	/* parsed now */
 			CHECK(ea->node == eb->node);
 			if (kept != NULL)
@@ -1300,9 +1300,9 @@ UNIT_SUITE(streams_long_kept_literals)
 		for (int k = 0; k < 2; k++) {
 			ca_ad *aj = NULL;
 			CHECK(ca_reader_next(rj, &aj, &e2) == 1);
-			const ca_expr *t = ca_attr_expr(ca_ad_findn(aj, "KT", 2));
-			const ca_expr *f = ca_attr_expr(ca_ad_findn(aj, "KF", 2));
-			const ca_expr *em = ca_attr_expr(ca_ad_findn(aj, "KE", 2));
+			const ca_expr *t = ca_attr_expr(aj, ca_ad_findn(aj, "KT", 2));
+			const ca_expr *f = ca_attr_expr(aj, ca_ad_findn(aj, "KF", 2));
+			const ca_expr *em = ca_attr_expr(aj, ca_ad_findn(aj, "KE", 2));
 			CHECK(t->u.lit.kind == CA_BOOL && t->u.lit.u.b);
 			CHECK(f->u.lit.kind == CA_BOOL && !f->u.lit.u.b);
 			CHECK(em->u.lit.kind == CA_STRING && em->u.lit.x.len == 0);
@@ -1326,7 +1326,7 @@ UNIT_SUITE(streams_long_kept_literals)
 	CHECK(strcmp(sb.buf, in) == 0);
 	/* a literal read is still printed as it came while the ad is as it
 	 * was read; once the ad changes, from its value */
-	CHECK(ca_attr_expr(ca_ad_findn(ad, "KeptR", 5))->node == CA_N_LIT);
+	CHECK(ca_attr_expr(ad, ca_ad_findn(ad, "KeptR", 5))->node == CA_N_LIT);
 	strbuf_reset(&sb);
 	ca_format_ad(&sb, ad, CA_FMT_LONG);
 	CHECK(strcmp(sb.buf, in) == 0);
@@ -1393,7 +1393,7 @@ UNIT_SUITE(streams_long_kept_text)
 				size_t sn;
 				for (uint32_t i = 0; i < ad->n; i++)
 					if (ca_attr_src(&ad->attrs[i], &sn) == NULL &&
-					    !(ca_attr_expr(&ad->attrs[i])->flags & CA_EXPR_SHARED))
+					    !(ca_attr_expr(ad, &ad->attrs[i])->flags & CA_EXPR_SHARED))
 						kept = false;
 				CHECK((text != NULL) == kept);
 				/* what it keeps is its lines, without comments */
@@ -1405,7 +1405,7 @@ UNIT_SUITE(streams_long_kept_text)
 				}
 				/* its literals are where they were read */
 				if (c == sizeof cases / sizeof cases[0]) {
-					const ca_expr *e = ca_attr_expr(ca_ad_findn(ad, "Big7", 4));
+					const ca_expr *e = ca_attr_expr(ad, ca_ad_findn(ad, "Big7", 4));
 					CHECK(e->node == CA_N_LIT && e->u.lit.kind == CA_STRING &&
 					    e->u.lit.x.len == 40 && e->u.lit.u.s[39] == '7');
 				}
