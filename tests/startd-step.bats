@@ -1773,3 +1773,15 @@ random_events() {
 	logged "for job 1.0: Cpus 4, Memory 2048, Disk 1024, GPUs 2 (CUDA0,CUDA1)"
 	[[ $(val Cpus $P) == 4 && $(val GPUs $P) == 1 && $(val AssignedGPUs $P) == '"CUDA2"' ]]
 }
+
+@test "condor_status -long ads: a machine as a real pool prints it takes its match" {
+	# eleven slots of a GPU machine in the shape of tests/poolgen's
+	# corpus (91 attributes each), and the negotiator's match for it
+	run -0 --separate-stderr startd-step --now $((T0 + 100)) -e "$D/match-gpu2315.ads" \
+	    "$D/status-gpu2315.ads"
+	[[ $(grep -c '^Name = ' <<<"$output") == 12 ]]
+	awk -v RS= '/JobId = "10003.11"/' <<<"$output" >"$TMP/claimed.ad"
+	grep -qx 'Name = "slot1_11@gpu2315.hpc.example.org"' "$TMP/claimed.ad"
+	grep -qx 'State = "Matched"' "$TMP/claimed.ad"
+	grep -qx 'Cpus = 8' "$TMP/claimed.ad"
+}

@@ -168,6 +168,10 @@ ca_attr_put_value(ca_attr *at, ca_value v)
 
 struct ca_ad;
 struct ca_expr *ca_attr_make_expr(const struct ca_ad *ad, ca_attr *at);
+/* at, kept as its source text (CA_KIND_SRC), read: it holds the literal's
+ * value from now on (true), or its node when the value does not fit the
+ * entry (false). */
+bool ca_attr_read_src(const struct ca_ad *ad, ca_attr *at);
 
 /* at's expression (at is an attribute of ad), made now in ad's arena if it
  * is not yet (CA_LIT_LAZY). An ad is read by one thread at a time, so that

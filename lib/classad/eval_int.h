@@ -46,6 +46,12 @@ eval_attr_in(ca_ctx *cx, ca_attr *at, const ca_frame *f, int flat)
 		cx->steps++;
 		return ca_attr_value(at);
 	}
+	/* a literal kept as text: its value, kept in the entry from now on */
+	if (__builtin_expect(at->kind_ == CA_KIND_SRC, 0) && (flat >= 0 || cx->trace == NULL) &&
+	    ca_attr_read_src(f->ad, at)) {
+		cx->steps++;
+		return ca_attr_value(at);
+	}
 	if (flat >= 0)
 		cx->depth = flat;
 	if (at->busy)

@@ -742,6 +742,20 @@ ca_expr_kept(ca_arena *a, const char *s, size_t n)
 	return e;
 }
 
+bool
+ca_attr_read_src(const ca_ad *ad, ca_attr *at)
+{
+	ca_value v = kept_value(ad->arena, at->u_.s, at->x_);
+
+	if (!ca_attr_fits(v)) {
+		ca_attr_make_expr(ad, at);
+		return false;
+	}
+	ca_attr_put_value(at, v);
+	at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
+	return true;
+}
+
 /* An attribute whose expression was not made (CA_LIT_LAZY), read at last:
  * its source text parsed, or its literal's node. */
 ca_expr *

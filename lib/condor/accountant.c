@@ -627,8 +627,10 @@ static int
 num_attr(ca_ctx *cx, const ca_ad *ad, const ca_name *name, double *out)
 {
 	const ca_attr *at = ca_ad_find(ad, name);
-	ca_value v = at == NULL ? ca_undef() : ca_attr_expr(ad, at)->node == CA_N_LIT ? ca_attr_expr(ad, at)->u.lit :
-	    ca_eval_expr(cx, ca_attr_expr(ad, at), ad, NULL);
+	ca_value v = ca_undef();
+
+	if (at != NULL && !ca_attr_lit(at, &v))
+		v = ca_eval_expr(cx, ca_attr_expr(ad, at), ad, NULL);
 	int rc = ca_value_num(v, out);
 
 	return rc > 0 && !isfinite(*out) ? -1 : rc;

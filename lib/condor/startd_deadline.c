@@ -521,7 +521,8 @@ may_vary(ca_startd *sd, const ca_expr *e, const ca_ad *my, const ca_ad *job, int
 		    ca_ad_find(my, n) : NULL;
 		if (at == NULL && job != NULL && e->op != CA_SC_MY)
 			at = ca_ad_find(job, n);
-		return at != NULL && ca_attr_expr(job, at)->node != CA_N_LIT && may_vary(sd, ca_attr_expr(job, at), my, job, depth + 1);
+		const ca_expr *t = at != NULL ? ca_attr_tree(at) : NULL;	/* NULL: a literal */
+		return t != NULL && may_vary(sd, t, my, job, depth + 1);
 	}
 	case CA_N_SELECT:
 		return true;
@@ -589,7 +590,7 @@ ca_sd_tracked_deadline(ca_startd *sd, struct slot *s, const struct tracked *t, c
 			    ca_ad_find(s->ad, n) : NULL;
 			if (at == NULL && job != NULL && sc != CA_SC_MY)
 				at = ca_ad_find(job, n);
-			quiet = at == NULL || ca_attr_expr(job, at)->node == CA_N_LIT;
+			quiet = at == NULL || ca_attr_tree(at) == NULL;	/* a literal */
 		}
 		if (quiet)
 			return INT64_MAX;	/* literals only: nothing moves */

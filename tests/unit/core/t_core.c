@@ -776,3 +776,39 @@ UNIT_SUITE(core_big_ads_indexed)
 	ca_ctx_free(&cx);
 	strbuf_release(&in);
 }
+
+/* A literal a reader keeps as its text becomes its value in the entry
+ * when it is first evaluated, with no node made for it; the ad is still
+ * written as it was read. */
+UNIT_SUITE(core_kept_literal_read)
+{
+	static const char text[] = "Memory = 4096\nLoad = 2.50\nName = \"slot1@host\"\n\n";
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", text, sizeof text - 1, CA_FMT_LONG, &err);
+	ca_ad *ad;
+
+	CHECK(r != NULL && ca_reader_next(r, &ad, &err) == 1);
+	ca_reader_close(r);
+	size_t n;
+	ca_attr *mem = ca_ad_findn(ad, "Memory", 6);
+	CHECK(ca_attr_src(mem, &n) != NULL && n == 4);
+	size_t held = ad->arena->total;
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	CHECK(gi(&cx, ad, "Memory") == 4096 && strcmp(gs(&cx, ad, "Name"), "slot1@host") == 0);
+	mem = ca_ad_findn(ad, "Memory", 6);
+	ca_value v;
+	CHECK(ca_attr_src(mem, &n) == NULL && ca_attr_lit(mem, &v) && v.kind == CA_INT &&
+	    v.u.i == 4096 && (mem->lit_cached & CA_LIT_LAZY));
+	CHECK(ca_attr_src(ca_ad_findn(ad, "Load", 4), &n) != NULL);	/* not read */
+	CHECK(ad->arena->total == held);	/* no node */
+	strbuf sb = STRBUF_INIT;
+	ca_format_ad(&sb, ad, CA_FMT_LONG);
+	CHECK(strcmp(sb.buf, "Memory = 4096\nLoad = 2.50\nName = \"slot1@host\"\n") == 0);
+	/* asked for, its expression holds the same value */
+	const ca_expr *e = ca_attr_expr(ad, mem);
+	CHECK(e->node == CA_N_LIT && e->u.lit.kind == CA_INT && e->u.lit.u.i == 4096);
+	strbuf_release(&sb);
+	ca_ad_free(ad);
+	ca_ctx_free(&cx);
+}
