@@ -852,8 +852,7 @@ build(ca_neg *n, struct key *k, bool only_rank)
 {
 	struct cache *c = &k->cache;
 	struct job *rep = &n->jobs.at[k->rep];
-	uint32_t nh;
-	const ca_hit *hits = ca_neg_hits(n, k->mcl, &nh);
+	const struct hitlist *hits = ca_neg_hits(n, k->mcl);
 	bool *seen = NULL;
 	struct cand x;
 	int why;
@@ -865,10 +864,11 @@ build(ca_neg *n, struct key *k, bool only_rank)
 	c->only_rank = only_rank;
 	if (n->pol.pslot_preemption)
 		seen = ca_xcalloc(n->slots.n ? n->slots.n : 1, sizeof *seen);
-	for (uint32_t i = 0; i < nh; i++) {
+	for (uint32_t i = 0; i < hits->n; i++) {
+		ca_hit hit = hit_at(hits, i);
 		if (seen)
-			seen[hits[i].slot] = true;
-		why = consider_hit(n, k, rep, &n->slots.at[hits[i].slot], &hits[i], only_rank, &x);
+			seen[hit.slot] = true;
+		why = consider_hit(n, k, rep, &n->slots.at[hit.slot], &hit, only_rank, &x);
 		if (why == K_OK)
 			*ca_vec_push(&c->heap) = x;
 		else

@@ -1120,14 +1120,48 @@ prepare_hits(ca_neg *n)
 	n->hits = ca_xcalloc(n->nclusters + 1, sizeof *n->hits);
 }
 
+static size_t
+hit_bytes(const struct hitlist *h)
+{
+	return h->n * (sizeof *h->slot + (h->rank ? 2 * sizeof *h->rank : 0));
+}
+
 static void
 hits_drop(ca_neg *n, struct hitlist *h)
 {
-	n->hit_bytes -= h->n * sizeof *h->at;
-	free(h->at);
-	h->at = NULL;
+	n->hit_bytes -= hit_bytes(h);
+	free(h->slot);
+	free(h->rank);
+	h->slot = NULL;
+	h->rank = NULL;
 	h->n = 0;
 	h->made = false;
+}
+
+/* h made of the matcher's hits[0..cnt), which it frees. */
+static void
+hits_keep(struct hitlist *h, ca_hit *hits, uint32_t cnt)
+{
+	bool same = true;
+
+	for (uint32_t i = 1; i < cnt && same; i++)
+		same = hits[i].jrank == hits[0].jrank && hits[i].srank == hits[0].srank &&
+		    signbit(hits[i].jrank) == signbit(hits[0].jrank) &&
+		    signbit(hits[i].srank) == signbit(hits[0].srank);
+	h->n = cnt;
+	h->slot = ca_xreallocarray(NULL, cnt ? cnt : 1, sizeof *h->slot);
+	h->rank = same ? NULL : ca_xreallocarray(NULL, 2 * (size_t)cnt, sizeof *h->rank);
+	h->rank0[0] = cnt ? hits[0].jrank : 0;
+	h->rank0[1] = cnt ? hits[0].srank : 0;
+	for (uint32_t i = 0; i < cnt; i++) {
+		h->slot[i] = hits[i].slot;
+		if (h->rank != NULL) {
+			h->rank[2 * (size_t)i] = hits[i].jrank;
+			h->rank[2 * (size_t)i + 1] = hits[i].srank;
+		}
+	}
+	free(hits);
+	h->made = true;
 }
 
 /* Autocluster mcl against every slot, as HTCondor's negotiator matches
@@ -1141,8 +1175,8 @@ hits_drop(ca_neg *n, struct hitlist *h)
  * clusters of its next jobs are matched together with mcl (HITS_BATCH of
  * them at most, fewer in a large pool): the slots are then read once for
  * all of them. */
-const ca_hit *
-ca_neg_hits(ca_neg *n, uint32_t mcl, uint32_t *count)
+const struct hitlist *
+ca_neg_hits(ca_neg *n, uint32_t mcl)
 {
 	struct hitlist *h = &n->hits[mcl];
 	uint32_t batch[HITS_BATCH], nb = 0, cnt[HITS_BATCH];
@@ -1151,7 +1185,7 @@ ca_neg_hits(ca_neg *n, uint32_t mcl, uint32_t *count)
 	if (h->made)
 		goto out;
 	/* a batch of lists that each hold every slot fits in half of HITS_MAX */
-	size_t most = HITS_MAX / 2 / ((n->slots.n + 1) * sizeof *h->at);
+	size_t most = HITS_MAX / 2 / ((n->slots.n + 1) * sizeof(ca_hit));
 	uint32_t want = most < 1 ? 1 : most > HITS_BATCH ? HITS_BATCH : (uint32_t)most;
 	batch[nb++] = mcl;
 	if (n->turn_sub != NONE) {
@@ -1169,10 +1203,8 @@ ca_neg_hits(ca_neg *n, uint32_t mcl, uint32_t *count)
 	ca_matcher_cluster_hits(n->matcher, batch, nb, CA_MH_LIVE, 0, lists, cnt);
 	for (uint32_t b = 0; b < nb; b++) {
 		struct hitlist *x = &n->hits[batch[b]];
-		x->at = lists[b];
-		x->n = cnt[b];
-		x->made = true;
-		n->hit_bytes += x->n * sizeof *x->at;
+		hits_keep(x, lists[b], cnt[b]);
+		n->hit_bytes += hit_bytes(x);
 		*ca_vec_push(&n->made) = batch[b];
 	}
 	/* the oldest go first; mcl, made first of this batch, stays */
@@ -1184,8 +1216,7 @@ ca_neg_hits(ca_neg *n, uint32_t mcl, uint32_t *count)
 		n->made_head = 0;
 	}
 out:
-	*count = h->n;
-	return h->at;
+	return h;
 }
 
 bool
@@ -1289,8 +1320,10 @@ static void
 free_cycle(ca_neg *n)
 {
 	ca_matcher_free(n->matcher);
-	for (uint32_t c = 0; n->hits && c < n->nclusters; c++)
-		free(n->hits[c].at);
+	for (uint32_t c = 0; n->hits && c < n->nclusters; c++) {
+		free(n->hits[c].slot);
+		free(n->hits[c].rank);
+	}
 	free(n->hits);
 	ca_vec_free(&n->made);
 	ca_nameset_free(&n->volnames);
