@@ -1669,18 +1669,65 @@ ca_matcher_drop_slot(ca_matcher *m, uint32_t slot)
 		m->sf[slot] |= SF_GONE;
 }
 
+size_t
+ca_hits_bytes(const ca_hits *h)
+{
+	return h->n * (sizeof *h->slot + (h->rank ? 2 * sizeof *h->rank : 0));
+}
+
+void
+ca_hits_free(ca_hits *h)
+{
+	free(h->slot);
+	free(h->rank);
+	*h = (ca_hits){ 0 };
+}
+
+/* The same double, bit for bit (0.0 and -0.0 apart). */
+static bool
+same_double(double a, double b)
+{
+	return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Slot i, ranked jr and sr, onto h: its ranks kept apart only once one
+ * differs from the first slot's. */
+static void
+hits_push(ca_hits *h, double jr, double sr, uint32_t i)
+{
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 16;
+		h->slot = ca_xreallocarray(h->slot, h->cap, sizeof *h->slot);
+		if (h->rank != NULL)
+			h->rank = ca_xreallocarray(h->rank, 2 * (size_t)h->cap, sizeof *h->rank);
+	}
+	if (h->n == 0) {
+		h->rank0[0] = jr;
+		h->rank0[1] = sr;
+	} else if (h->rank == NULL && (!same_double(jr, h->rank0[0]) || !same_double(sr, h->rank0[1]))) {
+		h->rank = ca_xreallocarray(NULL, 2 * (size_t)h->cap, sizeof *h->rank);
+		for (uint32_t k = 0; k < h->n; k++) {
+			h->rank[2 * (size_t)k] = h->rank0[0];
+			h->rank[2 * (size_t)k + 1] = h->rank0[1];
+		}
+	}
+	if (h->rank != NULL) {
+		h->rank[2 * (size_t)h->n] = jr;
+		h->rank[2 * (size_t)h->n + 1] = sr;
+	}
+	h->slot[h->n++] = i;
+}
+
 void
 ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, int which,
-    uint32_t max, ca_hit **hits, uint32_t *n)
+    uint32_t max, ca_hits *hits)
 {
 	ca_ctx *cx = m->cx;
 	uint32_t tried = 0;
-	size_t *cap = ca_xcalloc(nc ? nc : 1, sizeof *cap);
 	bool *done = ca_xcalloc(nc ? nc : 1, sizeof *done);
 
 	for (uint32_t q = 0; q < nc; q++) {
-		hits[q] = NULL;
-		n[q] = 0;
+		hits[q] = (ca_hits){ 0 };
 		done[q] = clusters[q] >= m->ncl;
 	}
 	if (++m->batch == 0) {
@@ -1714,19 +1761,21 @@ ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, in
 				continue;
 			double sr = (f & SF_RANK_OTHER) ?
 			    ca_match_rank(cx, s->rank, s->ad, job) : m->sr[i];
-			if (n[q] == cap[q]) {
-				cap[q] = cap[q] ? 2 * cap[q] : 16;
-				hits[q] = ca_xreallocarray(hits[q], cap[q], sizeof *hits[q]);
-			}
-			hits[q][n[q]++] = (ca_hit){ jr, sr, i };
-			done[q] = max && n[q] == max;
+			hits_push(&hits[q], jr, sr, i);
+			done[q] = max && hits[q].n == max;
 		}
 	}
 	ca_arena_reset(&cx->scratch);
-	for (uint32_t q = 0; q < nc; q++)
-		if (n[q] < cap[q])
-			hits[q] = ca_xreallocarray(hits[q], n[q], sizeof *hits[q]);
-	free(cap);
+	/* the room not used given back: the lists may be kept */
+	for (uint32_t q = 0; q < nc; q++) {
+		ca_hits *h = &hits[q];
+		if (h->n == 0 || h->n == h->cap)
+			continue;
+		h->slot = ca_xreallocarray(h->slot, h->n, sizeof *h->slot);
+		if (h->rank != NULL)
+			h->rank = ca_xreallocarray(h->rank, 2 * (size_t)h->n, sizeof *h->rank);
+		h->cap = h->n;
+	}
 	free(done);
 }
 

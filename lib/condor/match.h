@@ -116,6 +116,28 @@ typedef struct ca_hit {
 	uint32_t slot;
 } ca_hit;
 
+/* A cluster's matches, in slot order: the slots' numbers, and their ranks
+ * two a slot (job's, slot's), or, while every slot ranks the same (as a
+ * constant job Rank and slot Rank make it), rank0 for all: 4 bytes a slot
+ * then, not 24. Zeroed is empty. */
+typedef struct ca_hits {
+	uint32_t *slot;
+	double *rank;		/* NULL: rank0 for every slot */
+	double rank0[2];
+	uint32_t n, cap;
+} ca_hits;
+
+static inline ca_hit
+ca_hits_at(const ca_hits *h, uint32_t i)
+{
+	const double *r = h->rank ? h->rank + 2 * (size_t)i : h->rank0;
+
+	return (ca_hit){ r[0], r[1], h->slot[i] };
+}
+/* The bytes h holds, and h emptied. */
+size_t ca_hits_bytes(const ca_hits *h);
+void ca_hits_free(ca_hits *h);
+
 /* One cluster that matched the slot of the last ca_matcher_slot call. */
 typedef struct ca_slot_hit {
 	double jrank, srank;
@@ -164,8 +186,8 @@ uint32_t ca_matcher_parent(const ca_matcher *m, uint32_t cluster);
  * and keeps what does not depend on the cluster; the ads must stay until
  * the matcher is freed. ca_matcher_cluster_hits gives the hits of each of
  * nc clusters in slot order (slot = index in slots), at most max of them
- * (0: all): n[q] of them in hits[q], an array the caller frees (NULL when
- * none). Several clusters at once go faster than one by one. A slot
+ * (0: all), in hits[q], which the caller frees (ca_hits_free). Several
+ * clusters at once go faster than one by one. A slot
  * dropped with ca_matcher_drop_slot (taken, say) is left out of the
  * slots `which` asks for: CA_MH_LIVE the slots not dropped, CA_MH_GONE
  * only those dropped, CA_MH_ALL every slot. */
@@ -178,7 +200,7 @@ void ca_matcher_volatile(ca_matcher *m, const ca_nameset *names);
 void ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n);
 void ca_matcher_drop_slot(ca_matcher *m, uint32_t slot);
 void ca_matcher_cluster_hits(ca_matcher *m, const uint32_t *clusters, uint32_t nc, int which,
-    uint32_t max, ca_hit **hits, uint32_t *n);
+    uint32_t max, ca_hits *hits);
 
 /* Clusters: their number, each job's cluster, a cluster's member jobs in
  * input order, and a cluster's representative (first) job. Cluster numbers

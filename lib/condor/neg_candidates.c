@@ -852,7 +852,7 @@ build(ca_neg *n, struct key *k, bool only_rank)
 {
 	struct cache *c = &k->cache;
 	struct job *rep = &n->jobs.at[k->rep];
-	const struct hitlist *hits = ca_neg_hits(n, k->mcl);
+	const ca_hits *hits = ca_neg_hits(n, k->mcl);
 	bool *seen = NULL;
 	struct cand x;
 	int why;
@@ -865,7 +865,7 @@ build(ca_neg *n, struct key *k, bool only_rank)
 	if (n->pol.pslot_preemption)
 		seen = ca_xcalloc(n->slots.n ? n->slots.n : 1, sizeof *seen);
 	for (uint32_t i = 0; i < hits->n; i++) {
-		ca_hit hit = hit_at(hits, i);
+		ca_hit hit = ca_hits_at(hits, i);
 		if (seen)
 			seen[hit.slot] = true;
 		why = consider_hit(n, k, rep, &n->slots.at[hit.slot], &hit, only_rank, &x);
@@ -982,18 +982,20 @@ survey_slot(ca_neg *n, struct key *k, uint32_t i, const ca_hit *hit, bool only_r
 void
 ca_neg_survey(ca_neg *n, uint32_t job, struct key *k, bool only_rank)
 {
-	uint32_t nh, h = 0;
-	ca_hit *hits = ca_neg_hits_all(n, k->mcl, &nh);
+	uint32_t h = 0;
+	ca_hits hits;
 
+	ca_neg_hits_all(n, k->mcl, &hits);
 	for (uint32_t i = 0; i < n->slots.n; i++) {
 		/* the hits are in slot order */
-		while (h < nh && hits[h].slot < i)
+		while (h < hits.n && hits.slot[h] < i)
 			h++;
+		ca_hit hit = h < hits.n ? ca_hits_at(&hits, h) : (ca_hit){ 0, 0, NONE };
 		/* nothing in survey_slot adds to the log: the record stays put */
-		survey_slot(n, k, i, h < nh && hits[h].slot == i ? &hits[h] : NULL, only_rank,
+		survey_slot(n, k, i, hit.slot == i ? &hit : NULL, only_rank,
 		    ca_neg_log(n, R_SLOT, job));
 	}
-	free(hits);
+	ca_hits_free(&hits);
 }
 
 /* ---- taking a candidate ---- */
@@ -1272,17 +1274,15 @@ taken_match(ca_neg *n, struct key *k)
 {
 	struct hitlist *h = &n->hits[k->mcl];
 	const struct job *rep = &n->jobs.at[k->rep];
-	uint32_t cnt;
-	ca_hit *gone;
+	ca_hits gone;
 	bool any = false;
 
 	if (h->taken_match && rep->negreq == NULL)
 		return true;
-	ca_matcher_cluster_hits(n->matcher, &k->mcl, 1, CA_MH_GONE, rep->negreq ? 0 : 1, &gone,
-	    &cnt);
-	for (uint32_t i = 0; i < cnt && !any; i++)
-		any = !(n->slots.at[gone[i].slot].pslot && rep->negreq != NULL);
-	free(gone);
+	ca_matcher_cluster_hits(n->matcher, &k->mcl, 1, CA_MH_GONE, rep->negreq ? 0 : 1, &gone);
+	for (uint32_t i = 0; i < gone.n && !any; i++)
+		any = !(n->slots.at[gone.slot[i]].pslot && rep->negreq != NULL);
+	ca_hits_free(&gone);
 	if (any && rep->negreq == NULL)
 		h->taken_match = true;
 	return any;

@@ -1120,48 +1120,12 @@ prepare_hits(ca_neg *n)
 	n->hits = ca_xcalloc(n->nclusters + 1, sizeof *n->hits);
 }
 
-static size_t
-hit_bytes(const struct hitlist *h)
-{
-	return h->n * (sizeof *h->slot + (h->rank ? 2 * sizeof *h->rank : 0));
-}
-
 static void
 hits_drop(ca_neg *n, struct hitlist *h)
 {
-	n->hit_bytes -= hit_bytes(h);
-	free(h->slot);
-	free(h->rank);
-	h->slot = NULL;
-	h->rank = NULL;
-	h->n = 0;
+	n->hit_bytes -= ca_hits_bytes(&h->hits);
+	ca_hits_free(&h->hits);
 	h->made = false;
-}
-
-/* h made of the matcher's hits[0..cnt), which it frees. */
-static void
-hits_keep(struct hitlist *h, ca_hit *hits, uint32_t cnt)
-{
-	bool same = true;
-
-	for (uint32_t i = 1; i < cnt && same; i++)
-		same = hits[i].jrank == hits[0].jrank && hits[i].srank == hits[0].srank &&
-		    signbit(hits[i].jrank) == signbit(hits[0].jrank) &&
-		    signbit(hits[i].srank) == signbit(hits[0].srank);
-	h->n = cnt;
-	h->slot = ca_xreallocarray(NULL, cnt ? cnt : 1, sizeof *h->slot);
-	h->rank = same ? NULL : ca_xreallocarray(NULL, 2 * (size_t)cnt, sizeof *h->rank);
-	h->rank0[0] = cnt ? hits[0].jrank : 0;
-	h->rank0[1] = cnt ? hits[0].srank : 0;
-	for (uint32_t i = 0; i < cnt; i++) {
-		h->slot[i] = hits[i].slot;
-		if (h->rank != NULL) {
-			h->rank[2 * (size_t)i] = hits[i].jrank;
-			h->rank[2 * (size_t)i + 1] = hits[i].srank;
-		}
-	}
-	free(hits);
-	h->made = true;
 }
 
 /* Autocluster mcl against every slot, as HTCondor's negotiator matches
@@ -1175,12 +1139,12 @@ hits_keep(struct hitlist *h, ca_hit *hits, uint32_t cnt)
  * clusters of its next jobs are matched together with mcl (HITS_BATCH of
  * them at most, fewer in a large pool): the slots are then read once for
  * all of them. */
-const struct hitlist *
+const ca_hits *
 ca_neg_hits(ca_neg *n, uint32_t mcl)
 {
 	struct hitlist *h = &n->hits[mcl];
-	uint32_t batch[HITS_BATCH], nb = 0, cnt[HITS_BATCH];
-	ca_hit *lists[HITS_BATCH];
+	uint32_t batch[HITS_BATCH], nb = 0;
+	ca_hits lists[HITS_BATCH];
 
 	if (h->made)
 		goto out;
@@ -1200,11 +1164,12 @@ ca_neg_hits(ca_neg *n, uint32_t mcl)
 				batch[nb++] = c;
 		}
 	}
-	ca_matcher_cluster_hits(n->matcher, batch, nb, CA_MH_LIVE, 0, lists, cnt);
+	ca_matcher_cluster_hits(n->matcher, batch, nb, CA_MH_LIVE, 0, lists);
 	for (uint32_t b = 0; b < nb; b++) {
 		struct hitlist *x = &n->hits[batch[b]];
-		hits_keep(x, lists[b], cnt[b]);
-		n->hit_bytes += hit_bytes(x);
+		x->hits = lists[b];
+		x->made = true;
+		n->hit_bytes += ca_hits_bytes(&x->hits);
 		*ca_vec_push(&n->made) = batch[b];
 	}
 	/* the oldest go first; mcl, made first of this batch, stays */
@@ -1216,29 +1181,26 @@ ca_neg_hits(ca_neg *n, uint32_t mcl)
 		n->made_head = 0;
 	}
 out:
-	return h;
+	return &h->hits;
 }
 
 bool
 ca_neg_hits_some(ca_neg *n, uint32_t mcl)
 {
-	uint32_t cnt;
-	ca_hit *one;
+	ca_hits one;
 
-	if (n->hits[mcl].made && n->hits[mcl].n > 0)
+	if (n->hits[mcl].made && n->hits[mcl].hits.n > 0)
 		return true;
-	ca_matcher_cluster_hits(n->matcher, &mcl, 1, CA_MH_ALL, 1, &one, &cnt);
-	free(one);
-	return cnt > 0;
+	ca_matcher_cluster_hits(n->matcher, &mcl, 1, CA_MH_ALL, 1, &one);
+	bool some = one.n > 0;
+	ca_hits_free(&one);
+	return some;
 }
 
-ca_hit *
-ca_neg_hits_all(ca_neg *n, uint32_t mcl, uint32_t *count)
+void
+ca_neg_hits_all(ca_neg *n, uint32_t mcl, ca_hits *all)
 {
-	ca_hit *all;
-
-	ca_matcher_cluster_hits(n->matcher, &mcl, 1, CA_MH_ALL, 0, &all, count);
-	return all;
+	ca_matcher_cluster_hits(n->matcher, &mcl, 1, CA_MH_ALL, 0, all);
 }
 
 static void
@@ -1309,9 +1271,12 @@ ca_neg_run(ca_neg *n)
 		bool some = n->has_cp || ca_neg_hits_some(n, n->keys.at[jb->key].mcl);
 		ca_neg_decide(n, R_IDLE, j, some ? CA_WHY_OUTRANKED : CA_WHY_NOMATCH);
 	}
-	if (n->explain_job != NONE)
-		free(ca_neg_hits_all(n, n->keys.at[n->jobs.at[n->explain_job].key].mcl,
-		    &n->explain_nh));
+	if (n->explain_job != NONE) {
+		ca_hits all;
+		ca_neg_hits_all(n, n->keys.at[n->jobs.at[n->explain_job].key].mcl, &all);
+		n->explain_nh = all.n;
+		ca_hits_free(&all);
+	}
 	return n->matches.n;
 }
 
@@ -1321,8 +1286,7 @@ free_cycle(ca_neg *n)
 {
 	ca_matcher_free(n->matcher);
 	for (uint32_t c = 0; n->hits && c < n->nclusters; c++) {
-		free(n->hits[c].slot);
-		free(n->hits[c].rank);
+		ca_hits_free(&n->hits[c].hits);
 	}
 	free(n->hits);
 	ca_vec_free(&n->made);

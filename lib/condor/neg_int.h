@@ -204,27 +204,12 @@ struct key {
 
 /* The slots matching an autocluster (both Requirements true), in slot
  * order, with both ranks: made when first needed (ca_neg_hits), and let go
- * again, oldest first, while the lists kept take more than HITS_MAX. Where
- * every slot ranks the same (a job's Rank and the slots' of it are mostly
- * constants), the list is of slot numbers only: 4 bytes a slot, not 24. */
+ * again, oldest first, while the lists kept take more than HITS_MAX. */
 struct hitlist {
-	uint32_t *slot;
-	double *rank;		/* the job's and the slot's Rank, two a slot, or
-				 * NULL: rank0 for every slot */
-	double rank0[2];
-	uint32_t n;
+	ca_hits hits;
 	bool made;
 	bool taken_match;	/* a slot taken before matches it */
 };
-
-/* The i-th hit of list h. */
-static inline ca_hit
-hit_at(const struct hitlist *h, uint32_t i)
-{
-	const double *r = h->rank ? h->rank + 2 * (size_t)i : h->rank0;
-
-	return (ca_hit){ r[0], r[1], h->slot[i] };
-}
 
 #define HITS_MAX	((size_t)64 << 20)
 #define HITS_BATCH	32
@@ -489,12 +474,12 @@ ca_neg_name_hash(const char *s, size_t len)
 
 /* The slots not taken matching autocluster mcl (some may have been taken
  * since), made now if needed: valid until the next call. */
-const struct hitlist *ca_neg_hits(ca_neg *n, uint32_t mcl);
+const ca_hits *ca_neg_hits(ca_neg *n, uint32_t mcl);
 /* Some slot matches autocluster mcl, taken or not. */
 bool ca_neg_hits_some(ca_neg *n, uint32_t mcl);
-/* Every slot matching autocluster mcl, taken or not, in an array the
- * caller frees. */
-ca_hit *ca_neg_hits_all(ca_neg *n, uint32_t mcl, uint32_t *count);
+/* Every slot matching autocluster mcl, taken or not, in *all (which the
+ * caller frees). */
+void ca_neg_hits_all(ca_neg *n, uint32_t mcl, ca_hits *all);
 
 /* The concurrency limits of job j with slot s (NULL: its static ones):
  * true with the lower-cased text in *list when it names some. */

@@ -344,17 +344,26 @@ cross_check(unsigned flags, uint32_t limit, uint32_t *nclusters)
 	ca_matcher_set_slots(m2, (const ca_ad *const *)shared, NS);
 	uint32_t ncl2 = ca_matcher_nclusters(m2);
 	uint32_t *all = calloc(ncl2, sizeof *all), *cnt = calloc(ncl2, sizeof *cnt);
+	ca_hits *got = calloc(ncl2, sizeof *got);
 	ca_hit **lists = calloc(ncl2, sizeof *lists);
 	for (uint32_t c = 0; c < ncl2; c++)
 		all[c] = c;
-	ca_matcher_cluster_hits(m2, all, ncl2, CA_MH_ALL, 0, lists, cnt);
+	ca_matcher_cluster_hits(m2, all, ncl2, CA_MH_ALL, 0, got);
+	/* each list as hits, to compare and sort */
 	for (uint32_t c = 0; c < ncl2; c++) {
-		ca_hit *one;
-		uint32_t n1;
-		ca_matcher_cluster_hits(m2, &c, 1, CA_MH_ALL, 1, &one, &n1);
-		CHECK(n1 == (cnt[c] > 0));
-		CHECK(n1 == 0 || (one[0].slot == lists[c][0].slot));
-		free(one);
+		cnt[c] = got[c].n;
+		lists[c] = calloc(cnt[c] + 1, sizeof *lists[c]);
+		for (uint32_t k = 0; k < cnt[c]; k++)
+			lists[c][k] = ca_hits_at(&got[c], k);
+		ca_hits_free(&got[c]);
+	}
+	free(got);
+	for (uint32_t c = 0; c < ncl2; c++) {
+		ca_hits one;
+		ca_matcher_cluster_hits(m2, &c, 1, CA_MH_ALL, 1, &one);
+		CHECK(one.n == (cnt[c] > 0));
+		CHECK(one.n == 0 || (one.slot[0] == lists[c][0].slot));
+		ca_hits_free(&one);
 		for (uint32_t k = 1; k < cnt[c]; k++)
 			CHECK(lists[c][k - 1].slot < lists[c][k].slot);
 	}
@@ -362,19 +371,24 @@ cross_check(unsigned flags, uint32_t limit, uint32_t *nclusters)
 	for (uint32_t i = 0; i < NS; i += 3)
 		ca_matcher_drop_slot(m2, i);
 	for (uint32_t c = 0; c < ncl2; c++) {
-		ca_hit *live, *gone;
-		uint32_t nl, ng, l = 0, g = 0;
-		ca_matcher_cluster_hits(m2, &c, 1, CA_MH_LIVE, 0, &live, &nl);
-		ca_matcher_cluster_hits(m2, &c, 1, CA_MH_GONE, 0, &gone, &ng);
-		CHECK(nl + ng == cnt[c]);
+		ca_hits live, gone;
+		uint32_t l = 0, g = 0;
+		ca_matcher_cluster_hits(m2, &c, 1, CA_MH_LIVE, 0, &live);
+		ca_matcher_cluster_hits(m2, &c, 1, CA_MH_GONE, 0, &gone);
+		CHECK(live.n + gone.n == cnt[c]);
 		for (uint32_t k = 0; k < cnt[c]; k++) {
-			const ca_hit *h = lists[c][k].slot % 3 ? (l < nl ? &live[l++] : NULL) :
-			    (g < ng ? &gone[g++] : NULL);
-			CHECK(h != NULL && h->slot == lists[c][k].slot &&
-			    h->jrank == lists[c][k].jrank && h->srank == lists[c][k].srank);
+			bool in_live = lists[c][k].slot % 3;
+			const ca_hits *from = in_live ? &live : &gone;
+			uint32_t *at = in_live ? &l : &g;
+			CHECK(*at < from->n);
+			if (*at >= from->n)
+				continue;
+			ca_hit h = ca_hits_at(from, (*at)++);
+			CHECK(h.slot == lists[c][k].slot && h.jrank == lists[c][k].jrank &&
+			    h.srank == lists[c][k].srank);
 		}
-		free(live);
-		free(gone);
+		ca_hits_free(&live);
+		ca_hits_free(&gone);
 		if (cnt[c] > 1)
 			qsort(lists[c], cnt[c], sizeof *lists[c], hit_order);
 	}
@@ -492,9 +506,10 @@ UNIT_SUITE(match_kinds_policy_seen)
 	int bad = 0;
 	for (int round = 0; round < 3; round++)
 		for (uint32_t c = 0; c < ca_matcher_nclusters(m); c++) {
-			ca_hit *h;
-			uint32_t cnt, k = 0;
-			ca_matcher_cluster_hits(m, &c, 1, CA_MH_ALL, 0, &h, &cnt);
+			ca_hits h;
+			uint32_t k = 0;
+			ca_matcher_cluster_hits(m, &c, 1, CA_MH_ALL, 0, &h);
+			uint32_t cnt = h.n;
 			const ca_ad *job = ca_matcher_job(m, ca_matcher_members(m, c,
 			    &(uint32_t){ 0 })[0]);
 			ca_mad jm, sm;
@@ -503,12 +518,12 @@ UNIT_SUITE(match_kinds_policy_seen)
 				ca_mad_prepare(&sm, slots[i]);
 				bool want = ca_match_symmetric(&cx, &jm, &sm);
 				ca_arena_reset(&cx.scratch);
-				bool got = k < cnt && h[k].slot == i;
+				bool got = k < cnt && h.slot[k] == i;
 				k += got;
 				bad += want != got;
 			}
 			bad += k != cnt;
-			free(h);
+			ca_hits_free(&h);
 		}
 	CHECK(bad == 0);
 	ca_matcher_free(m);
@@ -551,16 +566,15 @@ UNIT_SUITE(match_slot_fold)
 		CHECK(ca_matcher_nclusters(m) == NJ);
 		/* several rounds: the slots are folded after their first uses */
 		for (int round = 0; round < 3; round++) {
-			uint32_t all[NJ], cnt[NJ];
-			ca_hit *lists[NJ];
+			uint32_t all[NJ];
+			ca_hits lists[NJ];
 			for (uint32_t c = 0; c < NJ; c++)
 				all[c] = c;
 			if (mode == 0)
-				ca_matcher_cluster_hits(m, all, NJ, CA_MH_ALL, 0, lists, cnt);
+				ca_matcher_cluster_hits(m, all, NJ, CA_MH_ALL, 0, lists);
 			else
 				for (uint32_t c = 0; c < NJ; c++)
-					ca_matcher_cluster_hits(m, &all[c], 1, CA_MH_ALL, 0, &lists[c],
-					    &cnt[c]);
+					ca_matcher_cluster_hits(m, &all[c], 1, CA_MH_ALL, 0, &lists[c]);
 			for (uint32_t c = 0; c < NJ; c++) {
 				const ca_ad *job = ca_matcher_job(m, ca_matcher_members(m, c,
 				    &(uint32_t){ 0 })[0]);
@@ -571,12 +585,12 @@ UNIT_SUITE(match_slot_fold)
 					ca_mad_prepare(&sm, slots[i]);
 					bool want = ca_match_symmetric(&cx, &jm, &sm);
 					ca_arena_reset(&cx.scratch);
-					bool got = k < cnt[c] && lists[c][k].slot == i;
+					bool got = k < lists[c].n && lists[c].slot[k] == i;
 					k += got;
 					bad += want != got;
 				}
-				bad += k != cnt[c];
-				free(lists[c]);
+				bad += k != lists[c].n;
+				ca_hits_free(&lists[c]);
 			}
 		}
 		if (bad)
@@ -595,16 +609,16 @@ UNIT_SUITE(match_slot_fold)
 	ca_matcher_volatile(m, &vol);
 	ca_matcher_set_slots(m, (const ca_ad *const *)slots, NS);
 	for (int round = 0; round < 4; round++) {
-		uint32_t c = 0, cnt;
-		ca_hit *h;
+		uint32_t c = 0;
+		ca_hits h;
 		/* every slot's START true, then false, then true ... */
 		for (int i = 0; i < NS; i++)
 			ca_ad_set(slots[i], idle, NULL, ca_expr_lit(slots[i]->arena,
 			    ca_int(round % 2 ? 10 : 100)));
 		for (int k = 0; k < 4; k++) {
-			ca_matcher_cluster_hits(m, &c, 1, CA_MH_ALL, 0, &h, &cnt);
-			CHECK(round % 2 ? cnt == 0 : cnt == NS);
-			free(h);
+			ca_matcher_cluster_hits(m, &c, 1, CA_MH_ALL, 0, &h);
+			CHECK(round % 2 ? h.n == 0 : h.n == NS);
+			ca_hits_free(&h);
 		}
 	}
 	ca_matcher_free(m);
