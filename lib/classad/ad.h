@@ -272,6 +272,17 @@ ca_ad_find(const ca_ad *ad, const ca_name *name)
 ca_attr *ca_ad_findn(const ca_ad *ad, const char *s, size_t len);	/* by text */
 struct ca_expr *ca_ad_lookup(const ca_ad *ad, const char *name);	/* by C string */
 bool ca_ad_delete(ca_ad *ad, const ca_name *name);
+/* Set name in ad to the literal v (copied); false when it already was v.
+ * The value is held in the entry, with no node until one is asked for (a
+ * list, a record, or a value the entry cannot say, as a node); a literal
+ * node of the ad's own takes the new value in its place (a tree shared
+ * with other ads is replaced, never changed). So an ad set again and
+ * again does not grow. */
+bool ca_ad_set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v);
+/* The same without changing any node: the expression name had is left as
+ * it is, only no longer the ad's. What a program sets again and again on
+ * a copy it borrowed (ca_ad_pack_borrowed). */
+bool ca_ad_hold(ca_ad *ad, const ca_name *name, ca_value v);
 /* Put back an attribute of ad as it was when *saved was copied from its
  * entry (ad's own, not another's), after ca_ad_set changed it: what a
  * program that sets values for a while remembers, without making the
@@ -318,10 +329,10 @@ void ca_ad_reserve(ca_ad *ad, uint32_t n, size_t bytes);
  * scratch ad. */
 ca_ad *ca_ad_pack(const ca_ad *src);
 /* ca_ad_pack without copying the expressions: the ad's are src's own (the
- * table and the spellings are its own). It may be changed by setting and
- * deleting attributes (ca_ad_set, ca_ad_delete), never by changing an
- * expression in place (ca_ad_set_lit), and must be freed before src is
- * changed or freed: a negotiator's copies of a pool's slots for one cycle. */
+ * table is its own). It may be changed by setting and deleting attributes
+ * (ca_ad_set, ca_ad_hold, ca_ad_delete), never by changing an expression
+ * in place (ca_ad_set_lit), and must be freed before src is changed or
+ * freed: a negotiator's copies of a pool's slots for one cycle. */
 ca_ad *ca_ad_pack_borrowed(const ca_ad *src);
 /* Empty ad (which has its own arena) for reuse: no attributes, its arena
  * reset, its memory kept. */

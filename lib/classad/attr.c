@@ -10,28 +10,9 @@
 void
 ca_set_value(ca_ad *ad, const char *name, ca_value v)
 {
-	ca_ad_set(ad, ca_intern(name, strlen(name)), NULL, ca_expr_lit(ad->arena, v));
+	(void)ca_ad_set_lit(ad, ca_intern(name, strlen(name)), NULL, v);
 }
 
-bool
-ca_ad_set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v)
-{
-	ca_attr *at = ca_ad_find(ad, name);
-
-	if (at != NULL && ca_attr_expr(ad, at)->node == CA_N_LIT) {
-		ca_expr *e = ca_attr_expr(ad, at);
-		if (ca_value_same(e->u.lit, v))
-			return false;
-		if (!(e->flags & CA_EXPR_SHARED)) {
-			/* the ad's own node: the new value in its place */
-			e->u.lit = ca_value_copy_into(ad->arena, v);
-			ca_ad_set(ad, name, NULL, e);	/* and in the ad's copy */
-			return true;
-		}
-	}
-	ca_ad_set(ad, name, spell, ca_expr_lit(ad->arena, v));
-	return true;
-}
 
 void
 ca_set_int(ca_ad *ad, const char *name, int64_t i)

@@ -24,11 +24,6 @@ void ca_set_bool(ca_ad *ad, const char *name, bool b);
 /* A string (copied); nothing when s is NULL. */
 void ca_set_str(ca_ad *ad, const char *name, const char *s);
 void ca_set_strn(ca_ad *ad, const char *name, const char *s, size_t len);
-/* Set name in ad to the literal v (copied); false when it already was v.
- * A literal node the ad owns takes the new value in its place, so an ad
- * set again and again does not grow (a tree shared with other ads is
- * replaced, never changed). */
-bool ca_ad_set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v);
 /* Remove name from ad; whether it was there. */
 bool ca_unset(ca_ad *ad, const char *name);
 bool ca_has(const ca_ad *ad, const char *name);

@@ -99,14 +99,10 @@ ca_neg_remote_eph(ca_neg *n, struct slot *s)
 	const struct cust *c = &n->custs.at[s->remote];
 	int cnt = c->group != n->groups.root ? EPH_R_N : EPH_R_GROUP;
 
-	if (s->reph == NULL) {
-		s->reph = ca_arena_array(&n->arena, EPH_R_N, sizeof *s->reph);
-		memset(s->reph, 0, EPH_R_N * sizeof *s->reph);
-		for (int k = 0; k < cnt; k++)
-			ca_neg_ovr_bind(&s->reph[k], &n->arena, s->ad, n->n_eph_r[k]);
-	}
+	/* held in the slot's entries for the cycle (nothing puts the
+	 * slot's own back): no node, nothing a slot more */
 	for (int k = 0; k < cnt; k++)
-		ca_neg_ovr_put(&s->reph[k], remote_value(n, c, k));
+		(void)ca_ad_hold(s->ad, n->n_eph_r[k], remote_value(n, c, k));
 }
 
 /* The user charged for slot number `no` of slot s's machine, as the slot

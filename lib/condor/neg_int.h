@@ -118,7 +118,6 @@ struct slot {
 	uint32_t nres;
 	bool mad_set;		/* mad looked up */
 	ca_mad mad;
-	ovr *reph;		/* its Remote* attributes (EPH_R_N), once set */
 };
 
 /* A customer: a submitter of idle jobs, a user running jobs, or both. */

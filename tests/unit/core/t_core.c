@@ -812,3 +812,49 @@ UNIT_SUITE(core_kept_literal_read)
 	ca_ad_free(ad);
 	ca_ctx_free(&cx);
 }
+
+/* A literal set holds its value in the entry, with no node, and setting it
+ * again and again makes nothing; a node something asked for takes a new
+ * value in place (ca_ad_set_lit), unless the ad borrowed it: ca_ad_hold
+ * leaves every node as it is. */
+UNIT_SUITE(core_set_lit_held)
+{
+	ca_ad *ad = ca_ad_new();
+	const ca_name *cpus = ca_intern("HeldCpus", 8), *name = ca_intern("HeldName", 8);
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+
+	CHECK(ca_ad_set_lit(ad, cpus, NULL, ca_int(4)));
+	CHECK(!ca_ad_set_lit(ad, cpus, NULL, ca_int(4)));
+	size_t held = ad->arena->total;
+	for (int i = 1; i <= 1000; i++)
+		CHECK(ca_ad_set_lit(ad, cpus, NULL, ca_int(i % 2 ? 8 : 4)));
+	CHECK(ad->arena->total == held && gi(&cx, ad, "HeldCpus") == 4);
+	ca_attr *at = ca_ad_find(ad, cpus);
+	CHECK(at->lit_cached & CA_LIT_LAZY);
+	/* asked for, the node then takes the new values in place */
+	ca_expr *e = ca_attr_expr(ad, at);
+	CHECK(e->node == CA_N_LIT && e->u.lit.u.i == 4);
+	CHECK(ca_ad_set_lit(ad, cpus, NULL, ca_int(16)));
+	CHECK(ca_attr_expr(ad, ca_ad_find(ad, cpus)) == e && e->u.lit.u.i == 16);
+	/* strings are copied; one too long for an entry is a node */
+	char text[] = "slot1@host";
+	CHECK(ca_ad_set_lit(ad, name, "heldName", ca_str(text, 10)));
+	text[0] = 'X';
+	CHECK(strcmp(gs(&cx, ad, "HeldName"), "slot1@host") == 0);
+	CHECK(strcmp(ca_attr_spell(ca_ad_find(ad, name)), "heldName") == 0);
+	char *big = calloc(70001, 1);
+	memset(big, 'b', 70000);
+	CHECK(ca_ad_set_lit(ad, name, NULL, ca_str(big, 70000)));
+	at = ca_ad_find(ad, name);
+	CHECK(!(at->lit_cached & CA_LIT_LAZY) && ca_attr_expr(ad, at)->u.lit.x.len == 70000);
+	free(big);
+	/* a borrowed copy's literal: held anew, its source's node untouched */
+	ca_ad *b = ca_ad_pack_borrowed(ad);
+	CHECK(ca_ad_hold(b, cpus, ca_int(32)));
+	CHECK(!ca_ad_hold(b, cpus, ca_int(32)));
+	CHECK(gi(&cx, b, "HeldCpus") == 32 && gi(&cx, ad, "HeldCpus") == 16 && e->u.lit.u.i == 16);
+	ca_ad_free(b);
+	ca_ad_free(ad);
+	ca_ctx_free(&cx);
+}
