@@ -52,9 +52,11 @@ static char bindir[4096];	/* the programs */
 static char tooldir[4096];	/* poolgen, beside the bench program */
 
 /* The files of the corpus, in dir. */
-enum { F_SLOTS, F_JOBS, F_FEW, F_ONE, F_ONEJOB, F_MATCHES, F_ACCT, F_ACCTLOCK, F_SMALL, F_N };
+enum { F_SLOTS, F_JOBS, F_FEW, F_ONE, F_ONEJOB, F_MATCHES, F_ACCT, F_ACCTLOCK, F_SMALL,
+    F_SLIM, F_SLIMONE, F_N };
 static const char *const fname[F_N] = { "slots.ads", "jobs.ads", "few.ads", "one.ads",
-    "onejob.ads", "matches.ads", "acct.ads", "acct.ads.lock", "small.ads" };
+    "onejob.ads", "matches.ads", "acct.ads", "acct.ads.lock", "small.ads", "slim.ads",
+    "slimone.ads" };
 static char fpath[F_N][4200];
 
 /* Run argv (argv[0] a program of bindir) with stdin from in (or
@@ -183,7 +185,9 @@ bench_whole(void)
 	if (generate("slots", NSLOTS, slots) < 0 || generate("jobs", NJOBS_HELD, jobs) < 0 ||
 	    generate("jobs", NJOBS_MATCH, few) < 0 || generate("slots", 1, one) < 0 ||
 	    generate("jobs", 1, onejob) < 0 ||
-	    generate("slots", NSLOTS_SMALL, fpath[F_SMALL]) < 0) {
+	    generate("slots", NSLOTS_SMALL, fpath[F_SMALL]) < 0 ||
+	    generate("slim-slots", NSLOTS, fpath[F_SLIM]) < 0 ||
+	    generate("slim-slots", 1, fpath[F_SLIMONE]) < 0) {
 		printf("whole process: poolgen failed\n");
 		goto out;
 	}
@@ -209,6 +213,13 @@ bench_whole(void)
 	char *neg1[] = { "negotiate", "--now", NOW, "--slots", (char *)one, "--jobs",
 	    (char *)few, NULL };
 	measure("negotiate, 200 jobs", neg, NULL, neg1, NULL, smb, NSLOTS, NSLOTS);
+	/* slots of the smaller startd (52 attributes published, 47 an ad) */
+	char *negl[] = { "negotiate", "--now", NOW, "--slots", fpath[F_SLIM], "--jobs",
+	    (char *)few, NULL };
+	char *negl1[] = { "negotiate", "--now", NOW, "--slots", fpath[F_SLIMONE], "--jobs",
+	    (char *)few, NULL };
+	measure("negotiate, 200 jobs, 47-attribute slots", negl, NULL, negl1, NULL,
+	    file_mb(fpath[F_SLIM]), NSLOTS, NSLOTS);
 	char *negj[] = { "negotiate", "--now", NOW, "--slots", (char *)one, "--jobs",
 	    (char *)jobs, NULL };
 	char *negj1[] = { "negotiate", "--now", NOW, "--slots", (char *)one, "--jobs",

@@ -1194,3 +1194,20 @@ pslot() {
 	run bash -c "($feed) | negotiate --now $T0 --slots - --jobs $TMP/jobs 2>&1 >/dev/null"
 	[[ -z $output ]]
 }
+
+@test "partitionable slots: twenty jobs share one slot, every match names it" {
+	# the jobs after the first take what the slot has left (more matches
+	# than the list of matches had room for when the first was made)
+	printf '%s\n' 'Name = "slot1@big.example.org"' 'Machine = "big.example.org"' \
+	    'MyType = "Machine"' 'State = "Unclaimed"' 'Activity = "Idle"' \
+	    'PartitionableSlot = true' 'SlotType = "Partitionable"' 'Cpus = 32' \
+	    'Memory = 65536' 'Disk = 1000000' 'TotalSlotCpus = 32' 'TotalSlotMemory = 65536' \
+	    'TotalSlotDisk = 1000000' 'Requirements = true' 'Rank = 0' >"$TMP/big.ads"
+	for i in $(seq 0 19); do
+		printf 'MyType = "Job"\nClusterId = 7\nProcId = %d\nOwner = "alice"\nUser = "alice@example.org"\nJobStatus = 1\nQDate = 1699990000\nRequestCpus = 1\nRequestMemory = 1024\nRequestDisk = 1000\nRequirements = true\nRank = 0\n\n' "$i"
+	done >"$TMP/jobs.ads"
+	run -0 negotiate --now $T0 --slots "$TMP/big.ads" --jobs "$TMP/jobs.ads"
+	[[ $(grep -c '^Event = "Match"' <<<"$output") == 20 ]]
+	[[ $(grep -c '^Name = "slot1@big.example.org"' <<<"$output") == 20 ]]
+	[[ $(grep -c '^JobId = "7\.' <<<"$output") == 20 ]]
+}

@@ -11,6 +11,8 @@
  * drawn from skewed distributions. Output depends only on the arguments.
  *
  *   poolgen slots N [SEED]     N slot ads (machines of 1 to 17 slots)
+ *   poolgen slim-slots N [SEED] the same slots with the 52 attributes a
+ *                              smaller startd publishes (about 1.8 KB an ad)
  *   poolgen jobs N [SEED]      N job ads (idle, running, held), in clusters
  *   poolgen history N [SEED]   N completed jobs as a history file holds them
  *                              (each ad followed by its "*** Offset = ..." line)
@@ -81,28 +83,58 @@ static const char *const cpu_models[] = {
 	"AMD EPYC 9554 64-Core Processor", "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz"
 };
 
+/* slim-slots: only these (the policy expressions, addresses, version
+ * strings and the figures a negotiator and a startd read) */
+static bool slim;
+static const char *const slim_names[] = {
+	"AccountingGroup", "Activity", "AddressV1", "Arch", "CondorLoadAvg", "CondorPlatform",
+	"CondorVersion", "Cpus", "CurrentRank", "Disk", "DynamicSlot", "EnteredCurrentActivity",
+	"EnteredCurrentState", "FileSystemDomain", "GPUs", "HasFileTransfer", "JobId", "JobStart",
+	"KeyboardIdle", "LastHeardFrom", "LoadAvg", "Machine", "Memory", "Mips", "MyAddress",
+	"MyCurrentTime", "MyType", "Name", "OpSys", "OpSysAndVer", "PartitionableSlot", "Rank",
+	"RemoteOwner", "RemoteUser", "Requirements", "SlotID", "SlotType", "Start",
+	"StartdIpAddr", "State", "TotalCpus", "TotalDisk", "TotalLoadAvg", "TotalMemory",
+	"TotalSlotCpus", "TotalSlotDisk", "TotalSlotMemory", "TotalSlots", "UidDomain",
+	"UpdateSequenceNumber", "WithinResourceLimits"
+};
+
+static bool
+shown(const char *name)
+{
+	if (!slim)
+		return true;
+	for (size_t i = 0; i < sizeof slim_names / sizeof slim_names[0]; i++)
+		if (strcmp(slim_names[i], name) == 0)
+			return true;
+	return false;
+}
+
 static void
 p_str(const char *name, const char *v)
 {
-	printf("%s = \"%s\"\n", name, v);
+	if (shown(name))
+		printf("%s = \"%s\"\n", name, v);
 }
 
 static void
 p_int(const char *name, long long v)
 {
-	printf("%s = %lld\n", name, v);
+	if (shown(name))
+		printf("%s = %lld\n", name, v);
 }
 
 static void
 p_real(const char *name, double v)
 {
-	printf("%s = %.17g\n", name, v);
+	if (shown(name))
+		printf("%s = %.17g\n", name, v);
 }
 
 static void
 p_raw(const char *name, const char *v)
 {
-	printf("%s = %s\n", name, v);
+	if (shown(name))
+		printf("%s = %s\n", name, v);
 }
 
 /* ---- slots ---- */
@@ -470,20 +502,21 @@ int
 main(int argc, char **argv)
 {
 	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: poolgen slots|jobs|history N [SEED]\n");
+		fprintf(stderr, "usage: poolgen slots|slim-slots|jobs|history N [SEED]\n");
 		return 2;
 	}
 	long n = strtol(argv[2], NULL, 10);
 	if (argc == 4)
 		rng ^= strtoull(argv[3], NULL, 10) * 0x2545f4914f6cdd1dull;
-	if (strcmp(argv[1], "slots") == 0)
+	slim = strcmp(argv[1], "slim-slots") == 0;
+	if (strcmp(argv[1], "slots") == 0 || slim)
 		gen_slots(n);
 	else if (strcmp(argv[1], "jobs") == 0)
 		gen_jobs(n, false);
 	else if (strcmp(argv[1], "history") == 0)
 		gen_jobs(n, true);
 	else {
-		fprintf(stderr, "poolgen: slots, jobs or history\n");
+		fprintf(stderr, "poolgen: slots, slim-slots, jobs or history\n");
 		return 2;
 	}
 	return fflush(stdout) == 0 ? 0 : 4;

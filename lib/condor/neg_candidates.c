@@ -1164,8 +1164,10 @@ ca_neg_claim_leftovers(ca_neg *n, uint32_t si, uint32_t q)
 {
 	struct cust *u = &n->custs.at[si];
 	uint32_t lead = n->jobs.at[u->jobs.at[q]].match;
+	/* the lead match by its number: the matches added below may move it */
 	const struct match *m0 = &n->matches.at[lead];
-	struct slot *s = &n->slots.at[m0->slot];
+	uint32_t slot0 = m0->slot;
+	struct slot *s = &n->slots.at[slot0];
 	const ca_name *res[SLOT_MAXRES];
 	double left[SLOT_MAXRES], need[SLOT_MAXRES];
 	uint32_t nres;
@@ -1233,7 +1235,7 @@ ca_neg_claim_leftovers(ca_neg *n, uint32_t si, uint32_t q)
 		struct match *m = ca_vec_push(&n->matches);
 		memset(m, 0, sizeof *m);
 		m->job = ji;
-		m->slot = m0->slot;
+		m->slot = slot0;
 		m->sub = si;
 		m->reason = CA_NEG_NOPREEMPTION;
 		m->jrank = jr;
