@@ -77,21 +77,22 @@ cross_check(ca_ctx *cx, const ad_list *jobs, const ad_list *slots, unsigned flag
 	if (ca_matcher_nclusters(a) != ca_matcher_nclusters(b))
 		abort();
 	for (uint32_t c = 0; c < ca_matcher_nclusters(b); c++) {
-		uint32_t na, nb;
-		ca_hit *hb;
+		uint32_t na;
+		ca_hits hb;
 		const ca_hit *ha = ca_matcher_hits(a, c, &na);
-		ca_matcher_cluster_hits(b, &c, 1, CA_MH_ALL, 0, &hb, &nb);
-		if (na != nb)
+		ca_matcher_cluster_hits(b, &c, 1, CA_MH_ALL, 0, &hb);
+		if (na != hb.n)
 			abort();
 		for (uint32_t i = 0; i < na; i++) {
 			uint32_t k = 0;
-			while (k < nb && hb[k].slot != ha[i].slot)
+			while (k < hb.n && hb.slot[k] != ha[i].slot)
 				k++;
-			if (k == nb || memcmp(&hb[k].jrank, &ha[i].jrank, sizeof ha[i].jrank) != 0 ||
-			    memcmp(&hb[k].srank, &ha[i].srank, sizeof ha[i].srank) != 0)
+			ca_hit h = k < hb.n ? ca_hits_at(&hb, k) : ha[i];
+			if (k == hb.n || memcmp(&h.jrank, &ha[i].jrank, sizeof ha[i].jrank) != 0 ||
+			    memcmp(&h.srank, &ha[i].srank, sizeof ha[i].srank) != 0)
 				abort();
 		}
-		free(hb);
+		ca_hits_free(&hb);
 	}
 	ca_matcher_free(a);
 	ca_matcher_free(b);
