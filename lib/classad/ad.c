@@ -10,7 +10,6 @@
 #include "ascii.h"
 #include "dict.h"
 #include "ad_int.h"
-#include "expr.h"
 #include "node.h"
 #include "vec.h"
 
@@ -622,18 +621,15 @@ attr_keep_src(ca_attr *at, ca_arena *a, const char *s, size_t n, bool at_place)
 	ca_attr_keep_src(at, text, n);
 }
 
-static const ca_expr placeholder = { .node = CA_N_LIT };
-
 void
 ca_ad_append_kept(ca_ad *ad, const ca_name *name, const char *s, size_t n, bool at_place)
 {
 	ca_attr *at;
 
 	ca_ad_changed(ad);
-	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP) {
-		ca_ad_set(ad, name, NULL, (ca_expr *)(uintptr_t)&placeholder);
-		at = ca_ad_find(ad, name);
-	} else {
+	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP)
+		at = ca_ad_entry(ad, name, NULL);
+	else {
 		if (ad->n == ad->cap) {
 			if (ad->cap >= UINT32_MAX / 4)
 				ca_xmalloc(SIZE_MAX);	/* reports out of memory */
@@ -654,52 +650,20 @@ ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 	ca_ad_append_kept(ad, name, s, n, false);
 }
 
-/* name of ad set to v, unless it is v already; own: a literal node of
- * the attribute's is ad's own, to be changed in place */
-static bool
-set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v, bool own)
+/* what a new entry holds until its caller fills it */
+static const ca_expr placeholder = { .node = CA_N_LIT };
+
+ca_attr *
+ca_ad_entry(ca_ad *ad, const ca_name *name, const char *spell)
 {
 	ca_attr *at = ca_ad_find(ad, name);
-	ca_value old;
 
-	if (at != NULL && at->kind_ == CA_KIND_SRC)
-		(void)ca_attr_read_src(ad, at);
-	if (at != NULL && ca_attr_lit(at, &old) && ca_value_same(old, v))
-		return false;
-	v = ca_value_copy_into(ad->arena, v);
-	if (own && at != NULL && at->lit_cached == 0 && at->expr_->node == CA_N_LIT &&
-	    !(at->expr_->flags & CA_EXPR_SHARED)) {
-		/* the ad's own node (something asked for it): the new value
-		 * in its place, so that setting again and again makes none */
-		at->expr_->u.lit = v;
-		ca_ad_changed(ad);
-		return true;
-	}
-	if (v.kind == CA_LIST || v.kind == CA_AD || !ca_attr_fits(v)) {
-		ca_ad_set(ad, name, spell, ca_expr_lit(ad->arena, v));
-		return true;
-	}
-	if (at == NULL) {
-		ca_ad_set(ad, name, spell, (ca_expr *)(uintptr_t)&placeholder);
-		at = ca_ad_find(ad, name);
-	} else
-		ca_ad_changed(ad);
-	ca_attr_put_value(at, v);
-	at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
-	return true;
+	if (at != NULL)
+		return at;
+	ca_ad_set(ad, name, spell, (ca_expr *)(uintptr_t)&placeholder);
+	return ca_ad_find(ad, name);
 }
 
-bool
-ca_ad_set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v)
-{
-	return set_lit(ad, name, spell, v, true);
-}
-
-bool
-ca_ad_hold(ca_ad *ad, const ca_name *name, ca_value v)
-{
-	return set_lit(ad, name, NULL, v, false);
-}
 
 void
 ca_ad_put_back(ca_ad *ad, const ca_attr *saved)
@@ -726,8 +690,10 @@ ca_ad_keep_text(ca_ad *ad, const struct ca_ad_text *t)
 void
 ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *spell, const char *s, size_t n)
 {
-	ca_ad_set(ad, name, spell, (ca_expr *)(uintptr_t)&placeholder);
-	attr_keep_src(ca_ad_find(ad, name), ad->arena, s, n, false);
+	ca_attr *at = ca_ad_entry(ad, name, spell);
+
+	ca_ad_changed(ad);
+	attr_keep_src(at, ad->arena, s, n, false);
 }
 
 bool

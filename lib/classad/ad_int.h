@@ -81,6 +81,10 @@ ca_attr_keep_src(ca_attr *at, const char *text, size_t n)
 	at->busy = 0;
 }
 
+/* The entry of name in ad, added (spelled spell, holding nothing yet: the
+ * caller fills it) if ad has none. */
+ca_attr *ca_ad_entry(ca_ad *ad, const ca_name *name, const char *spell);
+
 /* The literal node of text s[0..n) kept as one literal (ca_ad_append_src),
  * in arena a. */
 struct ca_expr *ca_expr_kept(ca_arena *a, const char *s, size_t n);

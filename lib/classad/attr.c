@@ -4,8 +4,55 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ad_int.h"
 #include "attr.h"
 #include "expr.h"
+
+/* name of ad set to v, unless it is v already; own: a literal node of
+ * the attribute's is ad's own, to be changed in place */
+static bool
+set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v, bool own)
+{
+	ca_attr *at = ca_ad_find(ad, name);
+	ca_value old;
+
+	if (at != NULL && at->kind_ == CA_KIND_SRC)
+		(void)ca_attr_read_src(ad, at);
+	if (at != NULL && ca_attr_lit(at, &old) && ca_value_same(old, v))
+		return false;
+	v = ca_value_copy_into(ad->arena, v);
+	if (own && at != NULL && at->lit_cached == 0 && at->expr_->node == CA_N_LIT &&
+	    !(at->expr_->flags & CA_EXPR_SHARED)) {
+		/* the ad's own node (something asked for it): the new value
+		 * in its place, so that setting again and again makes none */
+		at->expr_->u.lit = v;
+		ca_ad_changed(ad);
+		return true;
+	}
+	if (v.kind == CA_LIST || v.kind == CA_AD || !ca_attr_fits(v)) {
+		ca_ad_set(ad, name, spell, ca_expr_lit(ad->arena, v));
+		return true;
+	}
+	if (at == NULL)
+		at = ca_ad_entry(ad, name, spell);
+	else
+		ca_ad_changed(ad);
+	ca_attr_put_value(at, v);
+	at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
+	return true;
+}
+
+bool
+ca_ad_set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v)
+{
+	return set_lit(ad, name, spell, v, true);
+}
+
+bool
+ca_ad_hold(ca_ad *ad, const ca_name *name, ca_value v)
+{
+	return set_lit(ad, name, NULL, v, false);
+}
 
 void
 ca_set_value(ca_ad *ad, const char *name, ca_value v)
