@@ -580,6 +580,24 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	}
 }
 
+/* A new last entry named name_id in ad, whose own table has no index
+ * yet, for the caller to fill: it gets its index once it is large. */
+static ca_attr *
+append_entry(ca_ad *ad, uint32_t name_id)
+{
+	if (ad->n == ad->cap) {
+		if (ad->cap >= UINT32_MAX / 4)
+			ca_xmalloc(SIZE_MAX);	/* reports out of memory */
+		table_resize(ad, ad->cap ? ad->cap * 2 : 16, 0);
+	}
+	ca_attr *at = &ad->attrs[ad->n++];
+	at->name_id = name_id;
+	at->busy = 0;
+	if (ad->n >= CA_INDEX_APPEND)
+		index_build(ad);	/* the table may move */
+	return &ad->attrs[ad->n - 1];
+}
+
 void
 ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
@@ -588,17 +606,8 @@ ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 		ca_ad_set(ad, name, spell, e);
 		return;
 	}
-	if (ad->n == ad->cap) {
-		if (ad->cap >= UINT32_MAX / 4)
-			ca_xmalloc(SIZE_MAX);	/* reports out of memory */
-		table_resize(ad, ad->cap ? ad->cap * 2 : 16, 0);
-	}
-	ca_attr *at = &ad->attrs[ad->n++];
-	at->name_id = spell ? ca_intern_spelling(name, spell, strlen(spell)) : name->id;
-	at->busy = 0;
-	ca_attr_set_expr(at, e);
-	if (ad->n >= CA_INDEX_APPEND)
-		index_build(ad);
+	ca_attr_set_expr(append_entry(ad, spell ? ca_intern_spelling(name, spell, strlen(spell)) :
+	    name->id), e);
 }
 
 /* at (the ad's, in arena a) keeps text s[0..n), copied unless at_place;
@@ -629,19 +638,9 @@ ca_ad_append_kept(ca_ad *ad, const ca_name *name, const char *s, size_t n, bool 
 	ca_ad_changed(ad);
 	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP)
 		at = ca_ad_entry(ad, name, NULL);
-	else {
-		if (ad->n == ad->cap) {
-			if (ad->cap >= UINT32_MAX / 4)
-				ca_xmalloc(SIZE_MAX);	/* reports out of memory */
-			table_resize(ad, ad->cap ? ad->cap * 2 : 16, 0);
-		}
-		at = &ad->attrs[ad->n++];
-		at->name_id = name->id;
-		at->busy = 0;
-	}
+	else
+		at = append_entry(ad, name->id);
 	attr_keep_src(at, ad->arena, s, n, at_place);
-	if (ad->n >= CA_INDEX_APPEND && ad->index == NULL)
-		index_build(ad);
 }
 
 void
@@ -663,7 +662,6 @@ ca_ad_entry(ca_ad *ad, const ca_name *name, const char *spell)
 	ca_ad_set(ad, name, spell, (ca_expr *)(uintptr_t)&placeholder);
 	return ca_ad_find(ad, name);
 }
-
 
 void
 ca_ad_put_back(ca_ad *ad, const ca_attr *saved)

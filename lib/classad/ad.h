@@ -139,15 +139,6 @@ ca_attr_value(const ca_attr *at)
 	return v;
 }
 
-/* at holds v (ca_attr_fits): its kind, payload and length. */
-static inline void
-ca_attr_put_value(ca_attr *at, ca_value v)
-{
-	at->kind_ = v.kind;
-	at->x_ = v.kind == CA_ABSTIME ? (uint16_t)(int16_t)v.x.off : (uint16_t)v.x.len;
-	at->u_ = v.u;
-}
-
 /* lit_cached: the entry holds a literal's value (that fits it), not its
  * node (then CA_LIT_LAZY too) */
 #define CA_LIT_VALUE	1
@@ -157,6 +148,17 @@ ca_attr_put_value(ca_attr *at, ca_value v)
  * packed to be held, whose literals then take no node unless something
  * asks) */
 #define CA_LIT_LAZY	2
+
+/* at holds v (ca_attr_fits), its kind, payload and length, with no node
+ * until something asks for one (CA_LIT_VALUE | CA_LIT_LAZY). */
+static inline void
+ca_attr_put_value(ca_attr *at, ca_value v)
+{
+	at->kind_ = v.kind;
+	at->x_ = v.kind == CA_ABSTIME ? (uint16_t)(int16_t)v.x.off : (uint16_t)v.x.len;
+	at->u_ = v.u;
+	at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
+}
 
 /* kind_ of an attribute whose expression is kept as its source text, to be
  * parsed the first time something reads it (ca_ad_append_src): a reader
@@ -198,6 +200,17 @@ ca_attr_lit(const ca_attr *at, ca_value *v)
 		return false;
 	*v = at->expr_->u.lit;
 	return true;
+}
+
+/* ca_attr_lit of an attribute of ad, text kept as it is read first (it
+ * then holds its value: ca_attr_read_src): whether at is a literal, and
+ * its value, without making a node for it. */
+static inline bool
+ca_attr_lit_in(const struct ca_ad *ad, ca_attr *at, ca_value *v)
+{
+	if (__builtin_expect(at->kind_ == CA_KIND_SRC, 0))
+		(void)ca_attr_read_src(ad, at);
+	return ca_attr_lit(at, v);
 }
 
 /* The source text of at (and its length) while it is kept as such, else
@@ -272,17 +285,6 @@ ca_ad_find(const ca_ad *ad, const ca_name *name)
 ca_attr *ca_ad_findn(const ca_ad *ad, const char *s, size_t len);	/* by text */
 struct ca_expr *ca_ad_lookup(const ca_ad *ad, const char *name);	/* by C string */
 bool ca_ad_delete(ca_ad *ad, const ca_name *name);
-/* Set name in ad to the literal v (copied); false when it already was v.
- * The value is held in the entry, with no node until one is asked for (a
- * list, a record, or a value the entry cannot say, as a node); a literal
- * node of the ad's own takes the new value in its place (a tree shared
- * with other ads is replaced, never changed). So an ad set again and
- * again does not grow. */
-bool ca_ad_set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v);
-/* The same without changing any node: the expression name had is left as
- * it is, only no longer the ad's. What a program sets again and again on
- * a copy it borrowed (ca_ad_pack_borrowed). */
-bool ca_ad_hold(ca_ad *ad, const ca_name *name, ca_value v);
 /* Put back an attribute of ad as it was when *saved was copied from its
  * entry (ad's own, not another's), after ca_ad_set changed it: what a
  * program that sets values for a while remembers, without making the

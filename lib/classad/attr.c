@@ -16,9 +16,7 @@ set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v, bool own)
 	ca_attr *at = ca_ad_find(ad, name);
 	ca_value old;
 
-	if (at != NULL && at->kind_ == CA_KIND_SRC)
-		(void)ca_attr_read_src(ad, at);
-	if (at != NULL && ca_attr_lit(at, &old) && ca_value_same(old, v))
+	if (at != NULL && ca_attr_lit_in(ad, at, &old) && ca_value_same(old, v))
 		return false;
 	v = ca_value_copy_into(ad->arena, v);
 	if (own && at != NULL && at->lit_cached == 0 && at->expr_->node == CA_N_LIT &&
@@ -38,7 +36,6 @@ set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v, bool own)
 	else
 		ca_ad_changed(ad);
 	ca_attr_put_value(at, v);
-	at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
 	return true;
 }
 
@@ -59,7 +56,6 @@ ca_set_value(ca_ad *ad, const char *name, ca_value v)
 {
 	(void)ca_ad_set_lit(ad, ca_intern(name, strlen(name)), NULL, v);
 }
-
 
 void
 ca_set_int(ca_ad *ad, const char *name, int64_t i)

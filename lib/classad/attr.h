@@ -24,6 +24,17 @@ void ca_set_bool(ca_ad *ad, const char *name, bool b);
 /* A string (copied); nothing when s is NULL. */
 void ca_set_str(ca_ad *ad, const char *name, const char *s);
 void ca_set_strn(ca_ad *ad, const char *name, const char *s, size_t len);
+/* Set name in ad to the literal v (copied); false when it already was v.
+ * The value is held in the entry, with no node until one is asked for (a
+ * list, a record, or a value the entry cannot say, as a node); a literal
+ * node of the ad's own takes the new value in its place (a tree shared
+ * with other ads is replaced, never changed). So an ad set again and
+ * again does not grow. */
+bool ca_ad_set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v);
+/* The same without changing any node: the expression name had is left as
+ * it is, only no longer the ad's. What a program sets again and again on
+ * a copy it borrowed (ca_ad_pack_borrowed). */
+bool ca_ad_hold(ca_ad *ad, const ca_name *name, ca_value v);
 /* Remove name from ad; whether it was there. */
 bool ca_unset(ca_ad *ad, const char *name);
 bool ca_has(const ca_ad *ad, const char *name);

@@ -42,23 +42,12 @@ ca_value ca_eval_spent(ca_ctx *cx, const ca_attr *at);
 CA_HOT ca_value
 eval_attr_in(ca_ctx *cx, ca_attr *at, const ca_frame *f, int flat)
 {
-	if (flat >= 0 || cx->trace == NULL) {
-		/* a literal, held in the entry or as its node (a shared one,
-		 * say): its value, with no evaluation around it */
-		if (at->lit_cached & CA_LIT_VALUE) {
-			cx->steps++;
-			return ca_attr_value(at);
-		}
-		if (at->lit_cached == 0 && at->expr_->node == CA_N_LIT) {
-			cx->steps++;
-			return at->expr_->u.lit;
-		}
-	}
-	/* a literal kept as text: its value, kept in the entry from now on */
-	if (__builtin_expect(at->kind_ == CA_KIND_SRC, 0) && (flat >= 0 || cx->trace == NULL) &&
-	    ca_attr_read_src(f->ad, at)) {
+	/* a literal, held in the entry, as its node (a shared one, say) or
+	 * as its text: its value, with no evaluation around it */
+	ca_value lit;
+	if ((flat >= 0 || cx->trace == NULL) && ca_attr_lit_in(f->ad, at, &lit)) {
 		cx->steps++;
-		return ca_attr_value(at);
+		return lit;
 	}
 	if (flat >= 0)
 		cx->depth = flat;

@@ -105,7 +105,7 @@ ca_ad_bytes_copy(const ca_ad *ad)
 	size_t n = sizeof(ca_ad) + (size_t)(ad->n < 8 ? 8 : ad->n) * 2 * (sizeof(ca_attr) + 8);
 
 	for (uint32_t i = 0; i < ad->n; i++)
-		n += ca_expr_bytes(ca_attr_expr(ad, &ad->attrs[i])) + text_bytes(ca_attr_spell(&ad->attrs[i]));
+		n += ca_expr_bytes(ca_attr_expr(ad, &ad->attrs[i]));
 	return n;
 }
 
@@ -477,7 +477,6 @@ pack(const ca_ad *src, bool borrow)
 			/* the value in the entry, and no node until something
 			 * asks for the expression */
 			ca_attr_put_value(at, v);
-			at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
 			continue;
 		}
 		*node = *e;	/* an entry's value always fits: e is the node */

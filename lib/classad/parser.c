@@ -731,15 +731,22 @@ kept_value(ca_arena *a, const char *s, size_t n)
 	return ca_real(neg ? -r : r);
 }
 
-ca_expr *
-ca_expr_kept(ca_arena *a, const char *s, size_t n)
+/* The node of literal v, which is in arena a already. */
+static ca_expr *
+lit_node(ca_arena *a, ca_value v)
 {
 	ca_expr *e = ca_arena_zalloc(a, sizeof *e);
 
 	e->node = CA_N_LIT;
 	e->flags = 1;		/* tree height, as the parser keeps it */
-	e->u.lit = kept_value(a, s, n);
+	e->u.lit = v;
 	return e;
+}
+
+ca_expr *
+ca_expr_kept(ca_arena *a, const char *s, size_t n)
+{
+	return lit_node(a, kept_value(a, s, n));
 }
 
 bool
@@ -748,11 +755,10 @@ ca_attr_read_src(const ca_ad *ad, ca_attr *at)
 	ca_value v = kept_value(ad->arena, at->u_.s, at->x_);
 
 	if (!ca_attr_fits(v)) {
-		ca_attr_make_expr(ad, at);
+		ca_attr_set_expr(at, lit_node(ad->arena, v));
 		return false;
 	}
 	ca_attr_put_value(at, v);
-	at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
 	return true;
 }
 
@@ -761,17 +767,9 @@ ca_attr_read_src(const ca_ad *ad, ca_attr *at)
 ca_expr *
 ca_attr_make_expr(const ca_ad *ad, ca_attr *at)
 {
-	ca_arena *a = ad->arena;
-	ca_expr *e;
+	ca_expr *e = at->kind_ == CA_KIND_SRC ? ca_expr_kept(ad->arena, at->u_.s, at->x_) :
+	    lit_node(ad->arena, ca_attr_value(at));
 
-	if (at->kind_ == CA_KIND_SRC)
-		e = ca_expr_kept(a, at->u_.s, at->x_);
-	else {
-		e = ca_arena_zalloc(a, sizeof *e);
-		e->node = CA_N_LIT;
-		e->flags = 1;
-		e->u.lit = ca_attr_value(at);
-	}
 	ca_attr_set_expr(at, e);
 	return e;
 }

@@ -361,13 +361,13 @@ ca_replay_add_slot(ca_replay *r, const ca_ad *ad, ca_diag *err)
 	ca_ad *d = ca_ad_new();
 	ca_set_str(d, "Name", key);
 	for (uint32_t i = 0; i < ad->n; i++) {
-		const ca_attr *a = &ad->attrs[i];
+		ca_attr *a = &ad->attrs[i];
 		const char *nm = ca_attr_spell(a);
-		if (ca_attr_expr(ad, a)->node != CA_N_LIT || !machine_attr(nm))
+		ca_value v;
+		if (!machine_attr(nm) || !ca_attr_lit_in(ad, a, &v))
 			continue;
-		int kind = ca_attr_expr(ad, a)->u.lit.kind;
-		if (kind == CA_INT || kind == CA_REAL || kind == CA_BOOL || kind == CA_STRING)
-			ca_ad_set_copy(d, nm, strlen(nm), ca_attr_expr(ad, a));
+		if (v.kind == CA_INT || v.kind == CA_REAL || v.kind == CA_BOOL || v.kind == CA_STRING)
+			(void)ca_ad_set_lit(d, ca_attr_name(a), nm, v);
 	}
 	int64_t cpus = int_of(r, ad, "TotalCpus", int_of(r, ad, "Cpus", 1));
 	ca_set_int(d, "Cpus", cpus);

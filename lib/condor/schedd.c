@@ -1478,10 +1478,11 @@ ca_job_unsimulated(const ca_ad *job, uint32_t *seen, ca_job_unsim_fn fn, void *a
 		if (*seen >> i & 1)
 			continue;	/* warned about once */
 		const char *name = job_unsim[i].u.name;
-		const ca_attr *at = ca_ad_findn(job, name, strlen(name));
+		ca_attr *at = ca_ad_findn(job, name, strlen(name));
+		ca_value lit;
 		int64_t v;
-		if (at == NULL || ca_attr_expr(job, at)->node != CA_N_LIT ||
-		    ca_value_int(ca_attr_expr(job, at)->u.lit, &v) != 1 || !job_unsim[i].matters(v))
+		if (at == NULL || !ca_attr_lit_in(job, at, &lit) || ca_value_int(lit, &v) != 1 ||
+		    !job_unsim[i].matters(v))
 			continue;
 		*seen |= UINT32_C(1) << i;
 		fn(arg, job, &job_unsim[i].u);

@@ -191,7 +191,8 @@ lin_attr(struct an *a, int scope, const ca_name *name, const ca_frame *f)
 	}
 	ca_attr *at = w.at;
 	const ca_ad *in = w.frame->ad;
-	if (ca_attr_expr(in, at)->node == CA_N_LIT) {
+	ca_value lit;
+	if (ca_attr_lit_in(in, at, &lit)) {
 		if (ca_ad_find(a->s->ad, name) == at) {
 			const ca_name *src;
 			struct slot *x = copied_from(a, name, &src);
@@ -200,12 +201,12 @@ lin_attr(struct an *a, int scope, const ca_name *name, const ca_frame *f)
 				ca_frame xf = { x->ad, NULL, x->ad, NULL };
 				struct an b = { a->sd, x, a->now, a->depth + 1 };
 				struct lin l = lin_attr(&b, CA_SC_NONE, src, &xf);
-				l.v = ca_attr_expr(in, at)->u.lit;
+				l.v = lit;
 				return l;
 			}
-			return clock_attr(a, a->s, name, ca_attr_expr(in, at)->u.lit);
+			return clock_attr(a, a->s, name, lit);
 		}
-		return constant(ca_attr_expr(in, at)->u.lit, INT64_MAX);
+		return constant(lit, INT64_MAX);
 	}
 	if (a->depth >= 64)		/* a cycle: ERROR whenever it is evaluated */
 		return constant(ca_eval(cx, ca_attr_expr(in, at), w.frame), INT64_MAX);

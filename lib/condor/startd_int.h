@@ -274,8 +274,9 @@ static inline ca_value
 lit(const ca_ad *ad, const ca_name *n)
 {
 	ca_attr *at = ca_ad_find(ad, n);
+	ca_value v;
 
-	return at != NULL && ca_attr_expr(ad, at)->node == CA_N_LIT ? ca_attr_expr(ad, at)->u.lit : ca_undef();
+	return at != NULL && ca_attr_lit_in(ad, at, &v) ? v : ca_undef();
 }
 
 static inline bool
