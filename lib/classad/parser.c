@@ -723,7 +723,8 @@ kept_value(ca_arena *a, const char *s, size_t n)
 		    ca_lower((unsigned char)s[0]) == 'f' ? ca_bool(false) : ca_undef();
 	size_t neg = s[0] == '-', i = neg;
 	int64_t v = 0;
-	while (i < n && ca_is_digit((unsigned char)s[i]))
+	/* Eighteen digits cannot overflow; a longer run is a real's. */
+	while (i < n && i - neg < 18 && ca_is_digit((unsigned char)s[i]))
 		v = v * 10 + (s[i++] - '0');
 	if (i == n)
 		return ca_int(neg ? -v : v);

@@ -813,6 +813,44 @@ UNIT_SUITE(core_kept_literal_read)
 	ca_ctx_free(&cx);
 }
 
+/* A literal the long reader kept as text has the value the parser gives the
+ * same text: integers up to the 18 digits it keeps, and reals whose integer
+ * part is longer than any integer. */
+UNIT_SUITE(core_kept_numbers)
+{
+	static const char *const lit[] = {
+		"999999999999999999", "-999999999999999999", "100000000000000000",
+		"99999999999999999999.5", "-1234567890123456789012345.0",
+		"9999999999999999999e3", "0.000000000000000000001", "1e308",
+	};
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	for (size_t i = 0; i < sizeof lit / sizeof lit[0]; i++) {
+		char text[96];
+		ca_diag err;
+		int n = snprintf(text, sizeof text, "KeptNumber = %s\n\n", lit[i]);
+		ca_reader *r = ca_reader_open_mem("t", text, (size_t)n, CA_FMT_LONG, &err);
+		ca_ad *ad;
+		CHECK(r != NULL && ca_reader_next(r, &ad, &err) == 1);
+		ca_reader_close(r);
+		size_t len;
+		CHECK(ca_attr_src(ca_ad_findn(ad, "KeptNumber", 10), &len) != NULL);	/* kept */
+		ca_arena a = { 0 };
+		ca_expr *e = ca_parse_expr(&a, lit[i], strlen(lit[i]), 0, &err);
+		strbuf got = STRBUF_INIT, want = STRBUF_INIT;
+		ca_print_value(&got, ca_eval_attr(&cx, ad, NULL, "KeptNumber"), 0);
+		ca_print_value(&want, ca_eval_expr(&cx, e, NULL, NULL), 0);
+		CHECK(strcmp(got.buf, want.buf) == 0);
+		if (strcmp(got.buf, want.buf) != 0)
+			fprintf(stderr, "  kept %s = %s, parsed %s\n", lit[i], got.buf, want.buf);
+		strbuf_release(&got);
+		strbuf_release(&want);
+		ca_arena_free(&a);
+		ca_ad_free(ad);
+	}
+	ca_ctx_free(&cx);
+}
+
 /* A literal set holds its value in the entry, with no node, and setting it
  * again and again makes nothing; a node something asked for takes a new
  * value in place (ca_ad_set_lit), unless the ad borrowed it: ca_ad_hold
