@@ -513,6 +513,7 @@ ca_attr_set_expr(ca_attr *at, ca_expr *e)
 	at->expr_ = e;
 	at->kind_ = CA_UNDEFINED;
 	at->lit_cached = 0;
+	at->as_read = 0;
 	at->x_ = 0;
 }
 
@@ -680,8 +681,9 @@ ca_ad_put_back(ca_ad *ad, const ca_attr *saved)
 }
 
 void
-ca_ad_keep_text(ca_ad *ad, const struct ca_ad_text *t)
+ca_ad_keep_text(ca_ad *ad, struct ca_ad_text *t)
 {
+	t->version = ad->version;
 	ad->text = t;
 }
 
@@ -728,6 +730,7 @@ void
 ca_ad_clear(ca_ad *ad)
 {
 	ca_ad_changed(ad);
+	ad->text = NULL;	/* its arena goes */
 	ad->n = 0;
 	ad->shape = 0;
 	if (ad->table & CA_TABLE_SHARED_INDEX) {

@@ -90,6 +90,9 @@ typedef struct ca_attr {
 	uint8_t kind_;		/* the value's kind (CA_LIT_VALUE), or CA_KIND_SRC */
 	uint8_t lit_cached : 2;	/* CA_LIT_* */
 	uint8_t busy : 2;	/* being evaluated: cycle detection */
+	uint8_t as_read : 1;	/* the value of its text kept in the ad's
+				 * lines (ca_ad_lines), which is still its
+				 * line there (ca_attr_read_src) */
 	uint16_t x_;		/* a string's or list's length, an absolute
 				 * time's offset, the source text's length */
 } ca_attr;
@@ -158,6 +161,7 @@ ca_attr_put_value(ca_attr *at, ca_value v)
 	at->x_ = v.kind == CA_ABSTIME ? (uint16_t)(int16_t)v.x.off : (uint16_t)v.x.len;
 	at->u_ = v.u;
 	at->lit_cached = CA_LIT_VALUE | CA_LIT_LAZY;
+	at->as_read = 0;
 }
 
 /* kind_ of an attribute whose expression is kept as its source text, to be
@@ -248,13 +252,15 @@ typedef struct ca_ad {
 					 * was (it may wrap) */
 	bool own_arena;			/* ca_ad_free frees the arena too */
 	uint8_t table;			/* where attrs and index live (ad.c) */
-	const struct ca_ad_text *text;	/* its text in the long format, while it
-					 * has not changed (ca_ad_keep_text) */
+	const struct ca_ad_text *text;	/* its text in the long format as it was
+					 * read (ca_ad_keep_text) */
 } ca_ad;
 
-/* An ad's lines in the long format, len bytes, in its arena. */
+/* An ad's lines in the long format, len bytes, in its arena, as they were
+ * when the ad's version was `version`. */
 struct ca_ad_text {
 	size_t len;
+	uint32_t version;
 	char s[];
 };
 
@@ -303,16 +309,26 @@ void ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *spell, const char
 /* A reader that has copied the lines of ad, as it completes it, to t (in
  * ad's arena), each exactly as the long format's writer prints that
  * attribute, keeps them with it: the writer then copies them while the ad
- * does not change. Any change drops them. */
-void ca_ad_keep_text(ca_ad *ad, const struct ca_ad_text *t);
-/* That text and its length, or NULL. */
+ * does not change, and after a change still copies the runs of lines whose
+ * attributes are kept as text there (ca_ad_lines). */
+void ca_ad_keep_text(ca_ad *ad, struct ca_ad_text *t);
+/* The lines of ad as it was read, and their length, or NULL: while it has
+ * not changed, its text (ca_ad_text); after, what its attributes still
+ * kept as text there point into. */
 static inline const char *
-ca_ad_text(const ca_ad *ad, size_t *len)
+ca_ad_lines(const ca_ad *ad, size_t *len)
 {
 	if (ad->text == NULL)
 		return NULL;
 	*len = ad->text->len;
 	return ad->text->s;
+}
+static inline const char *
+ca_ad_text(const ca_ad *ad, size_t *len)
+{
+	if (ad->text == NULL || ad->text->version != ad->version)
+		return NULL;
+	return ca_ad_lines(ad, len);
 }
 /* Once ad is complete: give back the unused room of its attribute table,
  * and find its shape (ads read from one stream mostly share a few); ads of

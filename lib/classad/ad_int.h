@@ -60,13 +60,15 @@ ca_table_of(const ca_ad *ad)
 	return ad->table & ~CA_TABLE_SHARED_INDEX;
 }
 
-/* Every change of ad's attributes: it counts, and the text it was read
- * from no longer says what it holds. */
+/* Every change of ad's attributes: it counts, so the text it was read
+ * from no longer says what it holds (ca_ad_text), unless the count came
+ * round to the text's again. */
 static inline void
 ca_ad_changed(ca_ad *ad)
 {
 	ad->version++;
-	ad->text = NULL;
+	if (ad->text != NULL && ad->version == ad->text->version)
+		ad->text = NULL;
 }
 
 /* at keeps text[0..n) (at most CA_SRC_MAX bytes, in its ad's arena) as
@@ -79,6 +81,7 @@ ca_attr_keep_src(ca_attr *at, const char *text, size_t n)
 	at->kind_ = CA_KIND_SRC;
 	at->lit_cached = CA_LIT_LAZY;
 	at->busy = 0;
+	at->as_read = 0;
 }
 
 /* The entry of name in ad, added (spelled spell, holding nothing yet: the

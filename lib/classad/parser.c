@@ -753,13 +753,18 @@ ca_expr_kept(ca_arena *a, const char *s, size_t n)
 bool
 ca_attr_read_src(const ca_ad *ad, ca_attr *at)
 {
-	ca_value v = kept_value(ad->arena, at->u_.s, at->x_);
+	const char *text = at->u_.s;
+	ca_value v = kept_value(ad->arena, text, at->x_);
 
 	if (!ca_attr_fits(v)) {
 		ca_attr_set_expr(at, lit_node(ad->arena, v));
 		return false;
 	}
 	ca_attr_put_value(at, v);
+	/* text on its line of the ad's lines: a writer may copy the line */
+	size_t len;
+	const char *lines = ca_ad_lines(ad, &len);
+	at->as_read = lines != NULL && (uintptr_t)text - (uintptr_t)lines < len;
 	return true;
 }
 

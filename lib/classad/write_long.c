@@ -64,6 +64,72 @@ attr_tree(const ca_attr *at, ca_expr *tmp)
 	return tmp;
 }
 
+/*
+ * An ad changed since it was read still has its lines as read (ca_ad_lines),
+ * in its attributes' order, each name once. The writer copies from there
+ * the lines of the attributes that are as they were read: a literal kept as
+ * text there, a value read from such text (as_read), a shared expression
+ * whose text is the line's; a run of such lines that follow each other
+ * there at a time. `next` is where the next attribute's line would be.
+ */
+struct lines {
+	const char *at, *end;	/* the ad's lines */
+	const char *run, *next;	/* a run to copy, [run, next) */
+};
+
+static void
+run_flush(strbuf *sb, struct lines *l)
+{
+	if (l->run != NULL)
+		strbuf_add(sb, l->run, (size_t)(l->next - l->run));
+	l->run = NULL;
+}
+
+/* The line of at (spelled s[0..n), its text kept as text[0..tn) or NULL,
+ * its shared tree e or NULL) as read, if it is still at's: copied (into
+ * the run) and true. Otherwise its old line, if next, is passed. */
+static bool
+lines_take(strbuf *sb, struct lines *l, const ca_attr *at, const char *s, size_t n,
+    const char *text, size_t tn, const ca_expr *e)
+{
+	const char *line = NULL, *end = NULL;
+
+	if (text != NULL) {
+		/* kept text in the lines is on its own line, as the reader put it */
+		if ((uintptr_t)text - (uintptr_t)l->at >= (size_t)(l->end - l->at) ||
+		    (uintptr_t)text - (uintptr_t)l->at < n + 3)
+			return false;
+		line = text - n - 3;
+		end = text + tn + 1;
+	} else {
+		const char *p = l->next;
+		if (p == NULL || (size_t)(l->end - p) <= n + 3 || memcmp(p, s, n) != 0 ||
+		    memcmp(p + n, " = ", 3) != 0)
+			return false;
+		const char *t = p + n + 3, *nl = memchr(t, '\n', (size_t)(l->end - t));
+		if (nl == NULL)
+			return false;
+		size_t en;
+		const char *et = e != NULL && (e->flags & CA_EXPR_SHARED) ?
+		    ca_share_old_text(e, &en) : NULL;
+		if (!at->as_read && (et == NULL || en != (size_t)(nl - t) || memcmp(t, et, en) != 0)) {
+			/* changed since: its old line is passed */
+			run_flush(sb, l);
+			l->next = nl + 1;
+			return false;
+		}
+		line = p;
+		end = nl + 1;
+	}
+	if (line != l->next) {
+		run_flush(sb, l);
+		l->run = line;
+	} else if (l->run == NULL)
+		l->run = line;
+	l->next = end;
+	return true;
+}
+
 /* The lines of ad. Whether one it printed (rather than copied from text
  * kept as it was read, or a shared tree's text) holds a newline of its
  * own: see ca_wr_long_put. */
@@ -78,17 +144,25 @@ wr_long(strbuf *sb, const ca_ad *ad)
 		strbuf_add(sb, all, all_len);
 		return false;
 	}
+	struct lines l = { NULL, NULL, NULL, NULL };
+	if ((l.at = ca_ad_lines(ad, &all_len)) != NULL) {
+		l.end = l.at + all_len;
+		l.next = l.at;
+	}
 	for (uint32_t i = 0; i < ad->n; i++) {
 		size_t n;
 		const ca_attr *at = &ad->attrs[i];
 		const char *s = attr_spell(at, &n);
-		bool plain = ca_wr_long_plain(ca_attr_name(at), s, n);
 		/* a literal kept as its text is written as it came; an
 		 * expression many ads share is printed once */
 		size_t tn;
-		ca_expr tmp;
 		const char *text = ca_attr_src(at, &tn);
+		ca_expr tmp;
 		const ca_expr *e = attr_tree(at, &tmp);
+		if (l.at != NULL && lines_take(sb, &l, at, s, n, text, tn, e))
+			continue;
+		run_flush(sb, &l);
+		bool plain = ca_wr_long_plain(ca_attr_name(at), s, n);
 		if (e != NULL && (e->flags & CA_EXPR_SHARED))
 			text = ca_share_old_text(e, &tn);
 		if (plain && text != NULL) {	/* the usual line, in one piece */
@@ -117,6 +191,7 @@ wr_long(strbuf *sb, const ca_ad *ad)
 		newline = newline || memchr(sb->buf + from, '\n', sb->len - from) != NULL;
 		strbuf_addc(sb, '\n');
 	}
+	run_flush(sb, &l);
 	return newline;
 }
 

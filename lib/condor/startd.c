@@ -322,7 +322,7 @@ ca_sd_publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca
 		*pub = ca_expr_share(e);
 	if ((*pub != NULL && cur == *pub) || ca_expr_same(cur, e, 0))
 		return;
-	ca_ad_set(s->ad, n, ca_arena_strndup(s->ad->arena, spell, strlen(spell)),
+	ca_ad_set(s->ad, n, spell,
 	    *pub != NULL ? (ca_expr *)(uintptr_t)*pub : ca_expr_copy(s->ad->arena, e));
 }
 

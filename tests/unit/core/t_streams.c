@@ -1427,3 +1427,71 @@ UNIT_SUITE(streams_long_kept_text)
 		strbuf_release(&out);
 	}
 }
+
+/* An ad changed since it was read is written with the lines of what did
+ * not change copied as they were read (a real as it was written, too),
+ * and what changed printed: a value set, an attribute deleted or added,
+ * text kept from elsewhere. */
+UNIT_SUITE(streams_long_changed_lines)
+{
+	static const char text[] =
+	    "ClMemory = 4096\nClLoad = 2.50\nClName = \"slot1@host\"\n"
+	    "ClStart = ClMemory > 1024 && ClLoad < 3.0\nClState = \"Unclaimed\"\nClTotal = 7\n\n";
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", text, sizeof text - 1, CA_FMT_LONG, &err);
+	ca_ad *ad;
+	ca_ctx cx;
+	strbuf out = STRBUF_INIT;
+	int64_t i;
+	double d;
+	bool b;
+	size_t n;
+
+	ca_ctx_init(&cx);
+	/* the second time, its expression is shared and its lines kept */
+	CHECK(r != NULL && ca_reader_next(r, &ad, &err) == 1);
+	ca_ad_free(ad);
+	ca_reader_close(r);
+	r = ca_reader_open_mem("t", text, sizeof text - 1, CA_FMT_LONG, &err);
+	CHECK(r != NULL && ca_reader_next(r, &ad, &err) == 1);
+	ca_reader_close(r);
+	CHECK(ca_ad_text(ad, &n) != NULL);
+	/* read: the first line and a real among them */
+	CHECK(ca_get_int(&cx, ad, "ClMemory", &i) == 1 && i == 4096);
+	CHECK(ca_get_num(&cx, ad, "ClLoad", &d) == 1 && d == 2.5);
+	CHECK(ca_get_bool(&cx, ad, "ClStart", &b) == 1 && b);
+	ca_set_str(ad, "ClState", "Claimed");
+	CHECK(ca_ad_text(ad, &n) == NULL && ca_ad_lines(ad, &n) != NULL);
+	long_text(ad, &out);
+	CHECK(strcmp(out.buf, "ClMemory = 4096\nClLoad = 2.50\nClName = \"slot1@host\"\n"
+	    "ClStart = ClMemory > 1024 && ClLoad < 3.0\nClState = \"Claimed\"\nClTotal = 7\n\n") == 0);
+	/* a real set anew is printed as such; a new attribute comes last */
+	ca_set_real(ad, "ClLoad", 2.5);	/* the same value: as it was */
+	long_text(ad, &out);
+	CHECK(strstr(out.buf, "ClLoad = 2.50\n") != NULL);
+	ca_set_real(ad, "ClLoad", 2.75);
+	ca_set_int(ad, "ClAdded", 1);
+	long_text(ad, &out);
+	CHECK(strcmp(out.buf, "ClMemory = 4096\nClLoad = 2.75\nClName = \"slot1@host\"\n"
+	    "ClStart = ClMemory > 1024 && ClLoad < 3.0\nClState = \"Claimed\"\nClTotal = 7\n"
+	    "ClAdded = 1\n\n") == 0);
+	/* deleted: its line is not written, the next still are */
+	CHECK(ca_unset(ad, "ClName"));
+	CHECK(ca_get_int(&cx, ad, "ClTotal", &i) == 1 && i == 7);
+	long_text(ad, &out);
+	CHECK(strcmp(out.buf, "ClMemory = 4096\nClLoad = 2.75\n"
+	    "ClStart = ClMemory > 1024 && ClLoad < 3.0\nClState = \"Claimed\"\nClTotal = 7\n"
+	    "ClAdded = 1\n\n") == 0);
+	/* text kept from elsewhere, then read: its own value, not the line's */
+	ca_ad_set_src(ad, ca_intern("ClMemory", 8), NULL, "8192", 4);
+	CHECK(ca_get_int(&cx, ad, "ClMemory", &i) == 1 && i == 8192);
+	ca_ad_set(ad, ca_intern("ClStart", 7), NULL, ca_parse_expr(ad->arena, "true", 4, 0, &err));
+	long_text(ad, &out);
+	CHECK(strcmp(out.buf, "ClMemory = 8192\nClLoad = 2.75\n"
+	    "ClStart = true\nClState = \"Claimed\"\nClTotal = 7\n"
+	    "ClAdded = 1\n\n") == 0);
+	same_as_copy(ad);
+	strbuf_release(&out);
+	ca_ad_free(ad);
+	ca_ctx_free(&cx);
+}
