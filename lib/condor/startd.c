@@ -270,7 +270,7 @@ sattr_add(ca_startd *sd, struct policy *p, struct sattrs *sa, const char *name, 
 	}
 	if (rc == 1)
 		*ca_vec_push(&sa->a) = (struct sattr){ nm,
-		    ca_arena_strndup(&p->arena, name, strlen(name)), e, NULL };
+		    ca_arena_strndup(&p->arena, name, strlen(name)), e, { NULL, NULL } };
 }
 
 /* STARTD_ATTRS (and the older STARTD_EXPRS, and SLOT<N>_STARTD_ATTRS) for
@@ -314,16 +314,29 @@ policy_sattrs(ca_startd *sd, struct policy *p, int64_t id)
 /* A writer prints a shared copy once (ca_sd_publish_expr). */
 void
 ca_sd_publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca_expr *e,
-    const ca_expr **pub)
+    struct pub *pub)
 {
-	const ca_expr *cur = get_expr(s->ad, n);
+	ca_attr *at = ca_ad_find(s->ad, n);
+	ca_value v;
 
-	if (*pub == NULL)
-		*pub = ca_expr_share(e);
-	if ((*pub != NULL && cur == *pub) || ca_expr_same(cur, e, 0))
+	/* a literal the slot holds as its value, or kept as its text, is
+	 * compared without making its node */
+	if (at != NULL && e->node == CA_N_LIT && ca_attr_lit_in(s->ad, at, &v) &&
+	    ca_value_same(v, e->u.lit))
 		return;
-	ca_ad_set(s->ad, n, spell,
-	    *pub != NULL ? (ca_expr *)(uintptr_t)*pub : ca_expr_copy(s->ad->arena, e));
+	const ca_expr *cur = at != NULL ? ca_attr_expr(s->ad, at) : NULL;
+	if (pub->shared == NULL)
+		pub->shared = ca_expr_share(e);
+	if (cur != NULL && (cur == pub->shared || cur == pub->same))
+		return;
+	if (ca_expr_same(cur, e, 0)) {
+		/* a shared tree lives as long as the store */
+		if (cur->flags & CA_EXPR_SHARED)
+			pub->same = cur;
+		return;
+	}
+	ca_ad_set(s->ad, n, spell, pub->shared != NULL ? (ca_expr *)(uintptr_t)pub->shared :
+	    ca_expr_copy(s->ad->arena, e));
 }
 
 /* The policy expressions and STARTD_ATTRS, as the configuration has them. */

@@ -69,11 +69,21 @@ enum {
 #define PX_NVANILLA	(PX_KILL - PX_WANT_SUSPEND + 1)
 
 /* An attribute published from STARTD_ATTRS. */
+/* An expression the startd publishes: its shared copy (ca_expr_share),
+ * which every slot holds as it is and a writer prints once, made when first
+ * published, NULL until then or when the store is full; and the last
+ * shared tree a slot had that is the same (a reader shares a tree by its
+ * text, which gives another pointer), so that the next slot's is told the
+ * same by comparing pointers. */
+struct pub {
+	const ca_expr *shared, *same;
+};
+
 struct sattr {
 	const ca_name *name;
 	const char *spell;
 	ca_expr *e;
-	const ca_expr *pub;	/* e shared, as for struct policy */
+	struct pub pub;		/* e published */
 };
 
 struct sattrs {
@@ -88,9 +98,7 @@ struct policy {
 	ca_arena arena;
 	ca_expr *x[PX_N];		/* NULL: not defined */
 	ca_expr *vx[PX_NVANILLA];	/* the _VANILLA forms, NULL if not defined */
-	/* their shared copies (ca_expr_share), which slots publish; made
-	 * when first published, NULL until then or when the store is full */
-	const ca_expr *xpub[PX_N], *vxpub[PX_NVANILLA];
+	struct pub xpub[PX_N], vxpub[PX_NVANILLA];	/* as slots publish them */
 	const ca_name *xname[PX_N];	/* published names */
 	const ca_name *vname[PX_NVANILLA];
 	ca_vec(struct sattrs) sa;	/* STARTD_ATTRS per SlotID, built when needed */
@@ -235,8 +243,7 @@ struct ca_startd {
 	char tt_spell[CA_S_NSTATES][CA_A_NACTS][40];
 	ca_expr *req_normal, *req_false, *wrl;
 	ca_expr *slot_weight;		/* SLOT_WEIGHT's default: Cpus */
-	/* their shared copies, as struct policy's xpub */
-	const ca_expr *req_normal_pub, *req_false_pub, *wrl_pub, *weight_pub;
+	struct pub req_normal_pub, req_false_pub, wrl_pub, weight_pub;	/* published */
 	strbuf cause, tmp;
 	int64_t clock_t;		/* ClockMin/ClockDay cache */
 	int clock_min, clock_day;
@@ -517,10 +524,10 @@ struct policy *ca_sd_policy_for(ca_startd *sd, int64_t cores, int64_t memory);
 /* Publish the policy expressions and STARTD_ATTRS in the slot. */
 void ca_sd_publish_policy(ca_startd *sd, struct slot *s);
 /* Put expression e under name n (spelled spell) in slot s unless the same
- * is there: its shared copy *pub (made the first time), which every slot
- * holds as it is, or else a copy of its own. */
+ * is there: its shared copy pub->shared (made the first time), which every
+ * slot holds as it is, or else a copy of its own. */
 void ca_sd_publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca_expr *e,
-    const ca_expr **pub);
+    struct pub *pub);
 /* Policy knob px for slot s (the job of its claim as TARGET when with_job):
  * its value, its truth (1, 0, -1), or a number (def when not a number). */
 ca_value ca_sd_eval(ca_startd *sd, struct slot *s, int px, bool with_job);
