@@ -130,15 +130,17 @@ lines_take(strbuf *sb, struct lines *l, const ca_attr *at, const char *s, size_t
 	return true;
 }
 
-/* The lines of ad. Whether one it printed (rather than copied from text
- * kept as it was read, or a shared tree's text) holds a newline of its
- * own: see ca_wr_long_put. */
+static bool old_line_unsafe(const ca_expr *e);
+
+/* The lines of ad. Whether one it wrote does not read back as one line
+ * with the same expression (see ca_wr_long_put); a line copied from those
+ * the ad was read with does, as does a literal kept as text. */
 static bool
 wr_long(strbuf *sb, const ca_ad *ad)
 {
 	size_t all_len;
 	const char *all = ca_ad_text(ad, &all_len);
-	bool newline = false;
+	bool unsafe = false;
 
 	if (all != NULL) {	/* as it was read */
 		strbuf_add(sb, all, all_len);
@@ -162,6 +164,7 @@ wr_long(strbuf *sb, const ca_ad *ad)
 		if (l.at != NULL && lines_take(sb, &l, at, s, n, text, tn, e))
 			continue;
 		run_flush(sb, &l);
+		unsafe = unsafe || (e != NULL && old_line_unsafe(e));
 		bool plain = ca_wr_long_plain(ca_attr_name(at), s, n);
 		if (e != NULL && (e->flags & CA_EXPR_SHARED))
 			text = ca_share_old_text(e, &tn);
@@ -188,11 +191,11 @@ wr_long(strbuf *sb, const ca_ad *ad)
 			strbuf_add(sb, text, tn);
 		else
 			ca_print_expr(sb, e, CA_PR_OLD);
-		newline = newline || memchr(sb->buf + from, '\n', sb->len - from) != NULL;
+		unsafe = unsafe || memchr(sb->buf + from, '\n', sb->len - from) != NULL;
 		strbuf_addc(sb, '\n');
 	}
 	run_flush(sb, &l);
-	return newline;
+	return unsafe;
 }
 
 void
@@ -274,13 +277,6 @@ ca_wr_long_put(strbuf *sb, const ca_ad *ad)
 	 * for a final backslash inside an expression. An ad without
 	 * attributes has no text at all. */
 	bool unsafe = wr_long(sb, ad);
-	for (uint32_t i = 0; i < ad->n && !unsafe; i++) {
-		/* text kept as it was read came from one such line */
-		ca_expr tmp;
-		const ca_expr *e = attr_tree(&ad->attrs[i], &tmp);
-		if (e != NULL)
-			unsafe = old_line_unsafe(e);
-	}
 	if (ad->n == 0)
 		return "the long format cannot hold an ad without attributes "
 		    "(-o new, json or xml can)";

@@ -1491,6 +1491,18 @@ UNIT_SUITE(streams_long_changed_lines)
 	    "ClStart = true\nClState = \"Claimed\"\nClTotal = 7\n"
 	    "ClAdded = 1\n\n") == 0);
 	same_as_copy(ad);
+	/* what it prints is still checked: a newline in a string set, or a
+	 * string ending in a backslash inside an expression, is refused */
+	CHECK(long_text(ad, &out) == 0);
+	ca_set_str(ad, "ClState", "a\nb");
+	CHECK(long_text(ad, &out) == -1);
+	same_as_copy(ad);
+	ca_set_str(ad, "ClState", "Claimed");
+	CHECK(long_text(ad, &out) == 0);
+	ca_ad_set(ad, ca_intern("ClStart", 7), NULL,
+	    ca_parse_expr(ad->arena, "{\"C:\\\\\", 1}", 11, 0, &err));
+	CHECK(long_text(ad, &out) == -1);
+	same_as_copy(ad);
 	strbuf_release(&out);
 	ca_ad_free(ad);
 	ca_ctx_free(&cx);
