@@ -138,6 +138,31 @@ kept_text_same(const ca_ad *ad)
 	free(b);
 }
 
+/* An ad changed after it was read is written with the lines of what did
+ * not change copied from those it was read with: it still reads back as
+ * itself. Which literals are read, which attribute is deleted and which
+ * set comes from the input's bytes. */
+static void
+changed_reads_back(ca_ad *ad, const uint8_t *data, size_t size)
+{
+	size_t n;
+
+	if (ca_ad_lines(ad, &n) == NULL || ad->n == 0)
+		return;
+	for (uint32_t i = 0; i < ad->n; i++) {
+		ca_value v;
+		if (data[i % size] & 1)
+			(void)ca_attr_lit_in(ad, &ad->attrs[i], &v);
+	}
+	uint32_t del = (uint32_t)(data[size / 2] % ad->n);
+	uint32_t set = (uint32_t)(data[size - 1] % ad->n);
+	const ca_name *sn = ca_attr_name(&ad->attrs[set]);
+	ca_ad_set_lit(ad, sn, NULL, ca_int((int64_t)size));
+	if (ad->n > 1)
+		(void)ca_ad_delete(ad, ca_attr_name(&ad->attrs[del == set ? (del + 1) % ad->n : del]));
+	read_back(ad, CA_FMT_LONG);
+}
+
 /*
  * The first byte chooses: bits 0-2 the format asked for (auto, long, new,
  * json, xml), bit 3 whether the rest is gzip-compressed here first. The
@@ -192,6 +217,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ca_format_ad(&sb, ad, (ca_format)f);
 			read_back(ad, (ca_format)f);
 		}
+		changed_reads_back(ad, data, size);
 		ca_ad_free(ad);
 	}
 	(void)ca_reader_format(r);
