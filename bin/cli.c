@@ -19,6 +19,7 @@ int cli_status;
 struct cli_common cli_common;
 
 static void progress_begin(void);
+static bool terminal(FILE *fp);
 
 void
 cli_init(int argc, char **argv, const char *name)
@@ -27,6 +28,12 @@ cli_init(int argc, char **argv, const char *name)
 	(void)argv;
 	progname = name;
 	cli_status = EX_OK;
+	/* ads written to a file or a pipe go in large writes: stdio's 4 KB
+	 * made a system call for every ad or two (glibc sizes a buffer it
+	 * allocates itself by the file's block, whatever it is asked) */
+	static char outbuf[1 << 18];
+	if (!terminal(stdout))
+		(void)setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 	progress_begin();
 }
 
