@@ -491,6 +491,36 @@ kept_line(ca_reader *r, ca_ad *ad)
 	return true;
 }
 
+/* Where the ad being read, which has had the names of the shape it
+ * follows so far, has next the name ns[0..nlen) that shape does not: one
+ * of the other shapes kept that has the ad's names so far and this one
+ * next becomes the shape followed (and that one is kept in its place).
+ * The name, or NULL. A few tries an ad, so that a stream of ads unlike
+ * any costs nothing much. */
+static const ca_name *
+alt_shape(ca_reader *r, const ca_ad *ad, const char *ns, size_t nlen)
+{
+	uint32_t at = ad->n;
+
+	for (int k = 0; k < READ_ALT_SHAPES && r->alt_tries < 2 * READ_ALT_SHAPES; k++) {
+		struct shape_names *a = &r->alt[k];
+		if (a->n <= at || a->at[at].len != nlen || !same_bytes(a->at[at].spell, ns, nlen))
+			continue;
+		r->alt_tries++;
+		uint32_t i = 0;
+		while (i < at && a->at[i].name == r->shape.at[i].name &&
+		    a->at[i].spell == r->shape.at[i].spell)
+			i++;
+		if (i < at)
+			continue;
+		struct shape_names t = *a;
+		*a = r->shape;
+		r->shape = t;
+		return r->shape.at[at].name;
+	}
+	return NULL;
+}
+
 int
 ca_rd_next_long(ca_reader *r, ca_ad **out)
 {
@@ -579,6 +609,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			r->ad_off = r->base + r->pos;
 			r->in_shape = r->exact = true;
 			r->spos = 0;
+			r->alt_tries = 0;
 			text_start(r, ad);
 		}
 		const ca_name *nm = NULL;
@@ -587,7 +618,14 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		/* a name of the last ad, at its place or a little after,
 		 * spelled the same: no need to look it up, nor for it in ad */
 		bool fresh = false;
-		if (r->in_shape)
+		if (r->in_shape && r->exact && !(r->spos < r->shape.n &&
+		    r->shape.at[r->spos].len == nlen && same_bytes(r->shape.at[r->spos].spell, ns, nlen)) &&
+		    (nm = alt_shape(r, ad, ns, nlen)) != NULL) {
+			/* the ad goes on as one of another shape */
+			spell = r->shape.at[ad->n].spell;
+			r->spos = ad->n + 1;
+			fresh = true;
+		} else if (r->in_shape)
 			for (uint32_t j = r->spos; j < r->shape.n && j < r->spos + SHAPE_AHEAD; j++) {
 				const struct shape_name *x = &r->shape.at[j];
 				if (x->len == nlen && same_bytes(x->spell, ns, nlen)) {
@@ -662,11 +700,18 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 	if (rc == 0 && r->stars)
 		truncated(r, r->ad_line, "the last ad has no \"***\" line after it as the others have");
 	r->last_bytes = (size_t)(r->base + r->pos - r->ad_off);
-	r->shape_hint = r->in_shape && r->exact && ad->n == r->shape.n ? r->last_shape : 0;
+	r->shape_hint = r->in_shape && r->exact && ad->n == r->shape.n ? r->shape.id : 0;
 	if (r->text != NULL)
 		ca_ad_keep_text(ad, r->text);
 	if (!r->exact || !r->in_shape || r->spos != ad->n || ad->n != r->shape.n) {
+		/* a new shape: the one followed is kept among the others, in
+		 * place of the one kept longest */
+		struct shape_names old = r->alt[r->alt_next];
+		r->alt[r->alt_next] = r->shape;
+		r->alt_next = (r->alt_next + 1) % READ_ALT_SHAPES;
+		r->shape = old;
 		r->shape.n = 0;
+		r->shape.id = 0;
 		for (uint32_t i = 0; i < ad->n; i++) {
 			const ca_attr *at = &ad->attrs[i];
 			const ca_name *nm = ca_attr_name(at);

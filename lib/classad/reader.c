@@ -309,6 +309,8 @@ ca_reader_close(ca_reader *r)
 	ca_vec_free(&r->stk);
 	ca_vec_free(&r->esc);
 	ca_vec_free(&r->shape);
+	for (int k = 0; k < READ_ALT_SHAPES; k++)
+		ca_vec_free(&r->alt[k]);
 	free(r);
 }
 
@@ -659,7 +661,7 @@ ca_reader_next(ca_reader *r, ca_ad **out, ca_diag *err)
 		/* the shape the long reader saw again, known good only if
 		 * this ad is handed out */
 		uint32_t hint = r->shape_hint;
-		r->shape_hint = r->last_shape = 0;
+		r->shape_hint = r->shape.id = 0;
 		/* an ad with the last one's names, spelled alike, was
 		 * looked at then */
 		if (hint == 0 && name_too_long(r, *out)) {
@@ -675,7 +677,7 @@ ca_reader_next(ca_reader *r, ca_ad **out, ca_diag *err)
 			ca_ad_trim_shaped(*out, hint);
 		else
 			ca_ad_trim(*out);
-		r->last_shape = (*out)->shape;
+		r->shape.id = (*out)->shape;	/* the long reader's shape is this ad's */
 	}
 	return rc;
 }

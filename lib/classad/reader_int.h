@@ -26,6 +26,23 @@ struct escpos {
 	size_t dec, raw;	/* after an escape: decoded and raw bytes so far */
 };
 
+/* The names of an ad the long reader read, in order, as it spelled them
+ * (the spellings interned), and its shape number (ca_ad_shape_of) once
+ * known, else 0. */
+struct shape_names {
+	struct shape_name {
+		const ca_name *name;
+		const char *spell;
+		uint32_t len;
+		bool own;	/* spell is the name's own spelling */
+		bool plain;	/* the long format's writer prints it so */
+	} *at;
+	size_t n, cap;
+	uint32_t id;
+};
+
+#define READ_ALT_SHAPES	3
+
 /* The reader behind reader.h's ca_reader. */
 struct ca_reader {
 	const char *name;
@@ -53,18 +70,18 @@ struct ca_reader {
 	 * (the spellings interned). While an ad has only names of it, in its
 	 * order (in_shape), up to shape.at[spos], a name spelled as one of
 	 * the next few there is that name, and new to the ad. */
-	ca_vec(struct shape_name {
-		const ca_name *name;
-		const char *spell;
-		uint32_t len;
-		bool own;	/* spell is the name's own spelling */
-		bool plain;	/* the long format's writer prints it so */
-	}) shape;
+	struct shape_names shape;
 	uint32_t spos;
 	bool in_shape;
 	bool exact;		/* every name so far at its place in shape */
-	uint32_t last_shape;	/* the shape number of the last ad */
-	uint32_t shape_hint;	/* the ad just read has last_shape, or 0 */
+	uint32_t shape_hint;	/* the ad just read has shape.id, or 0 */
+	/* the names of the ads of a few other shapes before it (a machine's
+	 * slots alternate between some): where an ad leaves the shape it
+	 * follows for one of these, having had its names so far, it follows
+	 * that one */
+	struct shape_names alt[READ_ALT_SHAPES];
+	uint32_t alt_next;	/* the one to give up for a new shape */
+	uint32_t alt_tries;	/* this ad's comparisons with them */
 	/* long: the lines of the ad being read, copied to its arena while
 	 * each is as the writer prints it (ca_ad_keep_text); NULL once one
 	 * is not, and when ads are packed */

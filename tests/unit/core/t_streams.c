@@ -1428,6 +1428,78 @@ UNIT_SUITE(streams_long_kept_text)
 	}
 }
 
+/* Ads of a few shapes that share their first names and then part (a
+ * machine's slots: partitionable, dynamic, claimed or not) read in any
+ * order as each alone: the same attributes, spellings, text and shape. */
+UNIT_SUITE(streams_long_alternating_shapes)
+{
+	static const char *const tail[] = {
+		"AsState = \"Unclaimed\"\nAsCpus = 16\nAsStart = AsCpus > 0\n",
+		"AsState = \"Claimed\"\nAsRemoteUser = \"u@x\"\nAsJobId = \"1.0\"\nAsCpus = 1\n",
+		"AsState = \"Claimed\"\nAsRemoteUser = \"u@x\"\nASJOBID = \"2.0\"\nAsCpus = 2\n",
+		"AsSlotType = \"Partitionable\"\nAsCpus = 8\nAsStart = AsCpus > 0\nAsChild = {1, 2}\n",
+		"AsState = \"Owner\"\n",
+		"AsState = \"Unclaimed\"\nAsCpus = 16\nAsStart = AsCpus > 0\nAsMore = 1\n",
+		/* the next name of one shape at its place in another, whose
+		 * names before it are not the ad's */
+		"AsOwnerOnly = 1\nAsCpus = 4\n",
+		"AsState = \"Owner\"\nAsCpus = 4\n",
+	};
+	strbuf in = STRBUF_INIT;
+	uint64_t x = 88172645463325252u;
+	int pick[300];
+
+	ca_intern("ASJOBID", 7);	/* AsJobId is another spelling */
+	for (int i = 0; i < 300; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		pick[i] = (int)(x % (sizeof tail / sizeof tail[0]));
+		strbuf_addf(&in, "AsName = \"slot%d\"\nAsMachine = \"m%d\"\n%s\n", i, i / 8,
+		    tail[pick[i]]);
+	}
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", in.buf, in.len, CA_FMT_LONG, &err);
+	strbuf a = STRBUF_INIT, b = STRBUF_INIT, one = STRBUF_INIT;
+	ca_ad *ad, *alone;
+	/* once first, so that its expressions are shared (and kept as text
+	 * the same way) both times */
+	while (ca_reader_next(r, &ad, &err) == 1)
+		ca_ad_free(ad);
+	ca_reader_close(r);
+	r = ca_reader_open_mem("t", in.buf, in.len, CA_FMT_LONG, &err);
+	for (int i = 0; i < 300; i++) {
+		CHECK(ca_reader_next(r, &ad, &err) == 1);
+		strbuf_reset(&one);
+		strbuf_addf(&one, "AsName = \"slot%d\"\nAsMachine = \"m%d\"\n%s\n", i, i / 8,
+		    tail[pick[i]]);
+		ca_reader *r1 = ca_reader_open_mem("t", one.buf, one.len, CA_FMT_LONG, &err);
+		CHECK(ca_reader_next(r1, &alone, &err) == 1);
+		ca_reader_close(r1);
+		long_text(ad, &a);
+		long_text(alone, &b);
+		CHECK(strcmp(a.buf, b.buf) == 0);
+		CHECK(ad->n == alone->n && ad->shape == alone->shape);
+		for (uint32_t k = 0; k < ad->n && k < alone->n; k++)
+			CHECK(ca_attr_spell(&ad->attrs[k]) == ca_attr_spell(&alone->attrs[k]));
+		size_t n1, n2;
+		CHECK((ca_ad_text(ad, &n1) != NULL) == (ca_ad_text(alone, &n2) != NULL));
+		strbuf_reset(&a);
+		strbuf_reset(&b);
+		ca_print_ad(&a, ad, 0);
+		ca_print_ad(&b, alone, 0);
+		CHECK(strcmp(a.buf, b.buf) == 0);
+		ca_ad_free(ad);
+		ca_ad_free(alone);
+	}
+	CHECK(ca_reader_next(r, &ad, &err) == 0);
+	ca_reader_close(r);
+	strbuf_release(&in);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&one);
+}
+
 /* An ad changed since it was read is written with the lines of what did
  * not change copied as they were read (a real as it was written, too),
  * and what changed printed: a value set, an attribute deleted or added,
