@@ -132,9 +132,19 @@ lines_take(strbuf *sb, struct lines *l, const ca_attr *at, const char *s, size_t
 
 static bool old_line_unsafe(const ca_expr *e);
 
+/* Whether the long format may not hold the expression at holds as its
+ * line: only a tree can hold what it cannot (a literal kept as text, or
+ * its value, is one line's literal). A line copied from those the ad was
+ * read with is judged as the tree it holds, so that the ad and a copy of
+ * it are written alike. */
+static bool
+attr_unsafe(const ca_attr *at)
+{
+	return !(at->lit_cached & CA_LIT_LAZY) && old_line_unsafe(at->expr_);
+}
+
 /* The lines of ad. Whether one it wrote does not read back as one line
- * with the same expression (see ca_wr_long_put); a line copied from those
- * the ad was read with does, as does a literal kept as text. */
+ * with the same expression (see ca_wr_long_put). */
 static bool
 wr_long(strbuf *sb, const ca_ad *ad)
 {
@@ -144,7 +154,9 @@ wr_long(strbuf *sb, const ca_ad *ad)
 
 	if (all != NULL) {	/* as it was read */
 		strbuf_add(sb, all, all_len);
-		return false;
+		for (uint32_t i = 0; i < ad->n && !unsafe; i++)
+			unsafe = attr_unsafe(&ad->attrs[i]);
+		return unsafe;
 	}
 	struct lines l = { NULL, NULL, NULL, NULL };
 	if ((l.at = ca_ad_lines(ad, &all_len)) != NULL) {
@@ -161,8 +173,10 @@ wr_long(strbuf *sb, const ca_ad *ad)
 		const char *text = ca_attr_src(at, &tn);
 		ca_expr tmp;
 		const ca_expr *e = attr_tree(at, &tmp);
-		if (l.at != NULL && lines_take(sb, &l, at, s, n, text, tn, e))
+		if (l.at != NULL && lines_take(sb, &l, at, s, n, text, tn, e)) {
+			unsafe = unsafe || attr_unsafe(at);
 			continue;
+		}
 		run_flush(sb, &l);
 		unsafe = unsafe || (e != NULL && old_line_unsafe(e));
 		bool plain = ca_wr_long_plain(ca_attr_name(at), s, n);
