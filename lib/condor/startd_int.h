@@ -68,7 +68,6 @@ enum {
 #define PX_FIRST_VANILLA PX_WANT_SUSPEND	/* WANT_SUSPEND..KILL have _VANILLA forms */
 #define PX_NVANILLA	(PX_KILL - PX_WANT_SUSPEND + 1)
 
-/* An attribute published from STARTD_ATTRS. */
 /* An expression the startd publishes: its shared copy (ca_expr_share),
  * which every slot holds as it is and a writer prints once, made when first
  * published, NULL until then or when the store is full; and the last
@@ -79,6 +78,7 @@ struct pub {
 	const ca_expr *shared, *same;
 };
 
+/* An attribute published from STARTD_ATTRS. */
 struct sattr {
 	const ca_name *name;
 	const char *spell;
