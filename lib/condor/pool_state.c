@@ -16,6 +16,7 @@
 #include "accountant.h"
 #include "pool.h"
 #include "pool_int.h"
+#include "statefile.h"
 
 #define O_SAFE (O_NOFOLLOW | O_CLOEXEC | O_NOCTTY)
 
@@ -253,6 +254,7 @@ read_int(int dirfd, const char *name, const char *disp, int64_t *v, bool need, c
 
 struct adfile {
 	FILE *fp;
+	char *buf;		/* fp's (ca_fdopen_ads) */
 	ca_writer *w;
 	bool bad, refused;
 };
@@ -263,7 +265,7 @@ adfile_open(struct adfile *f, int dirfd, const char *name, const char *disp, ca_
 	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_SAFE, 0644);
 
 	*f = (struct adfile){ 0 };
-	if (fd < 0 || (f->fp = fdopen(fd, "w")) == NULL) {
+	if (fd < 0 || (f->fp = ca_fdopen_ads(fd, &f->buf)) == NULL) {
 		if (fd >= 0)
 			close(fd);
 		return sys(err, disp, "cannot create %s", name);
@@ -290,6 +292,7 @@ adfile_close(struct adfile *f, bool sync, const char *name, const char *disp, ca
 
 	bad |= fflush(f->fp) != 0 || ferror(f->fp) || (sync && fsync(fileno(f->fp)) < 0);
 	bad |= fclose(f->fp) != 0;
+	free(f->buf);
 	if (bad)
 		return sys(err, disp, "cannot write %s", name);
 	if (f->refused) {

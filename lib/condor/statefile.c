@@ -13,6 +13,21 @@
 #include "classad.h"
 #include "statefile.h"
 
+#define ADS_BUF (256 * 1024)
+
+FILE *
+ca_fdopen_ads(int fd, char **buf)
+{
+	FILE *fp = fdopen(fd, "w");
+
+	*buf = NULL;
+	if (fp != NULL) {
+		*buf = ca_xmalloc(ADS_BUF);
+		(void)setvbuf(fp, *buf, _IOFBF, ADS_BUF);
+	}
+	return fp;
+}
+
 int
 ca_statefile_begin(ca_statefile *sf, const char *path, ca_diag *err)
 {
@@ -23,7 +38,7 @@ ca_statefile_begin(ca_statefile *sf, const char *path, ca_diag *err)
 	int fd;
 
 	sf->fp = NULL;
-	sf->path = sf->tmp = NULL;
+	sf->path = sf->tmp = sf->buf = NULL;
 	strbuf_add(&tmp, path, slash ? (size_t)(slash - path) + 1 : 0);
 	strbuf_addf(&tmp, ".%s.XXXXXX", slash ? slash + 1 : path);
 	if ((fd = mkstemp(tmp.buf)) < 0) {
@@ -38,7 +53,7 @@ ca_statefile_begin(ca_statefile *sf, const char *path, ca_diag *err)
 		umask(mask);
 		mode = 0666 & ~mask;
 	}
-	if (fchmod(fd, mode) < 0 || (sf->fp = fdopen(fd, "w")) == NULL) {
+	if (fchmod(fd, mode) < 0 || (sf->fp = ca_fdopen_ads(fd, &sf->buf)) == NULL) {
 		ca_diag_errno(err, path, errno, "cannot write %s", tmp.buf);
 		close(fd);
 		unlink(tmp.buf);
@@ -55,7 +70,8 @@ release(ca_statefile *sf)
 {
 	free(sf->path);
 	free(sf->tmp);
-	sf->path = sf->tmp = NULL;
+	free(sf->buf);
+	sf->path = sf->tmp = sf->buf = NULL;
 	sf->fp = NULL;
 }
 

@@ -14,7 +14,13 @@ typedef struct ca_statefile {
 	FILE *fp;		/* the temporary file, open for writing */
 	char *path;		/* the state file */
 	char *tmp;		/* the temporary file: "DIR/.NAME.XXXXXX" */
+	char *buf;		/* fp's buffer (ca_fdopen_ads) */
 } ca_statefile;
+
+/* Descriptor fd as a stream to write ads to, with a buffer of 256 KB in
+ * *buf, to free once the stream is closed: stdio's own is the file's
+ * block (4 KB), a system call for every ad or two. NULL with errno. */
+FILE *ca_fdopen_ads(int fd, char **buf);
 
 /* Create the temporary file for path, with the mode of path when it exists
  * (else 0666 less the umask). 0, or -1 with err (a system error). */
