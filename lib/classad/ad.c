@@ -115,13 +115,15 @@ names_grow(void)
  * are mostly a few literals, looked up again and again: a direct-mapped
  * cache by the text's address and length, checked against a copy of its
  * bytes (the same bytes are the same name, wherever they are), saves
- * hashing and comparing them case-blind each time. */
+ * hashing and comparing them case-blind each time. It keeps names found
+ * and names missing alike. */
 #define FOUND_SLOTS	512
 #define FOUND_TEXT	32
 
 static struct found {
 	const char *s;
 	uint32_t len;
+	uint32_t count;		/* nm NULL: not found among names.n = count */
 	const ca_name *nm;
 	char text[FOUND_TEXT];
 } found[FOUND_SLOTS];
@@ -140,23 +142,26 @@ ca_intern_find(const char *s, size_t len)
 	if (names.cap == 0)
 		return NULL;
 	struct found *f = len < FOUND_TEXT ? found_slot(s, len) : NULL;
-	if (f != NULL && f->s == s && f->len == len && memcmp(f->text, s, len) == 0)
+	if (f != NULL && f->s == s && f->len == len && memcmp(f->text, s, len) == 0 &&
+	    (f->nm != NULL || f->count == names.n))
 		return f->nm;
 	uint32_t h = name_hash(s, len);
+	const ca_name *nm;
 	for (uint32_t j = h & (names.cap - 1);; j = (j + 1) & (names.cap - 1)) {
-		const ca_name *nm = names.slot[j];
-		if (nm == NULL)
-			return NULL;
-		if (same_name(nm, h, s, len)) {
-			if (f != NULL) {
-				f->s = s;
-				f->len = (uint32_t)len;
-				f->nm = nm;
-				memcpy(f->text, s, len);
-			}
-			return nm;
-		}
+		nm = names.slot[j];
+		if (nm == NULL || same_name(nm, h, s, len))
+			break;
 	}
+	/* a name no ad has is looked for as often (a job's PeriodicHold):
+	 * remembered as missing until the next name is added */
+	if (f != NULL) {
+		f->s = s;
+		f->len = (uint32_t)len;
+		f->count = names.n;
+		f->nm = nm;
+		memcpy(f->text, s, len);
+	}
+	return nm;
 }
 
 const ca_name *
