@@ -543,14 +543,30 @@ classify(ca_neg *n, const struct slot *s, uint32_t sub, double srank, bool only_
 	return K_OK;
 }
 
+/* NEGOTIATOR_POST_JOB_RANK (post) or _PRE_ of job rep on slot s: the
+ * slot's own when no job changes it and the slot is as it was (not fresh),
+ * worked out the first time it is asked for. */
+static double
+job_rank(ca_neg *n, struct slot *s, struct job *rep, bool post, bool fresh)
+{
+	const ca_expr *e = post ? n->pol.post_job_rank : n->pol.pre_job_rank;
+	bool *known = post ? &s->post_known : &s->pre_known;
+	double *v = post ? &s->post : &s->pre;
+
+	if (fresh || !(post ? s->post_fixed : s->pre_fixed))
+		return ca_neg_rank(n, e, s->ad, rep->ad);
+	if (!*known)
+		*v = ca_neg_rank(n, e, s->ad, n->jobs.at[0].ad);
+	*known = true;
+	return *v;
+}
+
 /* The sort keys of a candidate (jrank and srank already set). */
 static void
 cand_keys(ca_neg *n, struct cand *c, struct slot *s, struct job *rep, bool fresh)
 {
-	c->pre = s->pre_fixed && !fresh ? s->pre :
-	    ca_neg_rank(n, n->pol.pre_job_rank, s->ad, rep->ad);
-	c->post = s->post_fixed && !fresh ? s->post :
-	    ca_neg_rank(n, n->pol.post_job_rank, s->ad, rep->ad);
+	c->pre = job_rank(n, s, rep, false, fresh);
+	c->post = job_rank(n, s, rep, true, fresh);
 	if (c->reason != CA_NEG_NOPREEMPTION) {
 		eph_on(n, rep);
 		ca_neg_remote_eph(n, s);
@@ -561,23 +577,51 @@ cand_keys(ca_neg *n, struct cand *c, struct slot *s, struct job *rep, bool fresh
 	ca_arena_reset(&n->cx->scratch);
 }
 
-/* A consumption-policy candidate as the slot is now: 1 fits, 0 not. */
-static int
-cp_cand(ca_neg *n, struct slot *s, struct job *rep, struct cand *c)
+/* Where key k's twins keep slot s's candidate, or NULL (no twins, or the
+ * cycle's memory for them spent). */
+static struct cpmemo *
+cp_memo(ca_neg *n, const struct key *k, const struct slot *s)
 {
+	struct key *first = &n->keys.at[k->twin];
+
+	if (!first->twinned)
+		return NULL;
+	if (first->memo == NULL) {
+		size_t bytes = (size_t)n->ncp * sizeof *first->memo;
+		if (n->memo_bytes + bytes > CPMEMO_MAX)
+			return NULL;
+		n->memo_bytes += bytes;
+		first->memo = ca_xcalloc(n->ncp, sizeof *first->memo);
+	}
+	return &first->memo[s->cpi];
+}
+
+/* Key k's consumption-policy candidate as the slot is now: 1 fits, 0 not. */
+static int
+cp_cand(ca_neg *n, const struct key *k, struct slot *s, struct cand *c)
+{
+	struct job *rep = &n->jobs.at[k->rep];
 	double cons[32];
 
 	if (s->nres > 32 || rep->negreq != NULL)
 		return 0;
+	struct cpmemo *m = cp_memo(n, k, s);
+	if (m != NULL && m->version == s->version + 1) {
+		*c = m->c;
+		return m->fits;
+	}
 	memset(c, 0, sizeof *c);
-	if (!cp_fits(n, s, rep, cons, &c->cost, &c->jrank, &c->srank))
-		return 0;
-	c->slot = (uint32_t)(s - n->slots.at);
-	c->version = s->version;
-	c->multi = NONE;
-	c->reason = CA_NEG_NOPREEMPTION;
-	cand_keys(n, c, s, rep, true);
-	return 1;
+	bool fits = cp_fits(n, s, rep, cons, &c->cost, &c->jrank, &c->srank);
+	if (fits) {
+		c->slot = (uint32_t)(s - n->slots.at);
+		c->version = s->version;
+		c->multi = NONE;
+		c->reason = CA_NEG_NOPREEMPTION;
+		cand_keys(n, c, s, rep, true);
+	}
+	if (m != NULL)
+		*m = (struct cpmemo){ s->version + 1, fits, *c };
+	return fits;
 }
 
 /* Dynamic slots: lowest CurrentRank first. */
@@ -780,7 +824,7 @@ consider(ca_neg *n, struct key *k, struct slot *s, const ca_hit *hit, bool only_
 			return K_RANKMODE;
 		if (rep->negreq != NULL)
 			return K_NEGREQ;
-		if (cp_cand(n, s, rep, c))
+		if (cp_cand(n, k, s, c))
 			return K_OK;
 		return s->version ? K_CPFULL : K_NOMATCH;
 	}
@@ -1048,14 +1092,7 @@ consume(ca_neg *n, struct slot *s, struct job *rep, struct match *m)
 	}
 	m->cp = true;
 	s->version++;
-	if (s->pre_fixed || s->post_fixed) {
-		const ca_ad *any = n->jobs.at[0].ad;
-		if (s->pre_fixed)
-			s->pre = ca_neg_rank(n, n->pol.pre_job_rank, s->ad, any);
-		if (s->post_fixed)
-			s->post = ca_neg_rank(n, n->pol.post_job_rank, s->ad, any);
-		ca_arena_reset(&n->cx->scratch);
-	}
+	s->pre_known = s->post_known = false;	/* its resources changed */
 }
 
 static void
@@ -1350,7 +1387,7 @@ top_stands(ca_neg *n, struct key *k, bool follow, uint32_t job)
 	}
 	if (s->cp && top->version != s->version) {
 		struct cand x;
-		if (cp_cand(n, s, rep, &x)) {
+		if (cp_cand(n, k, s, &x)) {
 			*top = x;
 			sift_down(c->heap.at, c->heap.n, 0);
 		} else {

@@ -744,8 +744,10 @@ prepare_slots(ca_neg *n)
 	n->cpslots = ca_xcalloc(ns + 1, sizeof *n->cpslots);
 	n->pslots = ca_xcalloc(ns + 1, sizeof *n->pslots);
 	for (uint32_t i = 0; i < ns; i++) {
-		if (n->slots.at[i].cp)
+		if (n->slots.at[i].cp) {
+			n->slots.at[i].cpi = n->ncp;
 			n->cpslots[n->ncp++] = i;
+		}
 		else if (n->slots.at[i].pslot && n->slots.at[i].kids.n > 0)
 			n->pslots[n->npk++] = i;
 	}
@@ -941,6 +943,8 @@ sig_equal(const ca_neg *n, uint32_t a, uint32_t b)
 	return memcmp(n->sigs + a, n->sigs + b, n->nsig * sizeof *n->sigs) == 0;
 }
 
+static bool close_over_jobs(ca_neg *n, ca_nameset *set);
+
 /* The job names the negotiator's expressions reach, through the slots and
  * the jobs' own definitions; true when they cannot be known. */
 static bool
@@ -972,10 +976,22 @@ signature_names(ca_neg *n)
 	}
 	ca_walkkinds_free(&kinds);
 	ca_nameset_free(&looked);
-	/* and what the jobs' definitions of those names reach in the job */
-	r.side = CA_REF_SELF;
-	for (uint32_t done = 0; done < n->signames.v.n; done++) {
-		const ca_name *nm = n->signames.v.at[done];
+	if (close_over_jobs(n, &n->signames))
+		dynamic = true;
+	n->nsig = (uint32_t)n->signames.v.n;
+	return dynamic;
+}
+
+/* To the job names in set, what the jobs' definitions of them reach in
+ * the job; true when that cannot be known. */
+static bool
+close_over_jobs(ca_neg *n, ca_nameset *set)
+{
+	struct refs r = { set, CA_REF_SELF, false };
+	bool dynamic = false;
+
+	for (uint32_t done = 0; done < set->v.n; done++) {
+		const ca_name *nm = set->v.at[done];
 		const ca_expr *last = NULL;
 		for (uint32_t j = 0; j < n->jobs.n; j++) {
 			ca_attr *at = ca_ad_find(n->jobs.at[j].ad, nm);
@@ -986,8 +1002,109 @@ signature_names(ca_neg *n)
 				dynamic = true;
 		}
 	}
-	n->nsig = (uint32_t)n->signames.v.n;
 	return dynamic;
+}
+
+/* The job names a consumption-policy slot's candidate reads beyond the
+ * key's (struct key's twins): the requests, and whatever the Consumption
+ * expressions reach on either side, closed over the jobs' definitions. A
+ * superset does no harm: it only makes fewer twins. True when what they
+ * reach cannot be known. */
+static bool
+cp_names(ca_neg *n, ca_nameset *set)
+{
+	struct refs other = { set, CA_REF_OTHER, false }, self = { set, CA_REF_SELF, false };
+	ca_vec(const ca_expr *) walked = CA_VEC_INIT;
+	bool dynamic = false;
+
+	for (uint32_t q = 0; q < n->ncp; q++) {
+		const struct slot *s = &n->slots.at[n->cpslots[q]];
+		for (uint32_t r = 0; r < s->nres; r++) {
+			ca_nameset_add(set, s->res[r].req);
+			bool seen = false;
+			for (size_t w = 0; w < walked.n && !seen; w++)
+				seen = walked.at[w] == s->res[r].cons;
+			if (seen || s->res[r].cons == NULL)
+				continue;
+			*ca_vec_push(&walked) = s->res[r].cons;
+			if (ca_expr_refs(s->res[r].cons, s->ad, CA_REFS_DEEP, ref_collect, &other) ||
+			    ca_expr_refs(s->res[r].cons, s->ad, 0, ref_collect, &self))
+				dynamic = true;
+		}
+	}
+	ca_vec_free(&walked);
+	return close_over_jobs(n, set) || dynamic;
+}
+
+/* Attribute nm of job ads a and b: both missing, equal literals, or the
+ * same tree. */
+static bool
+same_def(const ca_ad *a, const ca_ad *b, const ca_name *nm)
+{
+	ca_attr *x = ca_ad_find(a, nm), *y = ca_ad_find(b, nm);
+	ca_value u, v;
+
+	if (x == NULL || y == NULL)
+		return x == y;
+	if (ca_attr_lit(x, &u) && ca_attr_lit(y, &v))
+		return u.kind == v.kind && ca_value_same(u, v);
+	return ca_attr_expr(a, x) == ca_attr_expr(b, y);
+}
+
+static uint64_t
+def_hash(uint64_t h, const ca_ad *ad, const ca_name *nm)
+{
+	ca_attr *at = ca_ad_find(ad, nm);
+	ca_value v;
+
+	if (at == NULL)
+		return ca_hash_mix(h, 0);
+	if (ca_attr_lit(at, &v))
+		return ca_value_hash(h, v);
+	return ca_hash_mix(h, (uint64_t)(uintptr_t)ca_attr_expr(ad, at));
+}
+
+/* The twins among the keys (struct key). */
+static void
+prepare_twins(ca_neg *n, bool single)
+{
+	ca_nameset names = { CA_VEC_INIT, CA_DICT_INIT };
+	ca_dict table = CA_DICT_INIT;
+
+	for (uint32_t t = 0; t < n->keys.n; t++)
+		n->keys.at[t].twin = t;
+	if (single || n->ncp == 0 || n->keys.n < 2 || cp_names(n, &names)) {
+		ca_nameset_free(&names);
+		return;
+	}
+	for (uint32_t t = 0; t < n->keys.n; t++) {
+		struct key *k = &n->keys.at[t];
+		const ca_ad *rep = n->jobs.at[k->rep].ad;
+		uint64_t h = ca_hash_mix(ca_hash_mix(0, k->mcl), n->jobs.at[k->rep].negreq != NULL);
+		ca_dict_it it;
+		for (uint32_t q = 0; q < n->nsig; q++)
+			h = ca_hash_mix(h, (uint64_t)(uintptr_t)n->sigs[k->sig + q]);
+		for (uint32_t q = 0; q < names.v.n; q++)
+			h = def_hash(h, rep, names.v.at[q]);
+		for (uint32_t f = ca_dict_first(&table, h >> 11, &it); f != CA_DICT_NONE;
+		    f = ca_dict_next(&table, &it)) {
+			struct key *o = &n->keys.at[f];
+			const ca_ad *orep = n->jobs.at[o->rep].ad;
+			bool same = o->mcl == k->mcl && sig_equal(n, o->sig, k->sig) &&
+			    (n->jobs.at[o->rep].negreq != NULL) == (n->jobs.at[k->rep].negreq != NULL);
+			for (uint32_t q = 0; same && q < names.v.n; q++)
+				same = same_def(rep, orep, names.v.at[q]);
+			if (same) {
+				k->twin = f;
+				o->twinned = true;
+				break;
+			}
+		}
+		if (k->twin == t)
+			ca_dict_add(&table, h >> 11, t);
+	}
+	ca_dict_free(&table);
+	ca_nameset_free(&names);
 }
 
 /* The matcher's autoclusters, refined by submitter and by the job
@@ -1040,14 +1157,14 @@ prepare_keys(ca_neg *n)
 		jb->key = key;
 	}
 	ca_dict_free(&table);
+	prepare_twins(n, single);
 }
 
 /* NEGOTIATOR_PRE/POST_JOB_RANK of a slot that no job attribute can change
- * are evaluated once. */
+ * are evaluated once, when a job first asks (ca_neg_fixed_rank). */
 static void
 prepare_fixed_ranks(ca_neg *n)
 {
-	const ca_ad *any = n->jobs.n ? n->jobs.at[0].ad : NULL;
 	ca_nameset names = { CA_VEC_INIT, CA_DICT_INIT }, looked = { CA_VEC_INIT, CA_DICT_INIT };
 	ca_walkkinds kinds = { 0 };
 	uint8_t fixed_of[CA_WALKKINDS];	/* of a kind: 1 << k when rank k is fixed */
@@ -1073,20 +1190,8 @@ prepare_fixed_ranks(ca_neg *n)
 			if ((kind = ca_walkkinds_note(&kinds, -1, s->ad, &looked)) >= 0)
 				fixed_of[kind] = fx;
 		}
-		for (int k = 0; k < 2; k++) {
-			const ca_expr *e = k ? n->pol.post_job_rank : n->pol.pre_job_rank;
-			if (!(fx >> k & 1) || any == NULL)
-				continue;
-			double x = ca_neg_rank(n, e, s->ad, any);
-			if (k) {
-				s->post_fixed = true;
-				s->post = x;
-			} else {
-				s->pre_fixed = true;
-				s->pre = x;
-			}
-		}
-		ca_arena_reset(&n->cx->scratch);
+		s->pre_fixed = fx & 1;
+		s->post_fixed = fx >> 1 & 1;
 	}
 	ca_walkkinds_free(&kinds);
 	ca_nameset_free(&looked);
@@ -1291,8 +1396,11 @@ free_cycle(ca_neg *n)
 	free(n->hits);
 	ca_vec_free(&n->made);
 	ca_nameset_free(&n->volnames);
-	for (uint32_t k = 0; k < n->keys.n; k++)
+	for (uint32_t k = 0; k < n->keys.n; k++) {
 		ca_neg_cache_clear(&n->keys.at[k].cache);
+		free(n->keys.at[k].memo);
+	}
+	n->memo_bytes = 0;
 	ca_vec_free(&n->keys);
 	free(n->sigs);
 	ca_nameset_free(&n->signames);

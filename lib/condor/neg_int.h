@@ -100,7 +100,8 @@ struct slot {
 	const char *remote_job;	/* its "C.P", or NULL */
 	double weight;
 	double cur_rank;	/* CurrentRank (PreemptingRank when there is one) */
-	double pre, post;	/* NEGOTIATOR_PRE/POST_JOB_RANK when no job changes them */
+	double pre, post;	/* NEGOTIATOR_PRE/POST_JOB_RANK when no job changes
+				 * them (pre_fixed, post_fixed), once asked for */
 	uint32_t remote;	/* customer running there, or NONE */
 	uint32_t parent;	/* a dynamic slot's partitionable slot, or NONE */
 	struct xslot *xs;	/* its Slot<N>_Remote* attributes */
@@ -113,9 +114,11 @@ struct slot {
 	bool running;		/* a job runs there (Claimed, not Idle) */
 	bool pslot, dslot, cp;
 	bool pre_fixed, post_fixed;
+	bool pre_known, post_known;
 	bool taken;
 	struct cpres *res;	/* cp: its resources */
 	uint32_t nres;
+	uint32_t cpi;		/* cp: its place in ca_neg.cpslots */
 	bool mad_set;		/* mad looked up */
 	ca_mad mad;
 };
@@ -174,6 +177,15 @@ struct cand {
 	bool pr_done;		/* PREEMPTION_REQUIREMENTS already true */
 };
 
+/* A consumption-policy slot's candidate for twin keys (struct key). */
+struct cpmemo {
+	uint32_t version;	/* the slot's version + 1 it is of (0: none) */
+	bool fits;
+	struct cand c;
+};
+
+#define CPMEMO_MAX	((size_t)64 << 20)	/* bytes of them in a cycle */
+
 /* A key's candidates in a submitter's turn: HTCondor's match list. */
 struct cache {
 	ca_vec(struct cand) heap;
@@ -193,6 +205,13 @@ struct key {
 	uint32_t sig;		/* start of its signature in ca_neg.sigs */
 	uint64_t hash;
 	struct cache cache;
+	/* keys of other submitters whose representatives agree on all the
+	 * names above and on those the consumption policies read are twins:
+	 * a consumption-policy slot gives them the same candidate. The first
+	 * of them keeps it, slot by slot, as of the slot's version. */
+	uint32_t twin;		/* that first key (itself when it has no twin) */
+	struct cpmemo *memo;	/* the first key's, indexed by ca_neg.cpslots */
+	bool twinned;		/* some other key is its twin */
 	bool rejected;		/* in this turn of the submitter */
 	uint32_t turn_jobs;	/* its jobs left in this turn */
 	uint8_t rej_why;
@@ -406,6 +425,7 @@ struct ca_neg {
 	double pool;
 	bool has_cp;		/* some slot has a consumption policy */
 	uint32_t *cpslots, ncp;	/* the consumption-policy slots */
+	size_t memo_bytes;	/* of the twins' struct cpmemo */
 	uint32_t *pslots, npk;	/* partitionable slots with dynamic slots */
 	int spins;
 	int spin;		/* the spin going on, for the log */

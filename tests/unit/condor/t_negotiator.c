@@ -314,6 +314,49 @@ UNIT_SUITE(negotiator_consumption)
 	strbuf_release(&j);
 }
 
+/* Keys of two submitters whose jobs agree on all the matching reads are
+ * twins: a consumption-policy slot's candidate is worked out once for
+ * both, as of the slot's version. A request only the policy reads (Disk
+ * here: no Requirements reach it) must keep them apart. */
+UNIT_SUITE(negotiator_consumption_twins)
+{
+	struct fix f;
+	const char *pslots = "Name = \"slot1@p1\"\nPartitionableSlot = true\nSlotTypeID = 1\n"
+	    "Cpus = 8\nMemory = 16384\nDisk = 100000\nRequirements = True\n\n"
+	    "Name = \"slot1@p2\"\nPartitionableSlot = true\nSlotTypeID = 1\n"
+	    "Cpus = 8\nMemory = 16384\nDisk = 100000\nRequirements = True\n\n";
+	strbuf j = STRBUF_INIT;
+	ca_neg_subinfo si;
+
+	/* alike: each has its share of the sixteen cores, the slots' versions
+	 * seen by both */
+	jobs_text(&j, "a", 1, 10, "RequestCpus = 1\nRequestDisk = 10");
+	jobs_text(&j, "b", 2, 10, "RequestCpus = 1\nRequestDisk = 10");
+	setup(&f, "CONSUMPTION_POLICY = True\n", NULL, pslots, j.buf, NULL);
+	CHECK(ca_neg_run(f.n) == 16);
+	CHECK(ca_neg_submitter(f.n, "a@x.org", &si) && si.matches == 8);
+	CHECK(ca_neg_submitter(f.n, "b@x.org", &si) && si.matches == 8);
+	teardown(&f);
+	/* b asks for more disk than a slot has: not a's twin */
+	strbuf_reset(&j);
+	jobs_text(&j, "a", 1, 3, "RequestCpus = 1\nRequestDisk = 10");
+	jobs_text(&j, "b", 2, 3, "RequestCpus = 1\nRequestDisk = 500000");
+	setup(&f, "CONSUMPTION_POLICY = True\n", NULL, pslots, j.buf, NULL);
+	CHECK(ca_neg_run(f.n) == 3);
+	CHECK(ca_neg_submitter(f.n, "a@x.org", &si) && si.matches == 3);
+	CHECK(ca_neg_submitter(f.n, "b@x.org", &si) && si.matches == 0);
+	teardown(&f);
+	/* the other way round: b's turn may come first */
+	strbuf_reset(&j);
+	jobs_text(&j, "b", 1, 3, "RequestCpus = 1\nRequestDisk = 500000");
+	jobs_text(&j, "a", 2, 3, "RequestCpus = 1\nRequestDisk = 10");
+	setup(&f, "CONSUMPTION_POLICY = True\n", NULL, pslots, j.buf, NULL);
+	CHECK(ca_neg_run(f.n) == 3);
+	CHECK(ca_neg_submitter(f.n, "a@x.org", &si) && si.matches == 3);
+	teardown(&f);
+	strbuf_release(&j);
+}
+
 UNIT_SUITE(negotiator_groups_cycle)
 {
 	struct fix f;
