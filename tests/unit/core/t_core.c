@@ -123,6 +123,44 @@ UNIT_SUITE(core_names_and_ads)
 	ca_ad_free(cp);
 }
 
+/* Names looked up by text are remembered by the text's address: the same
+ * buffer holding another name, a shorter or a longer one, or a name added
+ * since it was found missing, is found as it is now. */
+UNIT_SUITE(core_names_by_address)
+{
+	char buf[40];
+	const ca_name *js = ca_intern("JobStatus", 9), *job = ca_intern("Job", 3);
+
+	for (int round = 0; round < 2; round++) {	/* the second from the cache */
+		strcpy(buf, "JobStatus");
+		CHECK(ca_intern_find_str(buf) == js);
+		CHECK(ca_intern_find(buf, 9) == js);
+		strcpy(buf, "Job");	/* shorter: the old text's bytes stay behind */
+		CHECK(ca_intern_find_str(buf) == job);
+		CHECK(ca_intern_find(buf, 3) == job);
+		strcpy(buf, "JobStatusQ1x");	/* longer, with the old text before */
+		CHECK(ca_intern_find_str(buf) == NULL);
+		strcpy(buf, "jobstatus");
+		CHECK(ca_intern_find_str(buf) == js);
+	}
+	/* missing, then added: found after all */
+	strcpy(buf, "NotANameYet_q7");
+	CHECK(ca_intern_find_str(buf) == NULL);
+	CHECK(ca_intern_find_str(buf) == NULL);
+	const ca_name *added = ca_intern("NotANameYet_q7", 14);
+	CHECK(ca_intern_find_str(buf) == added);
+	CHECK(ca_intern_find(buf, 14) == added);
+	/* ads by C string, and ca_set_* by a reused buffer */
+	ca_ad *ad = ca_ad_new();
+	strcpy(buf, "A1");
+	ca_set_int(ad, buf, 1);
+	strcpy(buf, "A");
+	ca_set_int(ad, buf, 2);
+	CHECK(ad->n == 2 && ca_ad_find_str(ad, "a1") != NULL && ca_ad_find_str(ad, "A") != NULL);
+	CHECK(ca_has(ad, buf) && !ca_has(ad, "A2"));
+	ca_ad_free(ad);
+}
+
 UNIT_SUITE(core_lexer)
 {
 	ca_arena a = { 0 };
