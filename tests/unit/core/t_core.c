@@ -150,6 +150,11 @@ UNIT_SUITE(core_names_by_address)
 	const ca_name *added = ca_intern("NotANameYet_q7", 14);
 	CHECK(ca_intern_find_str(buf) == added);
 	CHECK(ca_intern_find(buf, 14) == added);
+	/* a name with a NUL in it, at the address a C string is looked up at */
+	memcpy(buf, "Zq\0b\0", 5);
+	const ca_name *nul = ca_intern(buf, 4), *zq = ca_intern("Zq", 2);
+	CHECK(ca_intern_find(buf, 4) == nul);
+	CHECK(ca_intern_find_str(buf) == zq);
 	/* ads by C string, and ca_set_* by a reused buffer */
 	ca_ad *ad = ca_ad_new();
 	strcpy(buf, "A1");
