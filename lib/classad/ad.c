@@ -129,38 +129,11 @@ static struct found {
 } found[FOUND_SLOTS];
 
 static struct found *
-found_slot(const char *s)
+found_slot(const char *s, size_t len)
 {
 	uintptr_t a = (uintptr_t)s;
 
-	return &found[(a ^ a >> 9 ^ a >> 18) & (FOUND_SLOTS - 1)];
-}
-
-/* a[0..len) == b[0..len), for the short texts of names: a word at a time,
- * inline */
-static inline bool
-same_text(const char *a, const char *b, size_t len)
-{
-	for (; len >= 8; a += 8, b += 8, len -= 8) {
-		uint64_t x, y;
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		if (x != y)
-			return false;
-	}
-	while (len-- > 0)
-		if (*a++ != *b++)
-			return false;
-	return true;
-}
-
-/* The name remembered for text s (which, a C string, need not have its
- * length known yet), or NULL when f does not hold it. */
-static inline bool
-found_holds(const struct found *f, const char *s, size_t len)
-{
-	return f->s == s && f->len == len && same_text(f->text, s, len) &&
-	    (f->nm != NULL || f->count == names.n);
+	return &found[(a ^ a >> 9 ^ len * 0x9e3779b1u) & (FOUND_SLOTS - 1)];
 }
 
 const ca_name *
@@ -168,8 +141,9 @@ ca_intern_find(const char *s, size_t len)
 {
 	if (names.cap == 0)
 		return NULL;
-	struct found *f = len < FOUND_TEXT ? found_slot(s) : NULL;
-	if (f != NULL && found_holds(f, s, len))
+	struct found *f = len < FOUND_TEXT ? found_slot(s, len) : NULL;
+	if (f != NULL && f->s == s && f->len == len && memcmp(f->text, s, len) == 0 &&
+	    (f->nm != NULL || f->count == names.n))
 		return f->nm;
 	uint32_t h = name_hash(s, len);
 	const ca_name *nm;
@@ -193,17 +167,7 @@ ca_intern_find(const char *s, size_t len)
 const ca_name *
 ca_intern_find_str(const char *s)
 {
-	const struct found *f = found_slot(s);
-	size_t i = 0;
-
-	/* the text remembered, read no further than s's end */
-	if (names.cap == 0 || f->s != s)
-		return ca_intern_find(s, strlen(s));
-	while (i < f->len && s[i] != '\0' && s[i] == f->text[i])
-		i++;
-	if (i == f->len && s[i] == '\0' && (f->nm != NULL || f->count == names.n))
-		return f->nm;
-	return ca_intern_find(s, i + strlen(s + i));
+	return ca_intern_find(s, strlen(s));
 }
 
 const ca_name *

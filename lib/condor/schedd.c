@@ -1329,9 +1329,10 @@ job_exits(ca_schedd *q, ca_ad *job, int64_t t)
 	return true;
 }
 
-/* The step of a job from what happened in the pool. */
+/* The step of a job from what happened in the pool; *id_ok when it has
+ * its id. */
 static bool
-step_job(ca_schedd *q, size_t i)
+step_job(ca_schedd *q, size_t i, bool *id_ok)
 {
 	ca_ad *job = q->jobs.at[i].ad;
 	char id[CA_JOBID_LEN];
@@ -1340,7 +1341,7 @@ step_job(ca_schedd *q, size_t i)
 
 	if (!q->indexed)
 		index_all(q);
-	if (!ca_jobid(&q->cx, job, id, sizeof id)) {
+	if (!(*id_ok = ca_jobid(&q->cx, job, id, sizeof id))) {
 		report(q, q->jobs.at[i].file, q->jobs.at[i].line, "a job without integer "
 		    "ClusterId and ProcId (left as it is)");
 		return false;
@@ -1382,11 +1383,12 @@ step_job(ca_schedd *q, size_t i)
 bool
 ca_schedd_step(ca_schedd *q, size_t i)
 {
-	ca_ad *job = q->jobs.at[i].ad;
+	bool id_ok;
 
-	if (step_job(q, i))
+	if (step_job(q, i, &id_ok))
 		return true;
-	return ca_jobid(&q->cx, job, (char[CA_JOBID_LEN]){ 0 }, CA_JOBID_LEN) && periodic(q, job);
+	/* the step does not change the id */
+	return id_ok && periodic(q, q->jobs.at[i].ad);
 }
 
 /* ---- a queue kept across steps (a pool in one process) ---- */
