@@ -165,12 +165,6 @@ ca_intern_find(const char *s, size_t len)
 }
 
 const ca_name *
-ca_intern_find_str(const char *s)
-{
-	return ca_intern_find(s, strlen(s));
-}
-
-const ca_name *
 ca_intern(const char *s, size_t len)
 {
 	if (names.cap == 0) {
@@ -536,18 +530,10 @@ ca_ad_findn(const ca_ad *ad, const char *s, size_t len)
 	return nm ? ca_ad_find(ad, nm) : NULL;
 }
 
-ca_attr *
-ca_ad_find_str(const ca_ad *ad, const char *s)
-{
-	const ca_name *nm = ca_intern_find_str(s);
-
-	return nm ? ca_ad_find(ad, nm) : NULL;
-}
-
 ca_expr *
 ca_ad_lookup(const ca_ad *ad, const char *name)
 {
-	ca_attr *at = ca_ad_find_str(ad, name);
+	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
 
 	return at ? ca_attr_expr(ad, at) : NULL;
 }

@@ -59,7 +59,6 @@ uint32_t ca_intern_spelling(const ca_name *nm, const char *s, size_t len);
  * leak checker stays quiet). */
 const ca_name *ca_intern(const char *s, size_t len);
 const ca_name *ca_intern_find(const char *s, size_t len);	/* NULL if never interned */
-const ca_name *ca_intern_find_str(const char *s);	/* the same for a C string */
 void ca_intern_cleanup(void);
 /* Another process-wide table's cleanup, for ca_intern_cleanup() to call. */
 void ca_intern_at_cleanup(void (*fn)(void));
@@ -290,7 +289,6 @@ ca_ad_find(const ca_ad *ad, const ca_name *name)
 	return ca_ad_find_slow(ad, name);
 }
 ca_attr *ca_ad_findn(const ca_ad *ad, const char *s, size_t len);	/* by text */
-ca_attr *ca_ad_find_str(const ca_ad *ad, const char *s);	/* by C string */
 struct ca_expr *ca_ad_lookup(const ca_ad *ad, const char *name);	/* by C string */
 bool ca_ad_delete(ca_ad *ad, const ca_name *name);
 /* Put back an attribute of ad as it was when *saved was copied from its

@@ -54,11 +54,12 @@ ca_ad_hold(ca_ad *ad, const ca_name *name, ca_value v)
 void
 ca_set_value(ca_ad *ad, const char *name, ca_value v)
 {
+	size_t len = strlen(name);
 	/* mostly a program's literal names, set again and again: found by
-	 * their text's address (ca_intern_find_str) before they are hashed */
-	const ca_name *nm = ca_intern_find_str(name);
+	 * their text's address (ca_intern_find) before they are hashed */
+	const ca_name *nm = ca_intern_find(name, len);
 
-	(void)ca_ad_set_lit(ad, nm != NULL ? nm : ca_intern(name, strlen(name)), NULL, v);
+	(void)ca_ad_set_lit(ad, nm != NULL ? nm : ca_intern(name, len), NULL, v);
 }
 
 void
@@ -95,7 +96,7 @@ ca_set_str(ca_ad *ad, const char *name, const char *s)
 bool
 ca_unset(ca_ad *ad, const char *name)
 {
-	const ca_name *n = ca_intern_find_str(name);
+	const ca_name *n = ca_intern_find(name, strlen(name));
 
 	return n != NULL && ca_ad_delete(ad, n);
 }
@@ -103,7 +104,7 @@ ca_unset(ca_ad *ad, const char *name)
 bool
 ca_has(const ca_ad *ad, const char *name)
 {
-	return ca_ad_find_str(ad, name) != NULL;
+	return ca_ad_findn(ad, name, strlen(name)) != NULL;
 }
 
 /* A number's kind: 1 an integer (a bool as 0 or 1) in *i, 2 a real in *r,
@@ -168,7 +169,7 @@ ca_value_num(ca_value v, double *out)
 static ca_value
 get(ca_ctx *cx, const ca_ad *ad, const char *name)
 {
-	ca_attr *at = ca_ad_find_str(ad, name);
+	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
 
 	if (at == NULL)
 		return ca_undef();

@@ -259,7 +259,7 @@ ca_eval_expr(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad *target)
 ca_value
 ca_eval_attr(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const char *name)
 {
-	ca_attr *at = ca_ad_find_str(my, name);
+	ca_attr *at = ca_ad_findn(my, name, strlen(name));
 
 	if (at == NULL)
 		return ca_undef();

@@ -133,35 +133,36 @@ UNIT_SUITE(core_names_by_address)
 
 	for (int round = 0; round < 2; round++) {	/* the second from the cache */
 		strcpy(buf, "JobStatus");
-		CHECK(ca_intern_find_str(buf) == js);
+		CHECK(ca_intern_find(buf, strlen(buf)) == js);
 		CHECK(ca_intern_find(buf, 9) == js);
 		strcpy(buf, "Job");	/* shorter: the old text's bytes stay behind */
-		CHECK(ca_intern_find_str(buf) == job);
+		CHECK(ca_intern_find(buf, strlen(buf)) == job);
 		CHECK(ca_intern_find(buf, 3) == job);
 		strcpy(buf, "JobStatusQ1x");	/* longer, with the old text before */
-		CHECK(ca_intern_find_str(buf) == NULL);
+		CHECK(ca_intern_find(buf, strlen(buf)) == NULL);
 		strcpy(buf, "jobstatus");
-		CHECK(ca_intern_find_str(buf) == js);
+		CHECK(ca_intern_find(buf, strlen(buf)) == js);
 	}
 	/* missing, then added: found after all */
 	strcpy(buf, "NotANameYet_q7");
-	CHECK(ca_intern_find_str(buf) == NULL);
-	CHECK(ca_intern_find_str(buf) == NULL);
+	CHECK(ca_intern_find(buf, strlen(buf)) == NULL);
+	CHECK(ca_intern_find(buf, strlen(buf)) == NULL);
 	const ca_name *added = ca_intern("NotANameYet_q7", 14);
-	CHECK(ca_intern_find_str(buf) == added);
+	CHECK(ca_intern_find(buf, strlen(buf)) == added);
 	CHECK(ca_intern_find(buf, 14) == added);
-	/* a name with a NUL in it, at the address a C string is looked up at */
+	/* a name with a NUL in it, at the address a C string is looked up at
+	 * (ca_get_*, ca_has) */
 	memcpy(buf, "Zq\0b\0", 5);
 	const ca_name *nul = ca_intern(buf, 4), *zq = ca_intern("Zq", 2);
 	CHECK(ca_intern_find(buf, 4) == nul);
-	CHECK(ca_intern_find_str(buf) == zq);
-	/* ads by C string, and ca_set_* by a reused buffer */
+	CHECK(ca_intern_find(buf, strlen(buf)) == zq);
+	/* ca_set_* and ca_has by a reused buffer */
 	ca_ad *ad = ca_ad_new();
 	strcpy(buf, "A1");
 	ca_set_int(ad, buf, 1);
 	strcpy(buf, "A");
 	ca_set_int(ad, buf, 2);
-	CHECK(ad->n == 2 && ca_ad_find_str(ad, "a1") != NULL && ca_ad_find_str(ad, "A") != NULL);
+	CHECK(ad->n == 2 && ca_has(ad, "a1") && ca_has(ad, "A"));
 	CHECK(ca_has(ad, buf) && !ca_has(ad, "A2"));
 	ca_ad_free(ad);
 }
