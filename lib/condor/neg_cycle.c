@@ -1006,33 +1006,39 @@ close_over_jobs(ca_neg *n, ca_nameset *set)
 }
 
 /* The job names a consumption-policy slot's candidate reads beyond the
- * key's (struct key's twins): the requests, and whatever the Consumption
- * expressions reach on either side, closed over the jobs' definitions. A
- * superset does no harm: it only makes fewer twins. True when what they
- * reach cannot be known. */
+ * key's (struct key's twins): the requests, and what the Consumption
+ * expressions reach in the job, closed over the jobs' definitions. A slot
+ * of a kind already walked, with the same expressions, reaches the same
+ * names. True when what they reach cannot be known. */
 static bool
 cp_names(ca_neg *n, ca_nameset *set)
 {
-	struct refs other = { set, CA_REF_OTHER, false }, self = { set, CA_REF_SELF, false };
-	ca_vec(const ca_expr *) walked = CA_VEC_INIT;
+	struct refs r = { set, CA_REF_OTHER, false };
+	ca_walkkinds kinds = { 0 };
+	ca_nameset looked = { CA_VEC_INIT, CA_DICT_INIT };
+	const struct slot *walked[CA_WALKKINDS];	/* the slot each kind was noted for */
 	bool dynamic = false;
 
 	for (uint32_t q = 0; q < n->ncp; q++) {
 		const struct slot *s = &n->slots.at[n->cpslots[q]];
-		for (uint32_t r = 0; r < s->nres; r++) {
-			ca_nameset_add(set, s->res[r].req);
-			bool seen = false;
-			for (size_t w = 0; w < walked.n && !seen; w++)
-				seen = walked.at[w] == s->res[r].cons;
-			if (seen || s->res[r].cons == NULL)
-				continue;
-			*ca_vec_push(&walked) = s->res[r].cons;
-			if (ca_expr_refs(s->res[r].cons, s->ad, CA_REFS_DEEP, ref_collect, &other) ||
-			    ca_expr_refs(s->res[r].cons, s->ad, 0, ref_collect, &self))
+		for (uint32_t i = 0; i < s->nres; i++)
+			ca_nameset_add(set, s->res[i].req);
+		int k = ca_walkkinds_find(&kinds, s->ad);
+		bool same = k >= 0 && walked[k]->nres == s->nres;
+		for (uint32_t i = 0; same && i < s->nres; i++)
+			same = walked[k]->res[i].cons == s->res[i].cons;
+		if (same)
+			continue;
+		ca_nameset_clear(&looked);
+		for (uint32_t i = 0; i < s->nres; i++)
+			if (s->res[i].cons != NULL && ca_expr_refs_looked(s->res[i].cons, s->ad,
+			    CA_REFS_DEEP, ref_collect, &r, &looked))
 				dynamic = true;
-		}
+		if (k < 0 && (k = ca_walkkinds_note(&kinds, -1, s->ad, &looked)) >= 0)
+			walked[k] = s;
 	}
-	ca_vec_free(&walked);
+	ca_walkkinds_free(&kinds);
+	ca_nameset_free(&looked);
 	return close_over_jobs(n, set) || dynamic;
 }
 

@@ -316,8 +316,8 @@ UNIT_SUITE(negotiator_consumption)
 
 /* Keys of two submitters whose jobs agree on all the matching reads are
  * twins: a consumption-policy slot's candidate is worked out once for
- * both, as of the slot's version. A request only the policy reads (Disk
- * here: no Requirements reach it) must keep them apart. */
+ * both, as of the slot's version. What only the policy reads (no
+ * Requirements reach it) must keep them apart. */
 UNIT_SUITE(negotiator_consumption_twins)
 {
 	struct fix f;
@@ -337,23 +337,38 @@ UNIT_SUITE(negotiator_consumption_twins)
 	CHECK(ca_neg_submitter(f.n, "a@x.org", &si) && si.matches == 8);
 	CHECK(ca_neg_submitter(f.n, "b@x.org", &si) && si.matches == 8);
 	teardown(&f);
-	/* b asks for more disk than a slot has: not a's twin */
-	strbuf_reset(&j);
-	jobs_text(&j, "a", 1, 3, "RequestCpus = 1\nRequestDisk = 10");
-	jobs_text(&j, "b", 2, 3, "RequestCpus = 1\nRequestDisk = 500000");
-	setup(&f, "CONSUMPTION_POLICY = True\n", NULL, pslots, j.buf, NULL);
-	CHECK(ca_neg_run(f.n) == 3);
-	CHECK(ca_neg_submitter(f.n, "a@x.org", &si) && si.matches == 3);
-	CHECK(ca_neg_submitter(f.n, "b@x.org", &si) && si.matches == 0);
-	teardown(&f);
-	/* the other way round: b's turn may come first */
-	strbuf_reset(&j);
-	jobs_text(&j, "b", 1, 3, "RequestCpus = 1\nRequestDisk = 500000");
-	jobs_text(&j, "a", 2, 3, "RequestCpus = 1\nRequestDisk = 10");
-	setup(&f, "CONSUMPTION_POLICY = True\n", NULL, pslots, j.buf, NULL);
-	CHECK(ca_neg_run(f.n) == 3);
-	CHECK(ca_neg_submitter(f.n, "a@x.org", &si) && si.matches == 3);
-	teardown(&f);
+	/* not twins: a request only the policy reads (RequestDisk), or a job
+	 * attribute only the slot's Consumption expression reaches, where one
+	 * submitter's jobs fit and the other's do not. At equal priorities a's
+	 * turn comes first: its candidates must not be lent to b, nor b made
+	 * to wait on a's. */
+	const char *wslots = "Name = \"slot1@p1\"\nPartitionableSlot = true\nSlotTypeID = 1\n"
+	    "Cpus = 8\nMemory = 16384\nDisk = 100000\nRequirements = True\n"
+	    "ConsumptionDisk = TARGET.DiskWanted\n\n";
+	static const struct {
+		bool wanted;		/* wslots, else pslots */
+		const char *a, *b;
+		size_t ma, mb;
+	} apart[] = {
+		{ false, "RequestDisk = 10", "RequestDisk = 500000", 3, 0 },
+		{ false, "RequestDisk = 500000", "RequestDisk = 10", 0, 3 },
+		{ true, "RequestDisk = 10\nDiskWanted = 500000", "RequestDisk = 10\nDiskWanted = 10",
+		    0, 3 },
+	};
+	for (size_t i = 0; i < sizeof apart / sizeof apart[0]; i++) {
+		char extra[128];
+		strbuf_reset(&j);
+		snprintf(extra, sizeof extra, "RequestCpus = 1\n%s", apart[i].a);
+		jobs_text(&j, "a", 1, 3, extra);
+		snprintf(extra, sizeof extra, "RequestCpus = 1\n%s", apart[i].b);
+		jobs_text(&j, "b", 2, 3, extra);
+		setup(&f, "CONSUMPTION_POLICY = True\n", NULL, apart[i].wanted ? wslots : pslots,
+		    j.buf, NULL);
+		CHECK(ca_neg_run(f.n) == 3);
+		CHECK(ca_neg_submitter(f.n, "a@x.org", &si) && si.matches == apart[i].ma);
+		CHECK(ca_neg_submitter(f.n, "b@x.org", &si) && si.matches == apart[i].mb);
+		teardown(&f);
+	}
 	strbuf_release(&j);
 }
 
