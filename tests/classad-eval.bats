@@ -473,7 +473,7 @@ S
 	[[ -z $output ]]
 }
 
-@test "-w passes unread literals on as the input wrote them; the ones it reads print from their values" {
+@test "-w passes literals on as the input wrote them; where a line reads otherwise, the ones it reads print from their values" {
 	cat >"$TMP/lits.ads" <<'ADS'
 Name = "slot1@a.example.org"
 Memory = 4096
@@ -495,13 +495,21 @@ Start = (Memory > 1024)
 ADS
 	run -0 classad-eval -w 'Memory > 1024' "$TMP/lits.ads"
 	[ "$output" = "$(sed -n 1,8p "$TMP/lits.ads")" ]
-	# an attribute the filter reads is written from its value
+	# every line reads as the writer writes one: the ad keeps its lines,
+	# and the literals the filter reads stay as written too (the first
+	# ad of the stream as any other)
 	run -0 classad-eval -w 'LoadAvg < 1 && Busy' "$TMP/lits.ads"
+	[ "$output" = "$(sed -n 1,8p "$TMP/lits.ads")" ]
+	# a line that reads otherwise (Start without its spaces): the ad is
+	# written attribute by attribute, a literal it read from its value
+	sed 's/^Start = (Memory > 1024)$/Start = (Memory>1024)/' "$TMP/lits.ads" >"$TMP/lits2.ads"
+	run -0 classad-eval -w 'LoadAvg < 1 && Busy' "$TMP/lits2.ads"
 	[ "$(grep -c . <<<"$output")" = 8 ]
 	grep -qx 'LoadAvg = 0.1' <<<"$output"
 	grep -qx 'Busy = true' <<<"$output"
 	grep -qx 'Exact = 2.50' <<<"$output"
 	grep -qxF 'Dir = "C:\"' <<<"$output"
+	grep -qx 'Start = (Memory > 1024)' <<<"$output"
 	# -attributes keeps the unread ones as they were written too
 	run -0 classad-eval -w true -attributes Name,LoadAvg "$TMP/lits.ads"
 	grep -qx 'LoadAvg = 0.10000000000000000555' <<<"$output"

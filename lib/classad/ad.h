@@ -90,9 +90,10 @@ typedef struct ca_attr {
 	uint8_t kind_;		/* the value's kind (CA_LIT_VALUE), or CA_KIND_SRC */
 	uint8_t lit_cached : 2;	/* CA_LIT_* */
 	uint8_t busy : 2;	/* being evaluated: cycle detection */
-	uint8_t as_read : 1;	/* the value of its text kept in the ad's
-				 * lines (ca_ad_lines), which is still its
-				 * line there (ca_attr_read_src) */
+	uint8_t as_read : 1;	/* the value (or literal node) of its text
+				 * kept in the ad's lines (ca_ad_lines),
+				 * which is still its line there
+				 * (ca_attr_read_src, ca_attr_make_expr) */
 	uint16_t x_;		/* a string's or list's length, an absolute
 				 * time's offset, the source text's length */
 } ca_attr;

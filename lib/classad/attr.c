@@ -24,6 +24,7 @@ set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v, bool own)
 		/* the ad's own node (something asked for it): the new value
 		 * in its place, so that setting again and again makes none */
 		at->expr_->u.lit = v;
+		at->as_read = 0;
 		ca_ad_changed(ad);
 		return true;
 	}

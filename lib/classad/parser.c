@@ -750,6 +750,16 @@ ca_expr_kept(ca_arena *a, const char *s, size_t n)
 	return lit_node(a, kept_value(a, s, n));
 }
 
+/* Is text (an attribute's kept text) on its line of the ad's lines? */
+static bool
+on_its_line(const ca_ad *ad, const char *text)
+{
+	size_t len;
+	const char *lines = ca_ad_lines(ad, &len);
+
+	return lines != NULL && (uintptr_t)text - (uintptr_t)lines < len;
+}
+
 bool
 ca_attr_read_src(const ca_ad *ad, ca_attr *at)
 {
@@ -761,21 +771,22 @@ ca_attr_read_src(const ca_ad *ad, ca_attr *at)
 		return false;
 	}
 	ca_attr_put_value(at, v);
-	/* text on its line of the ad's lines: a writer may copy the line */
-	size_t len;
-	const char *lines = ca_ad_lines(ad, &len);
-	at->as_read = lines != NULL && (uintptr_t)text - (uintptr_t)lines < len;
+	at->as_read = on_its_line(ad, text);
 	return true;
 }
 
 /* An attribute whose expression was not made (CA_LIT_LAZY), read at last:
- * its source text parsed, or its literal's node. */
+ * its source text parsed, or its literal's node. Made from its line of
+ * the ad's lines, it is still as read: a writer may copy the line. */
 ca_expr *
 ca_attr_make_expr(const ca_ad *ad, ca_attr *at)
 {
-	ca_expr *e = at->kind_ == CA_KIND_SRC ? ca_expr_kept(ad->arena, at->u_.s, at->x_) :
+	bool src = at->kind_ == CA_KIND_SRC;
+	bool as_read = src ? on_its_line(ad, at->u_.s) : at->as_read;
+	ca_expr *e = src ? ca_expr_kept(ad->arena, at->u_.s, at->x_) :
 	    lit_node(ad->arena, ca_attr_value(at));
 
 	ca_attr_set_expr(at, e);
+	at->as_read = as_read;
 	return e;
 }

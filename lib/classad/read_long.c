@@ -11,6 +11,7 @@
 #include "ad_int.h"
 #include "ascii.h"
 #include "parser.h"
+#include "print.h"
 #include "reader.h"
 #include "reader_int.h"
 #include "share.h"
@@ -386,15 +387,23 @@ same_bytes(const char *a, const char *b, size_t n)
 	return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
-/* Does the long format's writer print e as s[0..n)? Only a shared tree is
- * looked at: its printed text is kept with it. */
+/* Does the long format's writer print e as s[0..n)? A shared tree keeps
+ * its printed text; another is printed (into sb). So whether an ad keeps
+ * its lines, and how its literals are written, depends on its own text
+ * alone, never on the ads read before it (on what the store shares). */
 static bool
-same_text(const ca_expr *e, const char *s, size_t n)
+same_text(strbuf *sb, const ca_expr *e, const char *s, size_t n)
 {
 	size_t tn;
 	const char *t = e->flags & CA_EXPR_SHARED ? ca_share_old_text(e, &tn) : NULL;
 
-	return t != NULL && tn == n && memcmp(t, s, n) == 0;
+	if (t == NULL) {
+		strbuf_reset(sb);
+		ca_print_expr(sb, e, CA_PR_OLD);
+		t = sb->buf;
+		tn = sb->len;
+	}
+	return tn == n && memcmp(t, s, n) == 0;
 }
 
 /*
@@ -419,7 +428,9 @@ text_start(ca_reader *r, ca_ad *ad)
 }
 
 /* The ad's text moved to a block with room for n more bytes (and more).
- * The literals kept in the old block stay there, unchanged. */
+ * The literals kept in the old block move with it: on their lines, they
+ * are written as read once they are read (as_read), as in an ad whose
+ * text never moved. */
 static __attribute__((noinline, cold)) void
 text_grow(ca_reader *r, ca_ad *ad, size_t n)
 {
@@ -429,6 +440,12 @@ text_grow(ca_reader *r, ca_ad *ad, size_t n)
 
 	memcpy(nt->s, t->s, t->len);
 	nt->len = t->len;
+	for (uint32_t i = 0; i < ad->n; i++) {
+		ca_attr *at = &ad->attrs[i];
+		size_t off = (uintptr_t)at->u_.s - (uintptr_t)t->s;
+		if (at->kind_ == CA_KIND_SRC && off < t->len)
+			at->u_.s = nt->s + off;
+	}
 	r->text = nt;
 	r->text_cap = cap;
 }
@@ -680,7 +697,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		}
 		if (fresh || ca_ad_find(ad, nm) == NULL) {
 			ca_ad_append(ad, nm, spell, e);
-			if (r->text != NULL && as_written && same_text(e, rs, (size_t)(re - rs)) &&
+			if (r->text != NULL && as_written && same_text(&r->sb2, e, rs, (size_t)(re - rs)) &&
 			    ca_wr_long_plain(nm, spell, nlen))
 				memcpy(text_room(r, ad, next), ls, next);
 			else
