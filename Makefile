@@ -65,7 +65,7 @@ CORE_INC    = -Ilib/classad
 ALL_INC     = -Ilib/classad -Ilib/condor -Ibin -Itests/unit
 # bin/ holds one source file per program, and the code programs share
 # (option tables and diagnostics, pictures) in libcli.a
-CLI_SRC  := bin/cli.c bin/plot.c
+CLI_SRC  := bin/cli.c bin/par.c bin/plot.c
 CLI_A     = $(B)/bin/libcli.a
 PROG_SRC := $(sort $(filter-out $(CLI_SRC),$(wildcard bin/*.c)))
 PROGS    := $(PROG_SRC:bin/%.c=$(OUT)/%)

@@ -183,13 +183,29 @@ cli_progress_end(void)
 	progress_erase();
 }
 
-static void
-progress_ad(void)
+void
+cli_progress_ads(uint64_t n)
 {
-	if (++progress.ads % PROGRESS_CHECK != 0 || !cli_progress_due())
+	uint64_t before = progress.ads;
+
+	progress.ads += n;
+	if (before / PROGRESS_CHECK == progress.ads / PROGRESS_CHECK || !cli_progress_due())
 		return;
 	cli_progress_line("%" PRIu64 " ads read, %.0f a second", progress.ads,
 	    (double)progress.ads / (mono_seconds() - progress.start));
+}
+
+void
+cli_progress_off(void)
+{
+	progress.on = -1;
+	progress.shown = false;
+}
+
+static void
+progress_ad(void)
+{
+	cli_progress_ads(1);
 }
 
 /* The one place messages reach the terminal: "prog: " (unless NULL), the
@@ -226,6 +242,13 @@ vemit(const char *prog, const char *file, int line, int col, const char *fmt, va
 	progress_erase();
 	cli_write_safe(stderr, sb.buf, sb.len);
 	strbuf_release(&sb);
+}
+
+void
+cli_relay(const char *text, size_t n)
+{
+	progress_erase();
+	fwrite(text, 1, n, stderr);
 }
 
 const char *

@@ -168,6 +168,12 @@ int cli_next_ad(ca_reader *r, ca_ad **ad, bool *bad);
 bool cli_progress_due(void);
 void cli_progress_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_progress_end(void);
+/* n ads read by another process of the program (the line, when due) */
+void cli_progress_ads(uint64_t n);
+/* A worker process of the program: its parent shows the progress. */
+void cli_progress_off(void);
+/* Messages another process of the program wrote, already in their form. */
+void cli_relay(const char *text, size_t n);
 void cli_raise(int status);
 /* "prog: message", then exit(status). */
 void cli_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));

@@ -31,9 +31,10 @@
 #include "cli.h"
 #include "condor.h"
 #include "classad.h"
+#include "par.h"
 
 enum {
-	OPT_INIT = CLI_LONG, OPT_UNTIL, OPT_EVERY, OPT_CHART, OPT_WHY, OPT_STATE
+	OPT_INIT = CLI_LONG, OPT_UNTIL, OPT_EVERY, OPT_CHART, OPT_WHY, OPT_STATE, OPT_PARALLEL
 };
 
 static const cli_opt options[] = {
@@ -64,6 +65,10 @@ static const cli_opt options[] = {
 	    "(atomically, under FILE.lock)" },
 	{ CLI_K_IN, 'i', "input-format", CLI_ARG, "FORMAT",
 	    "auto|long|new|json|xml (slots, machines and events)" },
+	{ OPT_PARALLEL, 0, "parallel", CLI_ARG, "N",
+	    "step the slots of one long-format file in N processes\n"
+	    "(default: one per processor, up to 8, for a file of\n"
+	    "4 MB or more); the output is the same" },
 	CLI_OPT_OUT,
 	CLI_OPT_GZIP,
 	CLI_OPT_QUIET,
@@ -92,6 +97,7 @@ static struct {
 	bool auto_claim, verbose, init, timeline, until_set, every_set, chart;
 	const char *log, *why, *state;
 	int64_t now, until, every;
+	int parallel;		/* 0: by the file's size and the processors */
 	char **files;		/* the slots (or machines) */
 	int nfiles;
 } opt;
@@ -113,6 +119,7 @@ option(void *arg, int key, char *val)
 	case OPT_CHART: opt.chart = true; break;
 	case OPT_WHY: opt.why = val; break;
 	case OPT_STATE: opt.state = val; break;
+	case OPT_PARALLEL: opt.parallel = (int)cli_int("--parallel", val, 1, 64); break;
 	default: break;
 	}
 }
@@ -129,6 +136,8 @@ check_usage(void)
 	if (opt.timeline && opt.until < opt.now)
 		cli_usage_error("--until %lld is before --now %lld", (long long)opt.until,
 		    (long long)opt.now);
+	if (opt.parallel > 1 && (opt.init || opt.timeline || opt.why))
+		cli_usage_error("--parallel steps a stream of slots: not with --init, --until or --why");
 	if (opt.init && (opt.timeline || opt.why || opt.events.n))
 		cli_usage_error("--init only creates slots (no --until, --why or -e)");
 	if (opt.why && opt.timeline)
@@ -521,6 +530,158 @@ init_all(void)
 	strbuf_release(&warn);
 }
 
+/* ---- the slots of a large file on several cores ----
+ *
+ * The machines of a file are stepped apart from each other, but for what
+ * they share: an event goes to the first machine that takes it, and a
+ * problem of the configuration is told once. A part (par.c) stepped by a
+ * worker tells the parent which events it took or used and which problems
+ * it told; a part that took an event or told a problem that a part before
+ * it already had cannot stand, and is stepped again by the parent. */
+
+enum { EV_TAKEN = 1, EV_USED = 2 };
+enum { PART_LOST = 1, PART_UNWRITABLE = 2, PART_WRITE_FAILED = 4 };
+static unsigned char *ev_known;	/* a worker's events as its last part left them */
+
+static size_t
+part_run(void *arg, ca_reader *r, const char *path, FILE *out, strbuf *st)
+{
+	ca_writer *own = writer;
+	size_t told = ca_startd_reported_count(sd), ads = 0;
+	ca_ad *ad;
+
+	if (out != NULL)
+		writer = ca_writer_open(out, CA_FMT_LONG, false);
+	machine_done = step_machine;
+	while (cli_next_ad(r, &ad, &slots_lost)) {
+		add_slot(ad, path, ca_reader_ad_line(r));
+		ads++;
+	}
+	if (machine != NULL && !step_machine(machine))
+		ca_smachine_free(machine);
+	machine = NULL;
+	if (out != NULL) {
+		if (ca_writer_close(writer) < 0 && !write_failed)
+			write_failure();
+		writer = own;
+	}
+	if (st == NULL)
+		return ads;
+	strbuf_addc(st, (char)((slots_lost ? PART_LOST : 0) |
+	    (slot_unwritable ? PART_UNWRITABLE : 0) | (write_failed ? PART_WRITE_FAILED : 0)));
+	uint32_t n = 0;
+	size_t at = st->len;
+	strbuf_add(st, (const char *)&n, sizeof n);
+	for (size_t i = 0; i < ca_sevents_count(events); i++) {
+		const ca_sevent *ev = ca_sevents_at(events, i);
+		unsigned char now = (ev->taken ? EV_TAKEN : 0) | (ev->used ? EV_USED : 0);
+		if (now == ev_known[i])
+			continue;
+		ev_known[i] = now;
+		uint32_t k = (uint32_t)i;
+		strbuf_add(st, (const char *)&k, sizeof k);
+		strbuf_addc(st, (char)now);
+		n++;
+	}
+	memcpy(st->buf + at, &n, sizeof n);
+	for (size_t i = told; i < ca_startd_reported_count(sd); i++) {
+		const char *knob = ca_startd_reported_at(sd, i);
+		strbuf_add(st, knob, strlen(knob) + 1);
+	}
+	return ads;
+}
+
+static bool
+told_already(const char *knob)
+{
+	for (size_t i = 0; i < ca_startd_reported_count(sd); i++)
+		if (strcasecmp(ca_startd_reported_at(sd, i), knob) == 0)
+			return true;
+	return false;
+}
+
+/* A worker's part: it stands unless it took an event or told a problem
+ * that a part before it had; then its effects become this process's. */
+static bool
+part_merge(void *arg, const char *st, size_t len)
+{
+	uint32_t n;
+	const size_t rec = sizeof(uint32_t) + 1;
+
+	if (len < 1 + sizeof n)
+		return false;
+	memcpy(&n, st + 1, sizeof n);
+	const char *evs = st + 1 + sizeof n, *knobs = evs + (size_t)n * rec, *end = st + len;
+	if ((size_t)(end - evs) / rec < n)
+		return false;
+	for (int apply = 0; apply < 2; apply++) {
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t i;
+			memcpy(&i, evs + j * rec, sizeof i);
+			unsigned char f = (unsigned char)evs[j * rec + sizeof i];
+			if (i >= ca_sevents_count(events))
+				return false;
+			if (!apply && (f & EV_TAKEN) && ca_sevents_at(events, i)->taken)
+				return false;
+			if (apply)
+				ca_sevents_mark(events, i, f & EV_TAKEN, f & EV_USED);
+		}
+		for (const char *k = knobs; k < end; k += strlen(k) + 1) {
+			if (memchr(k, '\0', (size_t)(end - k)) == NULL)
+				return false;
+			if (!apply && told_already(k))
+				return false;
+			if (apply)
+				ca_startd_mark_reported(sd, k);
+		}
+	}
+	slots_lost |= (st[0] & PART_LOST) != 0;
+	slot_unwritable |= (st[0] & PART_UNWRITABLE) != 0;
+	write_failed |= (st[0] & PART_WRITE_FAILED) != 0;
+	return true;
+}
+
+static void
+part_write(void *arg, const char *text, size_t n)
+{
+	if (!write_failed && ca_writer_put_text(writer, text, n) < 0)
+		write_failure();
+}
+
+/* Step the slots of one long-format file on several cores, when it is
+ * large enough and nothing shared forbids it: true when done. When
+ * --parallel asked for it and it cannot be, a warning says why. */
+static bool
+step_parallel(ca_format fmt)
+{
+	static const par_ops ops = { ca_startd_machine_key, part_run, part_merge, part_write };
+	const char *why = NULL;
+	int rc = 0;
+
+	if (opt.parallel == 1)
+		return false;
+	if (opt.nfiles > 1)
+		why = "the slots are in more than one file";
+	else if (logfp != NULL)
+		why = "the transition log is written in order (-l, -v)";
+	else if (fmt != CA_FMT_LONG && fmt != CA_FMT_AUTO)
+		why = "the output is not the long format";
+	else if (ca_startd_runs_programs(sd))
+		why = "the policy runs programs (startd cron hooks, benchmarks)";
+	else {
+		ev_known = ca_xcalloc(ca_sevents_count(events) + 1, 1);
+		rc = par_run(opt.nfiles ? opt.files[0] : "-", opt.parallel, &ops, NULL, &why);
+		free(ev_known);
+		ev_known = NULL;
+	}
+	if (rc == 0 && opt.parallel > 1)
+		cli_err("warning: --parallel %d: the slots are stepped in one process: %s",
+		    opt.parallel, why);
+	if (rc < 0)
+		slots_lost = true;
+	return rc != 0;
+}
+
 /* ---- the timeline ---- */
 
 static ca_vec(ca_smachine *) machines;
@@ -765,8 +926,10 @@ run(void)
 			cli_raise(EX_NO);
 		}
 	} else {
-		out_open(state_format());
-		read_slots(step_machine, NULL);
+		ca_format fmt = state_format();
+		out_open(fmt);
+		if (!step_parallel(fmt))
+			read_slots(step_machine, NULL);
 		out_close(!slots_lost);
 		report_unused();
 	}
@@ -791,7 +954,8 @@ load_config(void)
 		ca_config_free(cfg);
 		exit(cli_finish());
 	}
-	ca_startd_set_log(sd, log_rec, NULL);
+	if (opt.log != NULL || opt.verbose || (opt.timeline && !opt.chart))
+		ca_startd_set_log(sd, log_rec, NULL);
 	ca_startd_set_diag(sd, diag_cb, NULL);
 	ca_startd_set_auto_claim(sd, opt.auto_claim);
 	if (opt.log != NULL && (logfp = fopen(opt.log, "a")) == NULL)

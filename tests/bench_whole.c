@@ -240,6 +240,10 @@ bench_whole(void)
 	    (char *)slots, NULL };
 	char *sd1[] = { "startd-step", "--now", "1700000100", (char *)one, NULL };
 	measure("startd-step, matches as events", sd, NULL, sd1, NULL, smb, NSLOTS, 0);
+	/* the same in one process: the row above uses every core (--parallel) */
+	char *sdp[] = { "startd-step", "--parallel", "1", "--now", "1700000100", "-e",
+	    (char *)matches, (char *)slots, NULL };
+	measure("startd-step, one process", sdp, NULL, sd1, NULL, smb, NSLOTS, 0);
 
 	const char *state = fpath[F_ACCT];
 	char *up[] = { "userprio-calc", "--state", (char *)state, "--now", NOW, "--update",

@@ -109,6 +109,9 @@ claimed() {
 }
 
 @test "startd-step: usage errors exit 2" {
+	run -2 startd-step --parallel 0 "$TL/desk.ad"
+	run -2 startd-step --parallel 2 --init "$TL/desk.ad"
+	run -2 startd-step --parallel 2 --why x --now $T0 "$TL/desk.ad"
 	run -2 --separate-stderr startd-step --bogus
 	[[ $stderr == "startd-step: unknown or ambiguous option '--bogus'"* ]]
 	[[ $stderr == *"Try 'startd-step --help'."* ]]
@@ -1784,4 +1787,101 @@ random_events() {
 	grep -qx 'Name = "slot1_11@gpu2315.hpc.example.org"' "$TMP/claimed.ad"
 	grep -qx 'State = "Matched"' "$TMP/claimed.ad"
 	grep -qx 'Cpus = 8' "$TMP/claimed.ad"
+}
+
+# pool N: $TMP/pool.ads = N machines of eleven slots each, condor_status
+# -long ads of 91 attributes (hosts gpu0001, gpu0002, ...), and
+# $TMP/pev.ads a match for the first slot of every third machine
+pool() {
+	local i h
+	for ((i = 1; i <= $1; i++)); do
+		h=$(printf 'gpu%04d' "$i")
+		sed "s/gpu2315/$h/g" "$D/status-gpu2315.ads"
+		if ((i % 3 == 0)); then
+			sed "s/gpu2315/$h/g; s/JobId = \"10003.11\"/JobId = \"10003.$i\"/" \
+			    "$D/match-gpu2315.ads" >>"$TMP/pev.ads"
+			echo >>"$TMP/pev.ads"
+		fi
+	done >"$TMP/pool.ads"
+}
+
+# same_as_one ARGS...: startd-step ARGS in one process, then in 2, 3 and 8:
+# the same output, messages and exit status each time
+same_as_one() {
+	run --separate-stderr startd-step --parallel 1 "$@"
+	local out=$output err=$stderr st=$status n
+	for n in 2 3 8; do
+		run --separate-stderr startd-step --parallel $n "$@"
+		[[ $status == "$st" ]] || { echo "--parallel $n: status $status, not $st"; return 1; }
+		[[ $output == "$out" ]] || { echo "--parallel $n: other output"; return 1; }
+		[[ $stderr == "$err" ]] || { printf -- '--parallel %s: other messages:\n%s\n--\n%s\n' \
+		    $n "$stderr" "$err"; return 1; }
+	done
+	stderr=$err
+}
+
+@test "--parallel: the slots of a file stepped in several processes, as one process steps them" {
+	pool 40
+	same_as_one --now $((T0 + 100)) -e "$TMP/pev.ads" "$TMP/pool.ads"
+	[[ -z $stderr ]]
+	# the matches were taken: 13 machines' slots are Matched
+	startd-step --parallel 3 --now $((T0 + 100)) -e "$TMP/pev.ads" "$TMP/pool.ads" >"$TMP/out.ads"
+	[[ $(grep -c '^State = "Matched"' "$TMP/out.ads") == 13 ]]
+	# standard input redirected from the file is the file
+	run --separate-stderr startd-step --parallel 3 --now $((T0 + 100)) -e "$TMP/pev.ads" \
+	    <"$TMP/pool.ads"
+	[[ -z $stderr && $output == "$(cat "$TMP/out.ads")" ]]
+	# compressed output: the same ads
+	startd-step --parallel 3 -z --now $((T0 + 100)) -e "$TMP/pev.ads" "$TMP/pool.ads" |
+	    gzip -dc | cmp - "$TMP/out.ads"
+}
+
+@test "--parallel: what the parts share is as one process leaves it: events, problems told once, bad lines" {
+	pool 12
+	# gpu0003's slots once more at the end, apart from the others: the
+	# match goes to the first of them only
+	sed 's/gpu2315/gpu0003/g' "$D/status-gpu2315.ads" >>"$TMP/pool.ads"
+	# a line that does not parse, in gpu0007's third slot
+	awk -v RS= -v ORS='\n\n' 'NR == 69 { sub(/\nState = /, "\nBad = (1 +\nState = ") } 1' \
+	    "$TMP/pool.ads" >"$TMP/bad.ads"
+	grep -q '^Bad = (1 +$' "$TMP/bad.ads"
+	ev slot1@nowhere.example.org Vacate $T0
+	cat "$TMP/pev.ads" >>"$TMP/ev.ads"
+	# a STARTD_ATTRS knob that does not parse: told once, for the first slot
+	cfg 'STARTD_ATTRS = $(STARTD_ATTRS) Broken' 'Broken = (1 +'
+	same_as_one -c "$TMP/c.config" --now $((T0 + 100)) -e "$TMP/ev.ads" "$TMP/bad.ads"
+	[[ $status == 3 ]]
+	[[ $(grep -c 'Broken' <<<"$stderr") == 1 ]]
+	grep -q "bad.ads:[0-9]*:.*" <<<"$stderr"
+	grep -q 'no slot named slot1@nowhere.example.org' <<<"$stderr"
+	run --separate-stderr startd-step --parallel 4 --now $((T0 + 100)) -e "$TMP/ev.ads" \
+	    "$TMP/bad.ads"
+	[[ $(awk -v RS= '/Machine = "gpu0003/ && /State = "Matched"/' <<<"$output" | grep -c '^Name') == 1 ]]
+}
+
+@test "--parallel: the state file, and when the slots are stepped in one process after all" {
+	pool 6
+	cp "$TMP/pool.ads" "$TMP/state.ads"
+	cp "$TMP/pool.ads" "$TMP/state1.ads"
+	run -0 --separate-stderr startd-step --parallel 3 --now $((T0 + 100)) -e "$TMP/pev.ads" \
+	    --state "$TMP/state.ads"
+	[[ -z $output && -z $stderr ]]
+	startd-step --parallel 1 --now $((T0 + 100)) -e "$TMP/pev.ads" --state "$TMP/state1.ads"
+	cmp "$TMP/state.ads" "$TMP/state1.ads"
+	# what cannot be split is stepped in one process, and said
+	run -0 --separate-stderr startd-step --parallel 2 --now $T0 < <(cat "$TMP/pool.ads")
+	[[ $stderr == *"--parallel 2: the slots are stepped in one process: it is not a regular file"* ]]
+	run -0 --separate-stderr startd-step --parallel 2 -o new --now $T0 "$TMP/pool.ads"
+	[[ $stderr == *"stepped in one process: the output is not the long format"* ]]
+	run -0 --separate-stderr startd-step --parallel 2 -l "$TMP/log" --now $T0 "$TMP/pool.ads"
+	[[ $stderr == *"stepped in one process: the transition log is written in order"* ]]
+	startd-step -o new --now $T0 "$TMP/pool.ads" >"$TMP/new.ads"
+	run -0 --separate-stderr startd-step --parallel 2 --now $T0 "$TMP/new.ads"
+	[[ $stderr == *"stepped in one process: it is not the long format, uncompressed"* ]]
+	sed -n '/^$/q;p' "$TMP/pool.ads" >"$TMP/one.ads"
+	run -0 --separate-stderr startd-step --parallel 2 --now $T0 "$TMP/one.ads"
+	[[ $stderr == *"stepped in one process: it does not cut into parts"* ]]
+	# the default is quiet about it
+	run -0 --separate-stderr startd-step --now $T0 "$TMP/one.ads"
+	[[ -z $stderr ]]
 }

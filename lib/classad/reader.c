@@ -336,6 +336,12 @@ ca_reader_ad_line(const ca_reader *r)
 	return r->ad_line;
 }
 
+void
+ca_reader_set_line(ca_reader *r, int line)
+{
+	r->line = line;
+}
+
 /* Start gzip decoding of what follows; the first compressed bytes may
  * already be in zin. */
 static int

@@ -58,6 +58,10 @@ void ca_reader_pack(ca_reader *r);
 ca_format ca_reader_format(const ca_reader *r);
 /* 1-based line where the last ad returned starts. */
 int ca_reader_ad_line(const ca_reader *r);
+/* Number the input's lines from line on, for a part of a larger input read
+ * on its own (the lines before it counted by the caller); call it before
+ * the first ca_reader_next. */
+void ca_reader_set_line(ca_reader *r, int line);
 void ca_reader_close(ca_reader *r);
 
 #endif

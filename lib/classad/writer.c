@@ -203,6 +203,20 @@ ca_writer_put(ca_writer *w, const ca_ad *ad)
 	return 0;
 }
 
+int
+ca_writer_put_text(ca_writer *w, const char *text, size_t n)
+{
+	if (w->fmt != CA_FMT_LONG) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (out(w, text, n) < 0) {
+		errno = w->err;
+		return -1;
+	}
+	return 0;
+}
+
 const char *
 ca_writer_refusal(const ca_writer *w)
 {

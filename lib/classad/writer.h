@@ -26,6 +26,11 @@ ca_writer *ca_writer_open(FILE *fp, ca_format fmt, bool gzip);
  * the end of a line; in JSON and XML an attribute name that is not UTF-8
  * (or, in XML, holds a control character). */
 int ca_writer_put(ca_writer *w, const ca_ad *ad);
+/* Text of ads another long-format writer wrote (each with its blank line),
+ * written as it is (compressed if w is): for a writer of the long format
+ * only, whose layout has nothing between ads. 0, or -1 on an I/O error
+ * (errno set); -1 with errno EINVAL for another format. */
+int ca_writer_put_text(ca_writer *w, const char *text, size_t n);
 const char *ca_writer_refusal(const ca_writer *w);
 /* Write the trailer, flush; 0 or -1 on an I/O error. Frees w either way. */
 int ca_writer_close(ca_writer *w);

@@ -176,6 +176,24 @@ first_report(ca_startd *sd, const char *name)
 	return true;
 }
 
+size_t
+ca_startd_reported_count(const ca_startd *sd)
+{
+	return sd->reported.n;
+}
+
+const char *
+ca_startd_reported_at(const ca_startd *sd, size_t i)
+{
+	return sd->reported.at[i];
+}
+
+void
+ca_startd_mark_reported(ca_startd *sd, const char *knob)
+{
+	(void)first_report(sd, knob);
+}
+
 /* ---- the policy ---- */
 
 void
@@ -587,6 +605,12 @@ void
 ca_startd_set_resident(ca_startd *sd, bool on)
 {
 	sd->resident = on;
+}
+
+bool
+ca_startd_runs_programs(const ca_startd *sd)
+{
+	return sd->hooks.n > 0;
 }
 
 /* ---- literals in slot ads ---- */

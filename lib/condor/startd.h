@@ -98,6 +98,9 @@ int ca_sevents_add(ca_sevents *q, ca_ad *ad, int64_t deftime, const char *file, 
 /* Every event in input order: i in [0, count). */
 size_t ca_sevents_count(const ca_sevents *q);
 const ca_sevent *ca_sevents_at(const ca_sevents *q, size_t i);
+/* Event i was taken by a machine (and used) in another process stepping
+ * other machines of the run: so it is here. */
+void ca_sevents_mark(ca_sevents *q, size_t i, bool taken, bool used);
 
 /* A log record: a transition (num is its number), or a note (num 0: a slot
  * created or deleted, an event ignored, a claim refused). */
@@ -146,6 +149,14 @@ void ca_startd_set_auto_claim(ca_startd *sd, bool on);
  * process): an advance ends knowing when each slot's policy may decide
  * otherwise, which the next would otherwise find again. */
 void ca_startd_set_resident(ca_startd *sd, bool on);
+/* Whether stepping a machine may run a program (a startd cron hook or a
+ * benchmark job): such a run is not split between processes. */
+bool ca_startd_runs_programs(const ca_startd *sd);
+/* The knobs whose problem was reported (each once a run), in order; and
+ * one reported by another process stepping other machines of the run. */
+size_t ca_startd_reported_count(const ca_startd *sd);
+const char *ca_startd_reported_at(const ca_startd *sd, size_t i);
+void ca_startd_mark_reported(ca_startd *sd, const char *knob);
 
 /* The machine a slot ad belongs to: Machine, else the part of Name after
  * '@', else Name ("" when there is none). Points into ad. */

@@ -162,6 +162,13 @@ ca_sevents_at(const ca_sevents *q, size_t i)
 	return q->all.at[i];
 }
 
+void
+ca_sevents_mark(ca_sevents *q, size_t i, bool taken, bool used)
+{
+	q->all.at[i]->taken |= taken;
+	q->all.at[i]->used |= used;
+}
+
 static struct evlist *
 find_list(ca_sevents *q, const char *key)
 {

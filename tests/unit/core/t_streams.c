@@ -1636,3 +1636,43 @@ UNIT_SUITE(streams_long_history_free)
 	for (int k = 0; k < 3; k++)
 		strbuf_release(&out[k]);
 }
+
+/* A part of a larger input read on its own names the lines of the whole;
+ * a long-format writer takes the text of ads another one wrote. */
+UNIT_SUITE(streams_parts)
+{
+	const char *part = "A = 1\n\nB = (\nC = 2\n\n";
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("whole", part, strlen(part), CA_FMT_LONG, &err);
+	ca_ad *ad;
+
+	ca_reader_set_line(r, 41);
+	CHECK(ca_reader_next(r, &ad, &err) == 1 && ca_reader_ad_line(r) == 41);
+	ca_ad_free(ad);
+	CHECK(ca_reader_next(r, &ad, &err) == -1 && err.line == 43);
+	CHECK(ca_reader_next(r, &ad, &err) == 0);
+	ca_reader_close(r);
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	ca_writer *w = ca_writer_open(fp, CA_FMT_LONG, false);
+	ad = first_ad("X = 1\n", 6, CA_FMT_LONG);
+	CHECK(ca_writer_put(w, ad) == 0);
+	CHECK(ca_writer_put_text(w, "Y = 2\n\nZ = 3\n\n", 14) == 0);
+	CHECK(ca_writer_put(w, ad) == 0);
+	CHECK(ca_writer_close(w) == 0);
+	fclose(fp);
+	CHECK(strcmp(buf, "X = 1\n\nY = 2\n\nZ = 3\n\nX = 1\n\n") == 0);
+	free(buf);
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	w = ca_writer_open(fp, CA_FMT_JSON, false);
+	errno = 0;
+	CHECK(ca_writer_put_text(w, "Y = 2\n\n", 7) == -1 && errno == EINVAL);
+	CHECK(ca_writer_close(w) == 0);
+	fclose(fp);
+	CHECK(strcmp(buf, "[\n]\n") == 0);
+	free(buf);
+	ca_ad_free(ad);
+}

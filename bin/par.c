@@ -1,0 +1,539 @@
+/* par.c - a program's pass over a long-format file on several cores.
+ *
+ * The parent cuts the file into parts, PARTS_A_WORKER for each worker. A
+ * cut is made only just after a blank line, where an ad starts whose group
+ * is not that of the ad before it, both read by the library's reader from
+ * the text around the cut: a blank line ends an ad (a good one, or the
+ * lines dropped after a bad one), so a reader started there reads what a
+ * reader of the whole file reads from there on. The parent counts each
+ * part's lines, so that messages name the lines of the file.
+ *
+ * Part k goes to worker k mod n over a socket. The worker reads the part
+ * from the file and runs the program's pass on it, the ads going to a
+ * memory file and the messages to a temporary one; it sends back the state
+ * the parent must merge and the messages, and the parent maps the memory
+ * file. The parent takes the parts in order: merges the state, relays the
+ * messages, writes the ads; at most two parts a worker are under way, so
+ * memory does not grow with the file.
+ * A part that cannot stand as its worker ran it (merge says so), or a
+ * worker that fails, stops the workers: the parent runs that part and
+ * every part after it itself, as one process would.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "cli.h"
+#include "par.h"
+
+#define AUTO_MIN	((int64_t)4 << 20)	/* smaller files: one process, unless asked */
+#define PART_MAX	((int64_t)8 << 20)
+#define PARTS_A_WORKER	8
+#define WORKERS_MAX	8
+#define WINDOW		((size_t)256 << 10)	/* text read at a time to find a cut */
+#define SCAN_MAX	4	/* parts' worth of text looked through for a cut */
+#define COUNT_WINDOW	((int64_t)4 << 20)	/* text mapped at a time to count lines */
+
+struct part {
+	int64_t start, end;	/* bytes of the file */
+	int64_t line;		/* the line at start */
+};
+
+/* A worker's answer for a part: then st, err and out bytes. */
+struct head {
+	uint64_t st, err, out;
+	uint64_t ads;		/* ads read */
+	int64_t status;		/* the worker's exit status so far */
+};
+
+static struct {
+	int fd;
+	int64_t size;
+	const char *path, *name;
+	const par_ops *ops;
+	void *arg;
+	int n;			/* workers running */
+	pid_t pid[WORKERS_MAX];
+	int sock[WORKERS_MAX];
+	int out[WORKERS_MAX][2];	/* the workers' memory files for their ads */
+	strbuf win;		/* text read by the parent */
+	strbuf msg;		/* a worker's answer */
+} P;
+
+/* Move all n bytes between p and fd: a socket (off < 0), sent (out) or
+ * read; or a file at off, written or read. False on an error, or at the
+ * end of the input (errno EIO: the file shrank, the other side left). */
+static bool
+move_all(int fd, void *p, size_t n, int64_t off, bool out)
+{
+	char *c = p;
+
+	while (n > 0) {
+		ssize_t k = off < 0 ? (out ? send(fd, c, n, MSG_NOSIGNAL) : read(fd, c, n)) :
+		    (out ? pwrite(fd, c, n, (off_t)off) : pread(fd, c, n, (off_t)off));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (k == 0)
+				errno = EIO;
+			return false;
+		}
+		c += k;
+		n -= (size_t)k;
+		if (off >= 0)
+			off += k;
+	}
+	return true;
+}
+
+/* n bytes of the file at off, in sb; NULL on a read error. */
+static const char *
+text_at(strbuf *sb, int64_t off, size_t n)
+{
+	strbuf_reset(sb);
+	strbuf_grow(sb, n + 1);
+	if (!move_all(P.fd, sb->buf, n, off, false))
+		return NULL;
+	sb->len = n;
+	sb->buf[n] = '\0';
+	return sb->buf;
+}
+
+static int64_t
+min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The newlines in b[0..n): sixteen bytes at a time where SSE2 is, each
+ * match counting -1 in its byte of acc (at most 255 times before the bytes
+ * are summed). */
+static int64_t
+newlines(const char *b, size_t n)
+{
+	int64_t k = 0;
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+	while (i + 16 <= n) {
+		__m128i acc = zero;
+		for (int r = 0; r < 255 && i + 16 <= n; r++, i += 16)
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(b + i)),
+			    nl));
+		__m128i sum = _mm_sad_epu8(acc, zero);
+		k += _mm_cvtsi128_si32(sum) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(sum, sum));
+	}
+#endif
+	for (const char *p = b + i, *e = b + n; (p = memchr(p, '\n', (size_t)(e - p))) != NULL;
+	    p++)
+		k++;
+	return k;
+}
+
+/* Lines in [from, to); -1 on a read error. The file is mapped a window
+ * at a time, not copied: the parent reads all of it here. */
+static int64_t
+count_lines(int64_t from, int64_t to)
+{
+	int64_t lines = 0, page = sysconf(_SC_PAGESIZE);
+
+	for (int64_t off = from; off < to;) {
+		int64_t base = off - off % page, n = min64(to - off, COUNT_WINDOW);
+		size_t maplen = (size_t)(off - base + n);
+		char *m = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, P.fd, (off_t)base);
+		if (m == MAP_FAILED)
+			return -1;
+		lines += newlines(m + (off - base), (size_t)n);
+		munmap(m, maplen);
+		off += n;
+	}
+	return lines;
+}
+
+/* Is the file the long format, uncompressed? */
+static bool
+long_format(void)
+{
+	size_t n = (size_t)min64(P.size, (int64_t)WINDOW);
+	const char *b = text_at(&P.win, 0, n);
+
+	if (b == NULL || (n >= 2 && (unsigned char)b[0] == 0x1f && (unsigned char)b[1] == 0x8b))
+		return false;
+	if (cli_common.in != CA_FMT_AUTO)
+		return cli_common.in == CA_FMT_LONG;
+	ca_reader *r = ca_reader_open_mem(P.name, b, n, CA_FMT_AUTO, NULL);
+	ca_ad *ad;
+	ca_diag err;
+	if (ca_reader_next(r, &ad, &err) == 1)
+		ca_ad_free(ad);
+	bool ok = ca_reader_format(r) == CA_FMT_LONG;
+	ca_reader_close(r);
+	return ok;
+}
+
+/* Offset in b (n bytes) just after its last blank line, or 0. */
+static size_t
+after_last_blank(const char *b, size_t n)
+{
+	for (size_t i = n; i >= 2; i--)
+		if (b[i - 1] == '\n' && b[i - 2] == '\n')
+			return i;
+	return 0;
+}
+
+/* The first cut at or after target (see above); P.size when there is none
+ * in SCAN_MAX parts' worth of text (span bytes a part), or on a read
+ * error (the part that runs to the end reports it). */
+static int64_t
+next_cut(int64_t target, int64_t span)
+{
+	strbuf group = STRBUF_INIT;
+	int64_t cut = P.size, limit = target + span * SCAN_MAX;
+
+	for (int64_t s = target; s < P.size && s < limit && cut == P.size;) {
+		size_t n = (size_t)min64(P.size - s, (int64_t)WINDOW);
+		bool last = s + (int64_t)n == P.size;
+		const char *b = text_at(&P.win, s, n);
+		if (b == NULL)
+			break;
+		const char *blank = memmem(b, n, "\n\n", 2);
+		size_t from = blank ? (size_t)(blank - b) + 2 : n;
+		size_t to = last ? n : after_last_blank(b, n);
+		if (to <= from) {	/* no whole ad here: look further */
+			s += (int64_t)(blank ? from - 1 : n - 1);
+			if (last)
+				break;
+			continue;
+		}
+		const char *text = b + from;
+		size_t len = to - from, lstart = 0;
+		ca_reader *r = ca_reader_open_mem(P.name, text, len, CA_FMT_LONG, NULL);
+		int line = 1, rc;
+		bool known = false;	/* the group of the ad before */
+		ca_ad *ad;
+		ca_diag err;
+		while (cut == P.size && (rc = ca_reader_next(r, &ad, &err)) != 0) {
+			if (rc < 0) {
+				known = false;
+				continue;
+			}
+			const char *g = P.ops->group(ad);
+			if (known && strcasecmp(g, group.buf) != 0) {
+				for (int want = ca_reader_ad_line(r); line < want; line++) {
+					const char *nl = memchr(text + lstart, '\n', len - lstart);
+					lstart = (size_t)(nl - text) + 1;
+				}
+				if (lstart >= 2 && text[lstart - 1] == '\n' && text[lstart - 2] == '\n')
+					cut = s + (int64_t)(from + lstart);
+			}
+			strbuf_reset(&group);
+			strbuf_adds(&group, g);
+			known = true;
+			ca_ad_free(ad);
+		}
+		ca_reader_close(r);
+		s += (int64_t)to;
+	}
+	strbuf_release(&group);
+	return cut;
+}
+
+/* A reader of part p, its text in sb; NULL on a read error. */
+static ca_reader *
+part_reader(const struct part *p, strbuf *sb)
+{
+	size_t n = (size_t)(p->end - p->start);
+
+	if (text_at(sb, p->start, n) == NULL)
+		return NULL;
+	ca_reader *r = ca_reader_open_mem(P.name, sb->buf, n, CA_FMT_LONG, NULL);
+	ca_reader_set_line(r, p->line > INT32_MAX ? INT32_MAX : (int)p->line);
+	return r;
+}
+
+/* A worker's output goes to a memory file (one of two, a part each in
+ * turn: the parent writes one out while the worker fills the other), which
+ * the parent maps: the ads are not copied through the socket. */
+struct sink {
+	int fd;
+	off_t len;
+};
+
+static ssize_t
+sink_write(void *cookie, const char *buf, size_t n)
+{
+	struct sink *k = cookie;
+
+	if (!move_all(k->fd, (char *)(uintptr_t)buf, n, k->len, true))
+		return -1;
+	k->len += (off_t)n;
+	return (ssize_t)n;
+}
+
+/* A worker: parts in, answers out, until the parent closes the socket. */
+static void __attribute__((noreturn))
+worker(int w, int s)
+{
+	strbuf in = STRBUF_INIT, st = STRBUF_INIT, err = STRBUF_INIT;
+	FILE *ef = tmpfile();
+	struct sink sink = { -1, 0 };
+	FILE *of = fopencookie(&sink, "w", (cookie_io_functions_t){ NULL, sink_write, NULL,
+	    NULL });
+	struct part p;
+
+	cli_progress_off();
+	if (ef == NULL || of == NULL || dup2(fileno(ef), 2) < 0 ||
+	    setvbuf(of, NULL, _IOFBF, (size_t)1 << 16) != 0)
+		_exit(1);
+	for (size_t j = 0; move_all(s, &p, sizeof p, -1, false); j++) {
+		ca_reader *r = part_reader(&p, &in);
+		if (r == NULL)
+			_exit(1);
+		sink.fd = P.out[w][j % 2];
+		sink.len = 0;
+		strbuf_reset(&st);
+		size_t ads = P.ops->run(P.arg, r, P.path, of, &st);
+		ca_reader_close(r);
+		if (fflush(of) != 0)
+			_exit(1);
+		fflush(stderr);
+		off_t el = lseek(2, 0, SEEK_END);
+		strbuf_reset(&err);
+		strbuf_grow(&err, (size_t)el + 1);
+		if (el < 0 || pread(2, err.buf, (size_t)el, 0) != el)
+			_exit(1);
+		struct head h = { st.len, (uint64_t)el, (uint64_t)sink.len, ads, cli_status };
+		if (!move_all(s, &h, sizeof h, -1, true) || !move_all(s, st.buf, st.len, -1, true) ||
+		    !move_all(s, err.buf, (size_t)el, -1, true))
+			_exit(1);
+		if (ftruncate(2, 0) != 0 || lseek(2, 0, SEEK_SET) != 0)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/* A file in memory, for a worker's ads; -1 when there is none. */
+static int
+memory_file(void)
+{
+	int fd = memfd_create("par", MFD_CLOEXEC);
+	FILE *t;
+
+	if (fd < 0 && (t = tmpfile()) != NULL) {
+		fd = dup(fileno(t));
+		fclose(t);
+	}
+	return fd;
+}
+
+/* Start up to n workers; how many started. */
+static int
+start(int n)
+{
+	int k = 0;
+
+	fflush(NULL);	/* nothing buffered is written twice */
+	for (; k < n; k++) {
+		int sv[2];
+		if ((P.out[k][0] = memory_file()) < 0)
+			break;
+		if ((P.out[k][1] = memory_file()) < 0) {
+			close(P.out[k][0]);
+			break;
+		}
+		pid_t pid = -1;
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0 &&
+		    (pid = fork()) < 0) {
+			close(sv[0]);
+			close(sv[1]);
+		}
+		if (pid < 0) {
+			close(P.out[k][0]);
+			close(P.out[k][1]);
+			break;
+		}
+		if (pid == 0) {
+			/* the other workers' sockets: their end is the parent's */
+			for (int i = 0; i < k; i++)
+				close(P.sock[i]);
+			close(sv[0]);
+			worker(k, sv[1]);
+		}
+		close(sv[1]);
+		P.pid[k] = pid;
+		P.sock[k] = sv[0];
+	}
+	return k;
+}
+
+/* End the workers: at the end, when they are done (their sockets closed);
+ * else at once. */
+static void
+stop(bool now)
+{
+	for (int i = 0; i < P.n; i++) {
+		close(P.sock[i]);
+		if (now)
+			kill(P.pid[i], SIGKILL);
+	}
+	for (int i = 0; i < P.n; i++) {
+		while (waitpid(P.pid[i], NULL, 0) < 0 && errno == EINTR)
+			;
+		close(P.out[i][0]);
+		close(P.out[i][1]);
+	}
+	P.n = 0;
+}
+
+/* Part k's answer, taken: false when it cannot be (then nothing of it was
+ * written). Its ads are in the worker's memory file for its part. */
+static bool
+collect(size_t k)
+{
+	size_t w = k % (size_t)P.n;
+	int s = P.sock[w], fd = P.out[w][(k / (size_t)P.n) % 2];
+	struct head h;
+	char *ads = NULL;
+
+	if (!move_all(s, &h, sizeof h, -1, false) || h.st > SIZE_MAX / 4 || h.err > SIZE_MAX / 4 ||
+	    h.out > SIZE_MAX / 4)
+		return false;
+	size_t total = h.st + h.err;
+	strbuf_reset(&P.msg);
+	strbuf_grow(&P.msg, total + 1);
+	if (!move_all(s, P.msg.buf, total, -1, false))
+		return false;
+	if (h.out > 0 && (ads = mmap(NULL, h.out, PROT_READ, MAP_SHARED, fd, 0)) == MAP_FAILED)
+		return false;
+	if (!P.ops->merge(P.arg, P.msg.buf, h.st)) {
+		if (ads != NULL)
+			munmap(ads, h.out);
+		return false;
+	}
+	cli_raise((int)h.status);
+	if (h.err > 0)
+		cli_relay(P.msg.buf + h.st, h.err);
+	if (ads != NULL) {
+		P.ops->write(P.arg, ads, h.out);
+		munmap(ads, h.out);
+	}
+	cli_progress_ads(h.ads);
+	return true;
+}
+
+/* Part p in this process. */
+static bool
+run_here(const struct part *p)
+{
+	ca_reader *r = part_reader(p, &P.win);
+
+	if (r == NULL) {
+		cli_errat(P.name, 0, 0, "cannot read: %s", strerror(errno));
+		cli_raise(EX_SYSTEM);
+		return false;
+	}
+	P.ops->run(P.arg, r, P.path, NULL, NULL);
+	ca_reader_close(r);
+	return true;
+}
+
+static int
+processors(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > WORKERS_MAX ? WORKERS_MAX : (int)n;
+}
+
+int
+par_run(const char *path, int workers, const par_ops *ops, void *arg, const char **why)
+{
+	bool forced = workers > 0;
+	int ran = 0;
+	struct stat sb;
+	ca_vec(struct part) parts = CA_VEC_INIT;
+
+	P.path = path;
+	P.name = cli_display(path);
+	P.ops = ops;
+	P.arg = arg;
+	*why = "it cannot be opened";
+	P.fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
+	if (P.fd < 0)
+		return 0;
+	if (!forced)
+		workers = processors();
+	if (workers > WORKERS_MAX)
+		workers = WORKERS_MAX;
+	*why = "it is not a regular file";
+	if (fstat(P.fd, &sb) < 0 || !S_ISREG(sb.st_mode))
+		goto out;
+	*why = "it is small";
+	if (workers < 2 || (!forced && sb.st_size < AUTO_MIN))
+		goto out;
+	P.size = sb.st_size;
+	int64_t span = P.size / (workers * PARTS_A_WORKER);
+	span = span < 1 ? 1 : span > PART_MAX ? PART_MAX : span;
+	int64_t first;
+	*why = "it is not the long format, uncompressed";
+	if (!long_format())
+		goto out;
+	*why = "it does not cut into parts (one group of ads, or no blank line between ads)";
+	if ((first = next_cut(span, span)) >= P.size)
+		goto out;
+	*why = NULL;
+
+	/* from here on the file is this pass's */
+	ran = 1;
+	P.n = start(workers);
+	bool par = P.n > 0;
+	int64_t from = 0, line = 1;
+	size_t done = 0;
+	while (done < parts.n || from < P.size) {
+		if (from < P.size && parts.n - done < (par ? 2 * (size_t)P.n : 1)) {
+			int64_t end = parts.n == 0 ? first : next_cut(from + span, span);
+			int64_t nl = count_lines(from, end);
+			struct part *p = ca_vec_push(&parts);
+			*p = (struct part){ from, end, line };
+			line += nl < 0 ? 0 : nl;
+			from = end;
+			if (par && !move_all(P.sock[(parts.n - 1) % (size_t)P.n], p, sizeof *p, -1, true)) {
+				par = false;
+				stop(true);
+			}
+			continue;
+		}
+		if (par && collect(done)) {
+			done++;
+			continue;
+		}
+		if (par) {
+			par = false;
+			stop(true);
+		}
+		if (!run_here(&parts.at[done++])) {
+			ran = -1;
+			break;
+		}
+	}
+	if (par)
+		stop(false);
+out:
+	close(P.fd);
+	ca_vec_free(&parts);
+	strbuf_release(&P.win);
+	strbuf_release(&P.msg);
+	return ran;
+}
