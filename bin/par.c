@@ -481,7 +481,7 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 	if (fstat(P.fd, &sb) < 0 || !S_ISREG(sb.st_mode))
 		goto out;
 	*why = "it is small";
-	if (workers < 2 || (!forced && sb.st_size < AUTO_MIN))
+	if (workers < 2 || sb.st_size == 0 || (!forced && sb.st_size < AUTO_MIN))
 		goto out;
 	P.size = sb.st_size;
 	int64_t span = P.size / (workers * PARTS_A_WORKER);

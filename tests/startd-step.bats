@@ -1881,6 +1881,9 @@ same_as_one() {
 	sed -n '/^$/q;p' "$TMP/pool.ads" >"$TMP/one.ads"
 	run -0 --separate-stderr startd-step --parallel 2 --now $T0 "$TMP/one.ads"
 	[[ $stderr == *"stepped in one process: it does not cut into parts"* ]]
+	: >"$TMP/empty.ads"
+	run -0 --separate-stderr startd-step --parallel 2 --now $T0 "$TMP/empty.ads"
+	[[ -z $output && $stderr == *"stepped in one process: it is small"* ]]
 	# the default is quiet about it
 	run -0 --separate-stderr startd-step --now $T0 "$TMP/one.ads"
 	[[ -z $stderr ]]
