@@ -142,7 +142,7 @@ ca_intern_find(const char *s, size_t len)
 	if (names.cap == 0)
 		return NULL;
 	struct found *f = len < FOUND_TEXT ? found_slot(s, len) : NULL;
-	if (f != NULL && f->s == s && f->len == len && memcmp(f->text, s, len) == 0 &&
+	if (f != NULL && f->s == s && f->len == len && ca_same_bytes(f->text, s, len) &&
 	    (f->nm != NULL || f->count == names.n))
 		return f->nm;
 	uint32_t h = name_hash(s, len);

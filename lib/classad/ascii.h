@@ -1,10 +1,13 @@
 /* ascii.h - character classes and case folding of ASCII, never the locale's:
- * names and string comparisons of the language ignore the case of A-Z only. */
+ * names and string comparisons of the language ignore the case of A-Z only;
+ * and the byte comparison of short texts (names). */
 #ifndef CA_ASCII_H
 #define CA_ASCII_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 static inline bool
 ca_is_digit(int c)
@@ -54,6 +57,34 @@ ca_fold_cmp(const char *a, size_t an, const char *b, size_t bn)
 			return d;
 	}
 	return an < bn ? -1 : an > bn;
+}
+
+/* Are a[0..n) and b[0..n) the same bytes? For names, mostly short: words
+ * that overlap, all inside both texts, rather than a call. */
+static inline bool
+ca_same_bytes(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		uint64_t x, y;
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		uint32_t x, y, u, v;
+		memcpy(&x, a, 4);
+		memcpy(&y, b, 4);
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&v, b + n - 4, 4);
+		return x == y && u == v;
+	}
+	return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
 #endif

@@ -359,34 +359,6 @@ literal_line(const char *s, const char *e)
 	return q != NULL && q < e && *q == '\n' ? q : NULL;
 }
 
-/* Are a[0..n) and b[0..n) the same bytes? For names, mostly short: words
- * that overlap rather than a call. */
-static inline bool
-same_bytes(const char *a, const char *b, size_t n)
-{
-	if (n >= 8) {
-		uint64_t x, y;
-		for (size_t i = 0; i + 8 < n; i += 8) {
-			memcpy(&x, a + i, 8);
-			memcpy(&y, b + i, 8);
-			if (x != y)
-				return false;
-		}
-		memcpy(&x, a + n - 8, 8);
-		memcpy(&y, b + n - 8, 8);
-		return x == y;
-	}
-	if (n >= 4) {
-		uint32_t x, y, u, v;
-		memcpy(&x, a, 4);
-		memcpy(&y, b, 4);
-		memcpy(&u, a + n - 4, 4);
-		memcpy(&v, b + n - 4, 4);
-		return x == y && u == v;
-	}
-	return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
-}
-
 /* Does the long format's writer print e as s[0..n)? A shared tree keeps
  * its printed text; another is printed (into sb). So whether an ad keeps
  * its lines, and how its literals are written, depends on its own text
@@ -495,7 +467,7 @@ kept_line(ca_reader *r, ca_ad *ad)
 	size_t nlen = x->len;
 
 	if (!x->own || (size_t)(e - p) < nlen + 4 ||
-	    !same_bytes(p, x->spell, nlen) || p[nlen] != ' ' || p[nlen + 1] != '=' ||
+	    !ca_same_bytes(p, x->spell, nlen) || p[nlen] != ' ' || p[nlen + 1] != '=' ||
 	    p[nlen + 2] != ' ')
 		return false;
 	const char *vs = p + nlen + 3, *nl = literal_line(vs, e);
@@ -521,7 +493,7 @@ alt_shape(ca_reader *r, const ca_ad *ad, const char *ns, size_t nlen)
 
 	for (int k = 0; k < READ_ALT_SHAPES && r->alt_tries < 2 * READ_ALT_SHAPES; k++) {
 		struct shape_names *a = &r->alt[k];
-		if (a->n <= at || a->at[at].len != nlen || !same_bytes(a->at[at].spell, ns, nlen))
+		if (a->n <= at || a->at[at].len != nlen || !ca_same_bytes(a->at[at].spell, ns, nlen))
 			continue;
 		r->alt_tries++;
 		uint32_t i = 0;
@@ -636,7 +608,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		 * spelled the same: no need to look it up, nor for it in ad */
 		bool fresh = false;
 		if (r->in_shape && r->exact && !(r->spos < r->shape.n &&
-		    r->shape.at[r->spos].len == nlen && same_bytes(r->shape.at[r->spos].spell, ns, nlen)) &&
+		    r->shape.at[r->spos].len == nlen && ca_same_bytes(r->shape.at[r->spos].spell, ns, nlen)) &&
 		    (nm = alt_shape(r, ad, ns, nlen)) != NULL) {
 			/* the ad goes on as one of another shape */
 			spell = r->shape.at[ad->n].spell;
@@ -645,7 +617,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		} else if (r->in_shape)
 			for (uint32_t j = r->spos; j < r->shape.n && j < r->spos + SHAPE_AHEAD; j++) {
 				const struct shape_name *x = &r->shape.at[j];
-				if (x->len == nlen && same_bytes(x->spell, ns, nlen)) {
+				if (x->len == nlen && ca_same_bytes(x->spell, ns, nlen)) {
 					r->exact = r->exact && j == r->spos;
 					nm = x->name;
 					spell = x->spell;

@@ -52,6 +52,9 @@ struct input {
 	ca_ad *ad;
 	const char *file;
 	int line;
+	uint32_t ref;		/* a queued job's record (refs), CA_DICT_NONE
+				 * when it has no id: taken as it is queued,
+				 * which its step does not change */
 };
 typedef ca_vec(struct input) inputs;
 
@@ -580,7 +583,7 @@ ref_of(ca_schedd *q, const char *id, bool make)
 static void
 push(inputs *v, ca_ad *ad, const char *file, int line)
 {
-	*ca_vec_push(v) = (struct input){ ad, file, line };
+	*ca_vec_push(v) = (struct input){ ad, file, line, CA_DICT_NONE };
 }
 
 /* A job joins the queue: its id is taken, its cluster counts. */
@@ -589,15 +592,18 @@ queue_job(ca_schedd *q, ca_ad *job, const char *file, int line)
 {
 	char id[CA_JOBID_LEN];
 	int64_t c;
+	uint32_t ref = CA_DICT_NONE;
 
 	if (ca_jobid(&q->cx, job, id, sizeof id)) {
 		struct jobref *r = ref_of(q, ca_arena_strndup(&q->text, id, strlen(id)), true);
+		ref = (uint32_t)(r - q->refs.at);
 		r->queued = true;
 		r->job = job;
 	}
 	if (get_int(q, job, "ClusterId", &c) && c > q->max_cluster)
 		q->max_cluster = c;
 	push(&q->jobs, job, file, line);
+	q->jobs.at[q->jobs.n - 1].ref = ref;
 }
 
 /* The Requirements of a job submitted without any: what condor_submit adds. */
@@ -1335,18 +1341,17 @@ static bool
 step_job(ca_schedd *q, size_t i, bool *id_ok)
 {
 	ca_ad *job = q->jobs.at[i].ad;
-	char id[CA_JOBID_LEN];
 	int64_t st = int_or(q, job, "JobStatus", CA_J_IDLE), t;
 	const struct jobref *r;
 
 	if (!q->indexed)
 		index_all(q);
-	if (!(*id_ok = ca_jobid(&q->cx, job, id, sizeof id))) {
+	if (!(*id_ok = q->jobs.at[i].ref != CA_DICT_NONE)) {
 		report(q, q->jobs.at[i].file, q->jobs.at[i].line, "a job without integer "
 		    "ClusterId and ProcId (left as it is)");
 		return false;
 	}
-	r = ref_of(q, id, false);
+	r = &q->refs.at[q->jobs.at[i].ref];
 	if (st == CA_J_COMPLETED || st == CA_J_REMOVED)
 		return q->history;
 	if (r != NULL && r->match != NULL && get_int(q, r->match, "Time", &t)) {
