@@ -414,8 +414,10 @@ text_grow(ca_reader *r, ca_ad *ad, size_t n)
 	nt->len = t->len;
 	for (uint32_t i = 0; i < ad->n; i++) {
 		ca_attr *at = &ad->attrs[i];
+		if (at->kind_ != CA_KIND_SRC)
+			continue;
 		size_t off = (uintptr_t)at->u_.s - (uintptr_t)t->s;
-		if (at->kind_ == CA_KIND_SRC && off < t->len)
+		if (off < t->len)
 			at->u_.s = nt->s + off;
 	}
 	r->text = nt;
