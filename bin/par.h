@@ -13,7 +13,8 @@
 
 typedef struct par_ops {
 	/* The group of an ad (points into it): adjacent ads of one group
-	 * are never in two parts. */
+	 * (compared ignoring the case of A-Z, as host names are) are never
+	 * in two parts. */
 	const char *(*group)(const ca_ad *ad);
 	/* Read the ads of r (a part of path) and write what becomes of them
 	 * to out in the long format, messages to standard error; the number

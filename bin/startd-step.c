@@ -422,16 +422,23 @@ add_slot(ca_ad *ad, const char *path, int line)
 	}
 }
 
+/* The input ended: its last machine is handed over too. */
+static void
+slots_end(void)
+{
+	if (machine != NULL && !machine_done(machine))
+		ca_smachine_free(machine);
+	machine = NULL;
+	strbuf_release(&machine_key);
+}
+
 /* Read the slots, handing each machine to fn; the format read in *fmt. */
 static void
 read_slots(machine_fn fn, ca_format *fmt)
 {
 	machine_done = fn;
 	read_ads(add_slot, fmt);
-	if (machine != NULL && !fn(machine))
-		ca_smachine_free(machine);
-	machine = NULL;
-	strbuf_release(&machine_key);
+	slots_end();
 }
 
 /* --init: the slots of a machine description. */
@@ -557,9 +564,7 @@ part_run(void *arg, ca_reader *r, const char *path, FILE *out, strbuf *st)
 		add_slot(ad, path, ca_reader_ad_line(r));
 		ads++;
 	}
-	if (machine != NULL && !step_machine(machine))
-		ca_smachine_free(machine);
-	machine = NULL;
+	slots_end();	/* a part ends between machines */
 	if (out != NULL) {
 		if (ca_writer_close(writer) < 0 && !write_failed)
 			write_failure();

@@ -1351,19 +1351,19 @@ step_job(ca_schedd *q, size_t i, bool *id_ok)
 		    "ClusterId and ProcId (left as it is)");
 		return false;
 	}
-	r = &q->refs.at[q->jobs.at[i].ref];
+	r = &q->refs.at[q->jobs.at[i].ref];	/* queue_job made it */
 	if (st == CA_J_COMPLETED || st == CA_J_REMOVED)
 		return q->history;
-	if (r != NULL && r->match != NULL && get_int(q, r->match, "Time", &t)) {
+	if (r->match != NULL && get_int(q, r->match, "Time", &t)) {
 		ca_set_int(job, "LastMatchTime", t);
 		add_int(q, job, "NumJobMatches", 1);
 	}
 	if (st == CA_J_RUNNING || st == CA_J_SUSPENDED) {
-		if (r != NULL && r->preempt != NULL && r->run != NULL)
+		if (r->preempt != NULL && r->run != NULL)
 			preempted_by(q, job, r->preempt);
-		if (r != NULL && r->run != NULL)
+		if (r->run != NULL)
 			(void)job_running(q, job, r->run);
-		else if (r != NULL && r->exit != NULL) {
+		else if (r->exit != NULL) {
 			if (!get_int(q, r->exit, "Time", &t))
 				t = q->now;
 			return job_exits(q, job, t) && q->history;
@@ -1373,10 +1373,10 @@ step_job(ca_schedd *q, size_t i, bool *id_ok)
 	}
 	if (st != CA_J_IDLE)
 		return false;
-	if (r != NULL && r->run != NULL) {
+	if (r->run != NULL) {
 		job_start(q, job, r->run);
 		(void)job_running(q, job, r->run);
-	} else if (r != NULL && r->wait != NULL) {
+	} else if (r->wait != NULL) {
 		const char *name = str(q, r->wait, "Name");
 		if (name != NULL && !str_is(q, job, "MatchedSlot", name))
 			ca_set_str(job, "MatchedSlot", name);
