@@ -243,6 +243,17 @@ small_pool() {
 	pool-cycle --now $((T0 + 60)) "$TMP/st"
 }
 
+@test "pool-cycle: a cluster whose jobs all left the queue in the cycle that numbered it is not numbered again" {
+	small_pool
+	printf 'Owner = "u2"\nPeriodicRemove = true\n' >"$TMP/st/incoming/b.ads"
+	pool-cycle --now $((T0 + 120)) "$TMP/st"
+	printf 'Owner = "u3"\n' >"$TMP/st/incoming/c.ads"
+	pool-cycle --now $((T0 + 180)) "$TMP/st"
+	run classad-eval -p Owner -p ClusterId -p JobStatus -w 'Owner != "u1"' \
+	    "$TMP/st/log/history.ads" "$TMP/st/gen.3/jobs.ads"
+	[[ $output == $'u2\t2\t3\nu3\t3\t1' ]] || { echo "$output"; false; }
+}
+
 @test "pool-cycle: a submission of the scheduler universe is queued with a warning, once a run" {
 	pool
 	machines node 1 2 'use FEATURE : StaticSlots'

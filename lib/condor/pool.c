@@ -899,19 +899,6 @@ job_unsim(void *arg, const ca_ad *job, const ca_job_unsim *u)
 	    "later jobs with it are not reported", u->name, u->why);
 }
 
-/* The highest cluster number of the queue. */
-static int64_t
-max_cluster(ca_pool *p)
-{
-	int64_t m = 0, c;
-
-	for (size_t i = 0; i < p->jobs.n; i++)
-		if (ca_get_int(&p->cx, p->jobs.at[i], "ClusterId", &c) == 1 && c > m)
-			m = c;
-	ca_arena_reset(&p->cx.scratch);
-	return m;
-}
-
 int
 ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
     ca_pool_file *subs, size_t nsub, const ca_pool_sinks *out, ca_pool_stats *st,
@@ -1048,9 +1035,6 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	/* 7. the queue after the matches, and the submissions (numbered as the
 	 * schedd numbers them: after the highest cluster of the queue, and
 	 * after every cluster number given before) */
-	int64_t next = max_cluster(p) + 1;
-	if (next <= p->cluster)
-		next = p->cluster + 1;
 	still = ca_xcalloc(p->jobs.n + 1, sizeof *still);
 	for (size_t i = 0; i < p->jobs.n; i++) {
 		char id[CA_JOBID_LEN];
@@ -1062,6 +1046,9 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	ca_arena_reset(&p->cx.scratch);
 	q = schedd_with_queue(p, now);
 	ca_schedd_set_first_cluster(q, p->cluster + 1);
+	int64_t next = ca_schedd_max_cluster(q) + 1;
+	if (next <= p->cluster)
+		next = p->cluster + 1;
 	{
 		struct lend l = { q };
 		each_slot(p, lend_slot, &l);
@@ -1093,13 +1080,12 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 		st->submitted++;
 	}
 	step_jobs(p, q, still);
+	/* a cluster the step numbered counts as given, even when all its jobs
+	 * have left the queue already */
+	if (st->submitted > 0 && ca_schedd_max_cluster(q) > p->cluster)
+		p->cluster = ca_schedd_max_cluster(q);
 	ca_schedd_free_lent(q);
 	q = NULL;
-	if (st->submitted > 0) {
-		int64_t c = max_cluster(p);
-		if (c > p->cluster)
-			p->cluster = c;
-	}
 	p->clock = now;
 	rc = 0;
 out:

@@ -288,6 +288,12 @@ ca_schedd_set_first_cluster(ca_schedd *q, int64_t first)
 	q->first_cluster = first;
 }
 
+int64_t
+ca_schedd_max_cluster(const ca_schedd *q)
+{
+	return q->max_cluster;
+}
+
 static void
 report(ca_schedd *q, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -78,6 +78,9 @@ void ca_schedd_set_diag(ca_schedd *q, ca_qdiag_fn fn, void *arg);
 void ca_schedd_set_history(ca_schedd *q, bool on);
 /* New clusters are numbered from first at least. */
 void ca_schedd_set_first_cluster(ca_schedd *q, int64_t first);
+/* The highest ClusterId of the jobs q was given or numbered, those that
+ * left the queue included (0: none). */
+int64_t ca_schedd_max_cluster(const ca_schedd *q);
 
 /* Hand q an ad read at file:line (file must outlive q); q frees it. A
  * submission joins the queue at once, as condor_submit would put it there:
