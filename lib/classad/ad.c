@@ -325,15 +325,40 @@ table_resize(ca_ad *ad, uint32_t cap, uint32_t icap)
 	ad->index = icap ? (uint32_t *)(attrs + cap) : NULL;
 }
 
+/* An index entry is the attribute's place + 1 (0: empty). In an index of
+ * up to INDEX_TAGGED entries it has the top bits of its name's hash above
+ * the place, so that a probe passes over another name, and a look-up for a
+ * name the ad lacks ends, without reading the attribute table. */
+#define TAG_SHIFT	24
+#define INDEX_TAGGED	(UINT32_C(1) << TAG_SHIFT)
+
+/* The bits of a hash an entry of an index of icap entries keeps */
+static uint32_t
+index_tags(uint32_t icap)
+{
+	return icap <= INDEX_TAGGED ? ~(INDEX_TAGGED - 1) : 0;
+}
+
+/* The place + 1 an index entry e holds when it may be hash's name, else 0 */
+static inline uint32_t
+index_place(uint32_t icap, uint32_t hash, uint32_t e)
+{
+	if (icap > INDEX_TAGGED)
+		return e;
+	return (e ^ hash) >> TAG_SHIFT ? 0 : e & (INDEX_TAGGED - 1);
+}
+
 void
 ca_ad_index_fill(uint32_t *index, uint32_t icap, const ca_attr *attrs, uint32_t n)
 {
+	uint32_t tags = index_tags(icap);
+
 	memset(index, 0, icap * sizeof *index);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t j = ca_attr_name(&attrs[i])->hash & (icap - 1);
+		uint32_t h = ca_attr_name(&attrs[i])->hash, j = h & (icap - 1);
 		while (index[j])
 			j = (j + 1) & (icap - 1);
-		index[j] = i + 1;
+		index[j] = (h & tags) | (i + 1);
 	}
 }
 
@@ -358,41 +383,54 @@ index_build(ca_ad *ad)
 	ca_ad_index_fill(ad->index, cap, ad->attrs, ad->n);
 }
 
+/* The place + 1 of name among ad's attributes from the i-th, or 0. */
+static inline __attribute__((always_inline)) uint32_t
+find_from(const ca_ad *ad, const ca_name *name, uint32_t i)
+{
+	for (; i < ad->n; i++)
+		if (ca_attr_is(&ad->attrs[i], name))
+			return i + 1;
+	return 0;
+}
+
 /* Where name is in ad, by its hash index (or a look through a small ad),
- * remembered in name->at for ads of this shape. */
+ * remembered in name->at for ads of this shape: its place, or that the
+ * shape's names do not have it (CA_POS_ABSENT), so that the next ad of
+ * the shape that lacks it is answered from the few names it was given
+ * since, if any. An ad's first names are its shape's while it has one (a
+ * deletion takes it away). */
 ca_attr *
 ca_ad_find_slow(const ca_ad *ad, const ca_name *name)
 {
-	uint32_t k = 0;
+	ca_name *nm = (ca_name *)name;
+	uint32_t k = 0, c = ad->shape % CA_NAME_AT;
+	const struct ca_shape *sh = ca_ad_shape(ad->shape);
 
-	if (ad->index) {
+	if (sh != NULL && nm->at[c].shape == ad->shape && nm->at[c].pos == CA_POS_ABSENT + sh->n &&
+	    ad->n - sh->n <= EXTRAS_MAX) {
+		/* it stays so: the shape's ads mostly lack the name */
+		k = find_from(ad, name, sh->n);
+		return k ? &ad->attrs[k - 1] : NULL;
+	} else if (ad->index) {
 		uint32_t mask = ad->icap - 1;
 		for (uint32_t j = name->hash & mask;; j = (j + 1) & mask) {
-			k = ad->index[j];
-			if (k == 0 || ca_attr_is(&ad->attrs[k - 1], name))
+			uint32_t e = ad->index[j];
+			if (e == 0)
 				break;
-		}
-		if (k == 0 && (ad->table & CA_TABLE_SHARED_INDEX)) {
-			/* the names added after the shape's (ca_ad_set) */
-			for (uint32_t i = ca_ad_shape(ad->shape)->n; i < ad->n; i++)
-				if (ca_attr_is(&ad->attrs[i], name)) {
-					k = i + 1;
-					break;
-				}
-		}
-	} else {
-		for (uint32_t i = 0; i < ad->n; i++)
-			if (ca_attr_is(&ad->attrs[i], name)) {
-				k = i + 1;
+			k = index_place(ad->icap, name->hash, e);
+			if (k != 0 && ca_attr_is(&ad->attrs[k - 1], name))
 				break;
-			}
-	}
-	if (k == 0)
+			k = 0;
+		}
+		if (k == 0 && (ad->table & CA_TABLE_SHARED_INDEX))
+			k = find_from(ad, name, sh->n);	/* the names added after the shape's */
+	} else
+		k = find_from(ad, name, 0);
+	if (k == 0 && sh == NULL)
 		return NULL;
-	ca_name *nm = (ca_name *)name;
-	nm->at[ad->shape % CA_NAME_AT].shape = ad->shape;
-	nm->at[ad->shape % CA_NAME_AT].pos = k - 1;
-	return &ad->attrs[k - 1];
+	nm->at[c].shape = ad->shape;
+	nm->at[c].pos = k ? k - 1 : CA_POS_ABSENT + sh->n;
+	return k ? &ad->attrs[k - 1] : NULL;
 }
 
 /* ---- shapes ----
@@ -506,8 +544,8 @@ ca_ad_prefetch(const ca_ad *ad, const ca_name *const *which, size_t n, int stage
 		if (stage == 1)
 			__builtin_prefetch(known ? (const void *)(ad->attrs + nm->at[k].pos) :
 			    (const void *)slot);
-		else if (!known && *slot != 0)
-			__builtin_prefetch(ad->attrs + *slot - 1);
+		else if (!known && index_place(ad->icap, nm->hash, *slot) != 0)
+			__builtin_prefetch(ad->attrs + index_place(ad->icap, nm->hash, *slot) - 1);
 	}
 }
 
@@ -581,7 +619,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 			uint32_t mask = ad->icap - 1, j = name->hash & mask;
 			while (ad->index[j])
 				j = (j + 1) & mask;
-			ad->index[j] = ad->n;
+			ad->index[j] = (name->hash & index_tags(ad->icap)) | ad->n;
 		}
 	}
 }

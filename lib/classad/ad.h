@@ -20,6 +20,8 @@
  * so has each other spelling of it an ad was given (ca_intern_spelling):
  * an attribute keeps one of them. */
 #define CA_NAME_AT 8
+/* at[].pos CA_POS_ABSENT + n: not among the n names of the shape */
+#define CA_POS_ABSENT 0x80000000u
 typedef struct ca_name {
 	uint32_t hash;
 	uint32_t len;

@@ -821,6 +821,79 @@ UNIT_SUITE(core_big_ads_indexed)
 	strbuf_release(&in);
 }
 
+/* Ads of one shape, large and small: a name found missing in one is
+ * still found in another of the shape that was given it since (among a
+ * few names more, or many, with an index of its own), and in the first
+ * once it has it; a name an ad of the shape lacks stays missing. */
+UNIT_SUITE(core_names_absent)
+{
+	for (int big = 0; big < 2; big++) {
+		strbuf sb = STRBUF_INIT;
+		for (int k = 0; k < 3; k++) {
+			strbuf_addf(&sb, "Name = \"slot%d\"\n", k);
+			for (int i = 0; i < (big ? 40 : 4); i++)
+				strbuf_addf(&sb, "Attr%d = %d\n", i, i);
+			strbuf_adds(&sb, "\n");
+		}
+		ca_diag err;
+		ca_reader *r = ca_reader_open_mem("t", sb.buf, sb.len, CA_FMT_LONG, &err);
+		CHECK(r != NULL);
+		ca_ad *ad[3];
+		for (int k = 0; k < 3; k++)
+			CHECK(ca_reader_next(r, &ad[k], &err) == 1);
+		ca_reader_close(r);
+		CHECK(ad[0]->shape != 0 && ad[0]->shape == ad[2]->shape);
+		ca_ctx cx;
+		ca_ctx_init(&cx);
+		for (int k = 0; k < 3; k++)
+			CHECK(!ca_has(ad[k], "Later") && gi(&cx, ad[k], "Attr3") == 3);
+		ca_set_int(ad[1], "Later", 1);	/* a name more */
+		char name[32];
+		for (int i = 0; i < 20; i++) {	/* many more: an index of its own */
+			snprintf(name, sizeof name, "More%d", i);
+			ca_set_int(ad[2], name, i);
+		}
+		ca_set_int(ad[2], "Later", 2);
+		for (int round = 0; round < 3; round++)
+			for (int k = 0; k < 3; k++) {
+				CHECK(gi(&cx, ad[k], "Later") == (k ? k : -1));
+				CHECK(gi(&cx, ad[k], "More19") == (k == 2 ? 19 : -1));
+				CHECK(gi(&cx, ad[k], "Attr3") == 3);
+			}
+		ca_set_int(ad[0], "Later", 7);
+		CHECK(gi(&cx, ad[0], "Later") == 7 && gi(&cx, ad[1], "Later") == 1);
+		CHECK(ca_unset(ad[1], "Attr0") && ad[1]->shape == 0);
+		CHECK(gi(&cx, ad[1], "Later") == 1 && !ca_has(ad[1], "Attr0"));
+		CHECK(gi(&cx, ad[0], "Later") == 7 && gi(&cx, ad[2], "Later") == 2);
+		for (int k = 0; k < 3; k++)
+			ca_ad_free(ad[k]);
+		ca_ctx_free(&cx);
+		strbuf_release(&sb);
+	}
+
+	/* an ad built name by name, then with names deleted: its own index
+	 * finds each name it has and none it lacks */
+	ca_ad *ad = ca_ad_new();
+	char name[32];
+	int n = 3000;
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "Name%d", i);
+		ca_set_int(ad, name, i);
+	}
+	for (int i = 0; i < n; i += 7) {
+		snprintf(name, sizeof name, "name%d", i);
+		CHECK(ca_unset(ad, name));
+	}
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	for (int i = 0; i < 2 * n; i++) {
+		snprintf(name, sizeof name, "NAME%d", i);
+		CHECK(gi(&cx, ad, name) == (i < n && i % 7 ? i : -1));
+	}
+	ca_ad_free(ad);
+	ca_ctx_free(&cx);
+}
+
 /* A literal a reader keeps as its text becomes its value in the entry
  * when it is first evaluated, with no node made for it; the ad is still
  * written as it was read. */
