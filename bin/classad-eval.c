@@ -388,6 +388,12 @@ history_open(void)
 		snprintf(history_path, sizeof history_path, "%s/classad_eval_history", state);
 	else if (home && *home)
 		snprintf(history_path, sizeof history_path, "%s/.classad_eval_history", home);
+#ifdef CA_USE_LIBEDIT
+	/* libedit's own handler would pass SIGINT on to the whole process
+	 * group, the shell that started us included; ours (catch_sigint) is
+	 * the one wanted. Set before the first call sets the editor up. */
+	rl_catch_signals = 0;
+#endif
 	using_history();
 	stifle_history(1000);
 	if (history_path[0])
