@@ -161,7 +161,7 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 check-sanitize:
 	CA_ASAN=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(MAKE) --no-print-directory VARIANT=asan OUT=build/asan/bin \
-	    CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all unit bats
+	    CFLAGS="-O1 -g $(SAN) -DCA_SELFCHECK" LDFLAGS="$(SAN)" all unit bats
 
 # The REPL with each line editor (READLINE=readline is the default build).
 check-editors:

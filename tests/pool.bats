@@ -194,6 +194,51 @@ count_at() {
 	    { on[$1] = 0 } END { exit bad }'
 }
 
+# events T0: the job events of the run, but submissions, as "Owner MyType
+# seconds-after-T0" lines
+events() {
+	classad-eval -w 'MyType != "SubmitEvent"' -p Owner -p MyType -p "EventTime - $T0" \
+	    "$TMP/st/log/jobs.log"
+}
+
+@test "pool-run: a running job's periodic policies and deferral are checked every cycle, though nothing else changes" {
+	pool
+	machines node 1 4 'use FEATURE : StaticSlots'
+	jobs u1 1 7200 0 'PeriodicHold = time() - JobCurrentStartDate > 1000'
+	jobs u2 1 7200 0 'PeriodicRemove = time() - QDate > 1500'
+	jobs u4 1 600 0 "DeferralTime = $((T0 + 1700))" 'DeferralPrepTime = 1500'
+	sim 300 12
+	run events
+	# queued at 300, started at 600; each policy fires in the first cycle it
+	# is true
+	[[ $output == *$'u1\tJobHeldEvent\t1800'* ]] || { echo "$output"; false; }
+	[[ $output == *$'u2\tJobAbortedEvent\t2100'* ]] || { echo "$output"; false; }
+	# claimed before its DeferralTime, executing from it on (logged by the
+	# cycle after)
+	[[ $output == *$'u4\tExecuteEvent\t1700'* ]] || { echo "$output"; false; }
+	[[ $output == *$'u4\tJobTerminatedEvent\t2300'* ]] || { echo "$output"; false; }
+}
+
+@test "pool-run: the schedd's SYSTEM_PERIODIC_HOLD of pool.config holds a running job when it comes true" {
+	pool 'SYSTEM_PERIODIC_HOLD = Owner == "u3" && time() - JobCurrentStartDate > 1200' \
+	    'SYSTEM_PERIODIC_HOLD_REASON = "ran too long"'
+	machines node 1 4 'use FEATURE : StaticSlots'
+	jobs u3 2 7200 0
+	jobs u5 1 7200 0
+	sim 300 12
+	run classad-eval -w 'MyType == "JobHeldEvent"' -p Owner -p "EventTime - $T0" \
+	    -p HoldReason -p HoldReasonCode "$TMP/st/log/jobs.log"
+	[[ $output == $'u3\t2100\tran too long\t26\nu3\t2100\tran too long\t26' ]] ||
+	    { echo "$output"; false; }
+	# a policy that does not evaluate stops the pool before it runs
+	pool 'SYSTEM_PERIODIC_HOLD = (('
+	machines node 1 4 'use FEATURE : StaticSlots'
+	rm -rf "$TMP/st"
+	run pool-run -q --no-report -n 1 "$TMP/pool" "$TMP/st"
+	((status != 0))
+	[[ $output == *pool.config*SYSTEM_PERIODIC_HOLD* ]] || { echo "$output"; false; }
+}
+
 @test "group quotas hold: each group gets its quota, none more" {
 	pool 'GROUP_NAMES = g1, g1.a, g2' 'GROUP_QUOTA_g1 = 6' 'GROUP_QUOTA_g1.a = 4' \
 	    'GROUP_QUOTA_g2 = 3'

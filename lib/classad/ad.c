@@ -27,6 +27,7 @@ static struct {
 } names;
 
 struct ca_name_id *ca_name_ids_;
+uint64_t ca_stamps_;
 
 /* what the attribute tables of every ad cost: keep it so */
 _Static_assert(sizeof(ca_attr) == 16, "an attribute entry is 16 bytes");
@@ -194,6 +195,7 @@ ca_intern(const char *s, size_t len)
 	nm->spell = spell;
 	memset(nm->at, 0, sizeof nm->at);
 	nm->long_plain = 0;
+	nm->watched = 0;
 	nm->others = 0;
 	names.slot[j] = nm;
 	nm->id = number(nm, nm->spell);
@@ -263,6 +265,7 @@ ca_ad_new(void)
 
 	o->ad.arena = &o->arena;
 	o->ad.own_arena = true;
+	o->ad.stamp = ++ca_stamps_;
 	return &o->ad;
 }
 
@@ -273,7 +276,14 @@ ca_ad_new_in(ca_arena *a)
 
 	ad->arena = a;
 	ad->table = CA_TABLE_ARENA;
+	ad->stamp = ++ca_stamps_;
 	return ad;
+}
+
+void
+ca_name_watch(const ca_name *nm)
+{
+	((ca_name *)(uintptr_t)nm)->watched = 1;
 }
 
 const struct ca_shape *
@@ -581,7 +591,7 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
 	ca_attr *at = ca_ad_find(ad, name);
 
-	ca_ad_changed(ad);
+	ca_ad_changed(ad, name);
 	if (at) {
 		ca_attr_set_expr(at, e);
 		return;
@@ -645,7 +655,7 @@ append_entry(ca_ad *ad, uint32_t name_id)
 void
 ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
-	ca_ad_changed(ad);
+	ca_ad_changed(ad, name);
 	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP) {
 		ca_ad_set(ad, name, spell, e);
 		return;
@@ -679,7 +689,7 @@ ca_ad_append_kept(ca_ad *ad, const ca_name *name, const char *s, size_t n, bool 
 {
 	ca_attr *at;
 
-	ca_ad_changed(ad);
+	ca_ad_changed(ad, name);
 	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP)
 		at = ca_ad_entry(ad, name, NULL);
 	else
@@ -717,7 +727,7 @@ ca_ad_put_back(ca_ad *ad, const ca_attr *saved)
 		ca_ad_set(ad, ca_attr_name(saved), ca_attr_spell(saved), ca_attr_expr(ad, &copy));
 		return;
 	}
-	ca_ad_changed(ad);
+	ca_ad_changed(ad, ca_attr_name(saved));
 	uint8_t busy = at->busy;
 	*at = *saved;
 	at->busy = busy;
@@ -735,7 +745,7 @@ ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *spell, const char *s, 
 {
 	ca_attr *at = ca_ad_entry(ad, name, spell);
 
-	ca_ad_changed(ad);
+	ca_ad_changed(ad, name);
 	attr_keep_src(at, ad->arena, s, n, false);
 }
 
@@ -746,7 +756,7 @@ ca_ad_delete(ca_ad *ad, const ca_name *name)
 
 	if (at == NULL)
 		return false;
-	ca_ad_changed(ad);
+	ca_ad_changed(ad, name);
 	if (ca_table_of(ad) == CA_TABLE_FIXED) {
 		size_t i = (size_t)(at - ad->attrs);
 		table_resize(ad, ad->cap, ad->icap);
@@ -772,7 +782,7 @@ ca_attr_tree(const ca_attr *at)
 void
 ca_ad_clear(ca_ad *ad)
 {
-	ca_ad_changed(ad);
+	ca_ad_changed(ad, NULL);
 	ad->text = NULL;	/* its arena goes */
 	ad->n = 0;
 	ad->shape = 0;

@@ -31,6 +31,7 @@ typedef struct ca_name {
 	uint32_t others;	/* the number of its latest other spelling, or 0 */
 	uint8_t long_plain;	/* the long format's writer: spell needs no
 				 * quotes (1), does (2), not known yet (0) */
+	uint8_t watched;	/* its changes give an ad a new stamp (ca_name_watch) */
 	char key[];
 } ca_name;
 
@@ -55,6 +56,18 @@ ca_name_id_of(uint32_t id)
 /* The number of nm spelled s[0..len): nm->id when spell is nm->spell,
  * else that of the spelling, numbered now if new. */
 uint32_t ca_intern_spelling(const ca_name *nm, const char *s, size_t len);
+
+/*
+ * Watched names. An ad is given a stamp when it is made, and a new one at
+ * every change of an attribute whose name is watched (and at a change of
+ * them all, ca_ad_clear); stamps come from one counter for every ad of the
+ * process and never repeat. So two equal stamps are one ad, none of whose
+ * watched attributes changed in between: a program that reads only watched
+ * names of an ad can tell it would read the same again, without reading
+ * it, even when the ad it saw is gone and another took its memory. A name
+ * is watched from ca_name_watch on, for every ad.
+ */
+void ca_name_watch(const ca_name *nm);
 
 /* The intern table is the library's only process-wide state; it is not
  * thread-safe. ca_intern_cleanup() frees it (programs call it at exit so the
@@ -253,11 +266,19 @@ typedef struct ca_ad {
 	uint32_t version;		/* counts the changes of its attributes, so
 					 * that a simulator can tell an ad is as it
 					 * was (it may wrap) */
+	uint64_t stamp;			/* see ca_ad_stamp */
 	bool own_arena;			/* ca_ad_free frees the arena too */
 	uint8_t table;			/* where attrs and index live (ad.c) */
 	const struct ca_ad_text *text;	/* its text in the long format as it was
 					 * read (ca_ad_keep_text) */
 } ca_ad;
+
+/* ad's stamp (see ca_name_watch). */
+static inline uint64_t
+ca_ad_stamp(const ca_ad *ad)
+{
+	return ad->stamp;
+}
 
 /* An ad's lines in the long format, len bytes, in its arena, as they were
  * when the ad's version was `version`. */

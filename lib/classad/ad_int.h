@@ -60,13 +60,18 @@ ca_table_of(const ca_ad *ad)
 	return ad->table & ~CA_TABLE_SHARED_INDEX;
 }
 
-/* Every change of ad's attributes: it counts, so the text it was read
- * from no longer says what it holds (ca_ad_text), unless the count came
- * round to the text's again. */
+extern uint64_t ca_stamps_;	/* the last stamp given */
+
+/* Every change of ad's attributes, of name (NULL: of any): it counts, so
+ * the text it was read from no longer says what it holds (ca_ad_text),
+ * unless the count came round to the text's again; a watched name's gives
+ * the ad a new stamp. */
 static inline void
-ca_ad_changed(ca_ad *ad)
+ca_ad_changed(ca_ad *ad, const ca_name *name)
 {
 	ad->version++;
+	if (name == NULL || name->watched)
+		ad->stamp = ++ca_stamps_;
 	if (ad->text != NULL && ad->version == ad->text->version)
 		ad->text = NULL;
 }
@@ -108,7 +113,7 @@ ca_ad_append_src_at(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 		ca_ad_append_kept(ad, name, s, n, true);
 		return;
 	}
-	ca_ad_changed(ad);
+	ca_ad_changed(ad, name);
 	ca_attr *at = &ad->attrs[ad->n++];
 	at->name_id = name->id;
 	ca_attr_keep_src(at, s, n);

@@ -25,7 +25,7 @@ set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v, bool own)
 		 * in its place, so that setting again and again makes none */
 		at->expr_->u.lit = v;
 		at->as_read = 0;
-		ca_ad_changed(ad);
+		ca_ad_changed(ad, name);
 		return true;
 	}
 	if (v.kind == CA_LIST || v.kind == CA_AD || !ca_attr_fits(v)) {
@@ -35,7 +35,7 @@ set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v, bool own)
 	if (at == NULL)
 		at = ca_ad_entry(ad, name, spell);
 	else
-		ca_ad_changed(ad);
+		ca_ad_changed(ad, name);
 	ca_attr_put_value(at, v);
 	return true;
 }

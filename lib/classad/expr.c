@@ -431,6 +431,7 @@ pack(const ca_ad *src, bool borrow)
 	ca_ad *ad = &o->ad;
 	ad->arena = &o->arena;
 	ad->own_arena = true;
+	ad->stamp = ++ca_stamps_;
 	ad->table = CA_TABLE_FIXED;
 	ad->attrs = (ca_attr *)o->data;
 	ad->n = n;

@@ -49,6 +49,7 @@ ca_pool_free(ca_pool *p)
 	for (size_t i = 0; i < p->jobs.n; i++)
 		ca_ad_free(p->jobs.at[i]);
 	ca_vec_free(&p->jobs);
+	ca_vec_free(&p->memo);
 	ca_vec_free(&p->hosts);
 	ca_dict_free(&p->hostidx);
 	ca_config_free(p->cfg);
@@ -185,7 +186,13 @@ ca_pool_configure_with(ca_pool *p, ca_config *cfg, ca_config *scfg, ca_diag *err
 	}
 	strbuf_adds(&p->warnings, ca_neg_warnings(neg));
 	ca_neg_free(neg);
-	return 0;
+	/* and the schedd's: its periodic policies, its defaults */
+	if (p->scfg == NULL)
+		return 0;
+	ca_schedd *q = ca_schedd_new(0);
+	int rc = ca_schedd_configure(q, p->scfg, err);
+	ca_schedd_free(q);
+	return rc;
 }
 
 int
@@ -638,71 +645,23 @@ check_events(ca_pool *p, ca_pool_file *f, int64_t now)
 	f->state = CA_PF_TAKEN;
 }
 
-/* The jobs slot ad names (ca_schedd_slot_jobs), as hashes of their ids;
- * returns how many. */
-static int
-slot_jobs(ca_pool *p, const ca_ad *ad, uint64_t hash[3])
-{
-	const char *id[3];
-	size_t len[3];
-	int n = ad != NULL ? ca_schedd_slot_jobs(&p->cx, ad, id, len) : 0;
-
-	for (int k = 0; k < n; k++)
-		hash[k] = ca_hash_bytes(0, id[k], len[k]);
-	ca_arena_reset(&p->cx.scratch);
-	return n;
-}
-
-/* A slot as it was before an advance. */
-struct slot_was {
-	const ca_ad *ad;	/* NULL: deleted */
-	uint32_t version;
-	int nids;
-	uint64_t id[3];		/* slot_jobs */
-};
-
 /* Advance every machine that has events in q (every machine when all) to
- * now. With touched, the jobs named by a slot the advance changed (made,
- * deleted, or its ad changed), before and after, go there. */
+ * now. */
 static void
-advance(ca_pool *p, ca_sevents *q, int64_t now, bool all, ca_dict *touched)
+advance(ca_pool *p, ca_sevents *q, int64_t now, bool all)
 {
-	ca_vec(struct slot_was) was = CA_VEC_INIT;
-
 	for (size_t c = 0; c < p->classes.n; c++) {
 		struct pclass *pc = &p->classes.at[c];
 		for (size_t k = 0; k < pc->machines.n; k++) {
 			size_t n, next = 0;
 			ca_smachine *m = pc->machines.at[k];
 			ca_sevent **v = ca_sevents_take(q, m, &n);
-			bool watch = n > 0 && touched != NULL;
-			was.n = 0;
-			for (size_t i = 0; watch && i < ca_smachine_count(m); i++) {
-				struct slot_was *w = ca_vec_push(&was);
-				w->ad = ca_smachine_slot(m, i);
-				w->version = w->ad != NULL ? w->ad->version : 0;
-				w->nids = slot_jobs(p, w->ad, w->id);
-			}
 			if (n > 0 || all)
 				ca_startd_advance(pc->sd, m, v, n, &next, now);
-			/* the slots keep their places until the machine is compacted */
-			for (size_t i = 0; watch && i < ca_smachine_count(m); i++) {
-				const ca_ad *ad = ca_smachine_slot(m, i);
-				const struct slot_was *w = i < was.n ? &was.at[i] : NULL;
-				if (w != NULL && ad == w->ad && (ad == NULL || ad->version == w->version))
-					continue;
-				uint64_t id[3];
-				int nids = slot_jobs(p, ad, id);
-				for (int x = 0; x < nids; x++)
-					ca_dict_add(touched, id[x], 0);
-				for (int x = 0; w != NULL && x < w->nids; x++)
-					ca_dict_add(touched, w->id[x], 0);
-			}
 			free(v);
 			ca_smachine_compact(m);
 		}
 	}
-	ca_vec_free(&was);
 }
 
 struct lend {
@@ -715,17 +674,22 @@ lend_slot(ca_pool *p, void *arg, const ca_ad *slot)
 	ca_schedd_lend(((struct lend *)arg)->q, CA_Q_SLOT, slot);
 }
 
-/* Step every job of q but those of the queue that still[i] says nothing
- * has happened to since their last step: each goes back to the queue or to
- * the history. */
+/* Step every job of q: each goes back to the queue or to the history. A
+ * job of the queue whose memo shows its step would change nothing is not
+ * stepped again (ca_schedd_step_memo); the memos follow the queue. */
 static void
-step_jobs(ca_pool *p, ca_schedd *q, const bool *still)
+step_jobs(ca_pool *p, ca_schedd *q)
 {
-	size_t queued = p->jobs.n;
+	size_t queued = p->jobs.n, n = ca_schedd_count(q);
 
+	if (p->memo.n < queued)
+		queued = p->memo.n;	/* memos of the jobs added since: none */
+	ca_vec_reserve(&p->memo, n);
 	p->jobs.n = 0;
-	for (size_t i = 0; i < ca_schedd_count(q); i++) {
-		bool leaves = still != NULL && i < queued && still[i] ? false : ca_schedd_step(q, i);
+	p->memo.n = 0;
+	for (size_t i = 0; i < n; i++) {
+		ca_job_memo m = i < queued ? p->memo.at[i] : (ca_job_memo){ 0 };
+		bool leaves = ca_schedd_step_memo(q, i, &m);
 		ca_ad *job = ca_schedd_take(q, i);
 		if (job == NULL)
 			continue;
@@ -734,8 +698,11 @@ step_jobs(ca_pool *p, ca_schedd *q, const bool *still)
 			if (p->tap != NULL)
 				p->tap(p->tap_arg, job, true);
 			ca_ad_free(job);
-		} else
-			*ca_vec_push(&p->jobs) = job;
+			continue;
+		}
+		/* at most i kept: the memos not read yet stay where they are */
+		*ca_vec_push(&p->jobs) = job;
+		*ca_vec_push(&p->memo) = m;
 	}
 }
 
@@ -744,7 +711,10 @@ static ca_schedd *
 schedd_with_queue(ca_pool *p, int64_t now)
 {
 	ca_schedd *q = ca_schedd_new(now);
+	ca_diag err;
 
+	if (p->scfg != NULL)
+		(void)ca_schedd_configure(q, p->scfg, &err);	/* checked already */
 	ca_schedd_set_log(q, jlog, p);
 	ca_schedd_set_diag(q, qdiag, p);
 	ca_schedd_set_history(q, true);
@@ -909,9 +879,6 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	advec matches = CA_VEC_INIT;
 	ca_sevents *sev = NULL, *mev = NULL;
 	ca_schedd *q = NULL;
-	uint32_t *stepped = NULL;	/* the queue's ads' versions after step 4 */
-	ca_dict touched = CA_DICT_INIT;	/* jobs steps 5 and 6 touched, by id hash */
-	bool *still = NULL;
 	int rc = -1;
 
 	*st = (ca_pool_stats){ 0 };
@@ -972,7 +939,7 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 		ef->ads = NULL;
 		ef->n = 0;
 	}
-	advance(p, sev, now, true, NULL);
+	advance(p, sev, now, true);
 	ca_arena_reset(&p->cx.scratch);
 
 	/* 4. the queue after the exits; the idle cron jobs' next runs */
@@ -983,15 +950,9 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	}
 	for (size_t i = 0; i < x.evs.n; i++)
 		ca_schedd_lend(q, CA_Q_EXIT, x.evs.at[i]);
-	step_jobs(p, q, NULL);
+	step_jobs(p, q);
 	ca_schedd_free_lent(q);
 	q = NULL;
-	/* each job as this step left it: one that nothing changes before the
-	 * step after the matches (no match, no slot naming it changed, its ad
-	 * as it is) would be stepped again to the same end */
-	stepped = ca_xreallocarray(NULL, p->jobs.n + 1, sizeof *stepped);
-	for (size_t i = 0; i < p->jobs.n; i++)
-		stepped[i] = p->jobs.at[i]->version;
 	for (size_t i = 0; i < p->jobs.n; i++) {
 		ca_diag held;
 		if (ca_schedd_cron_job(&p->cx, p->jobs.at[i], now, now - prev, true, &held) > 0)
@@ -1023,27 +984,12 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < matches.n; i++) {
-		const char *id;
-		size_t len;
-		if (ca_get_str(&p->cx, matches.at[i], "JobId", &id, &len) == 1)
-			ca_dict_add(&touched, ca_hash_bytes(0, id, len), 0);
-	}
-	advance(p, mev, now, false, &touched);
+	advance(p, mev, now, false);
 	ca_arena_reset(&p->cx.scratch);
 
 	/* 7. the queue after the matches, and the submissions (numbered as the
 	 * schedd numbers them: after the highest cluster of the queue, and
 	 * after every cluster number given before) */
-	still = ca_xcalloc(p->jobs.n + 1, sizeof *still);
-	for (size_t i = 0; i < p->jobs.n; i++) {
-		char id[CA_JOBID_LEN];
-		ca_dict_it it;
-		still[i] = p->jobs.at[i]->version == stepped[i] &&
-		    ca_jobid(&p->cx, p->jobs.at[i], id, sizeof id) &&
-		    ca_dict_first(&touched, ca_hash_bytes(0, id, strlen(id)), &it) == CA_DICT_NONE;
-	}
-	ca_arena_reset(&p->cx.scratch);
 	q = schedd_with_queue(p, now);
 	ca_schedd_set_first_cluster(q, p->cluster + 1);
 	int64_t next = ca_schedd_max_cluster(q) + 1;
@@ -1079,7 +1025,7 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 		sf->n = 0;
 		st->submitted++;
 	}
-	step_jobs(p, q, still);
+	step_jobs(p, q);
 	/* a cluster the step numbered counts as given, even when all its jobs
 	 * have left the queue already */
 	if (st->submitted > 0 && ca_schedd_max_cluster(q) > p->cluster)
@@ -1089,9 +1035,6 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	p->clock = now;
 	rc = 0;
 out:
-	free(stepped);
-	free(still);
-	ca_dict_free(&touched);
 	ca_schedd_free_lent(q);
 	ca_sevents_free(mev);	/* the matches with it */
 	ca_vec_free(&matches);

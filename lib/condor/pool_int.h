@@ -7,6 +7,7 @@
 #include "accountant.h"
 #include "classad.h"
 #include "config.h"
+#include "schedd.h"
 #include "startd.h"
 
 /* A machine class: its policy, its startd and its machines. */
@@ -38,6 +39,7 @@ struct ca_pool {
 	ca_acct acct;
 	ca_vec(struct pclass) classes;
 	ca_vec(ca_ad *) jobs;	/* the queue */
+	ca_vec(ca_job_memo) memo;	/* each job's last step (ca_schedd_step_memo) */
 	int64_t clock, cluster;
 	ca_vec(struct host) hosts;
 	ca_dict hostidx;

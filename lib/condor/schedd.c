@@ -81,12 +81,25 @@ struct ca_schedd {
 	ca_vec(struct lent { int what; size_t i; }) lent;	/* ads not owned (ca_schedd_lend) */
 };
 
+/* Every slot attribute a job's step reads, through the slots that name the
+ * job (index_all) or a slot of that name (job_evicted): watched names, so
+ * that a slot's stamp tells it is as a step saw it (ca_schedd_step_memo).
+ * A step that read another would be skipped wrongly. */
+static const char *const slot_reads[] = {
+	"Name", "JobId", "JobStart", "HeldJobId", "PreemptingJobId", "State", "Activity",
+	"EnteredCurrentActivity", "EnteredCurrentState", "Eviction", "JobHoldReason",
+	"JobHoldReasonCode", "JobHoldReasonSubCode",
+};
+
 ca_schedd *
 ca_schedd_new(int64_t now)
 {
 	ca_schedd *q = ca_xcalloc(1, sizeof *q);
 	ca_config *cfg = ca_config_new();
 	ca_diag err;
+
+	for (size_t i = 0; i < sizeof slot_reads / sizeof slot_reads[0]; i++)
+		ca_name_watch(ca_intern(slot_reads[i], strlen(slot_reads[i])));
 
 	ca_ctx_init(&q->cx);
 	q->tmp = (strbuf)STRBUF_INIT;
@@ -852,20 +865,8 @@ slot_named(ca_schedd *q, const char *name, bool make)
 	return &q->slotrefs.at[i];
 }
 
-int
-ca_schedd_slot_jobs(ca_ctx *cx, const ca_ad *slot, const char *id[3], size_t len[3])
-{
-	static const char *const names[] = { "JobId", "HeldJobId", "PreemptingJobId" };
-	int n = 0;
-
-	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-		if (ca_get_str(cx, slot, names[k], &id[n], &len[n]) == 1)
-			n++;
-	return n;
-}
-
 /* Index the slots and exits by job id and slot name, the matches by job id
- * (ca_schedd_slot_jobs tells which slot attributes name jobs). */
+ * (the slot attributes read here are among slot_reads). */
 static void
 index_all(ca_schedd *q)
 {
@@ -1400,6 +1401,71 @@ ca_schedd_step(ca_schedd *q, size_t i)
 		return true;
 	/* the step does not change the id */
 	return id_ok && periodic(q, q->jobs.at[i].ad);
+}
+
+static uint64_t
+stamp_of(const ca_ad *ad)
+{
+	return ad != NULL ? ca_ad_stamp(ad) : 0;
+}
+
+/* Whether a step of job at another time would do what one now does:
+ * nothing the step reads of it changes with time. A job running but not
+ * executing yet waits for its DeferralTime; a periodic policy is an
+ * expression that may read the time. */
+static bool
+timeless(ca_schedd *q, const ca_ad *job)
+{
+	int64_t st = int_or(q, job, "JobStatus", CA_J_IDLE);
+
+	for (int k = 0; k < P_N; k++)
+		if (q->pol[k].n > 0)
+			return false;
+	if ((st == CA_J_RUNNING || st == CA_J_SUSPENDED) &&
+	    !ca_has(job, "JobCurrentStartExecutingDate"))
+		return false;
+	return !ca_has(job, "PeriodicHold") && !ca_has(job, "PeriodicRelease") &&
+	    !ca_has(job, "PeriodicRemove");
+}
+
+bool
+ca_schedd_step_memo(ca_schedd *q, size_t i, ca_job_memo *m)
+{
+	ca_ad *job = q->jobs.at[i].ad;
+
+	if (!q->indexed)
+		index_all(q);
+	uint32_t ref = q->jobs.at[i].ref;
+	const struct jobref *r = ref != CA_DICT_NONE ? &q->refs.at[ref] : NULL;
+	uint64_t slot[3] = { 0, 0, 0 };
+	if (r != NULL) {
+		slot[0] = stamp_of(r->run);
+		slot[1] = stamp_of(r->wait);
+		slot[2] = stamp_of(r->held);
+	}
+	bool same = r != NULL && m->job != 0 && m->job == ca_ad_stamp(job) &&
+	    m->version == job->version && (m->timeless || m->at == q->now) &&
+	    r->exit == NULL && r->match == NULL && r->preempt == NULL &&
+	    memcmp(slot, m->slot, sizeof slot) == 0;
+#ifdef CA_SELFCHECK
+	/* the step is taken anyway, and must change nothing */
+	if (same && (ca_schedd_step(q, i) || job->version != m->version))
+		abort();
+#endif
+	if (same)
+		return false;
+	*m = (ca_job_memo){ 0 };
+	if (ca_schedd_step(q, i))
+		return true;
+	if (r != NULL) {	/* a job with its id: the step does not change it */
+		m->job = ca_ad_stamp(job);
+		m->version = job->version;
+		m->timeless = timeless(q, job);
+		ca_arena_reset(&q->cx.scratch);
+		m->at = q->now;
+		memcpy(m->slot, slot, sizeof slot);
+	}
+	return false;
 }
 
 /* ---- a queue kept across steps (a pool in one process) ---- */

@@ -98,6 +98,28 @@ ca_ad *ca_schedd_job(const ca_schedd *q, size_t i);
  * leaves the queue: completed or removed, with a history. */
 bool ca_schedd_step(ca_schedd *q, size_t i);
 
+/* What a job's step read, kept by a program whose queue lives on from one
+ * step to the next (a pool), so that a step that would change nothing is
+ * not taken. A zeroed memo knows nothing. */
+typedef struct ca_job_memo {
+	uint64_t job;		/* the job's stamp (ca_ad_stamp) and version as the
+				 * step left it */
+	uint32_t version;
+	bool timeless;		/* a step at another time does the same */
+	int64_t at;		/* the step's time */
+	uint64_t slot[3];	/* the stamps of the slots it read (0: none):
+				 * the one running it, the one it waits for,
+				 * the one holding it */
+} ca_job_memo;
+
+/* ca_schedd_step, unless *memo shows that the step would change nothing:
+ * the job is as that step left it, and so is each slot it read (the slot
+ * attributes a step reads are watched names, ca_name_watch); no exit or
+ * match names it; and it is the same time, or nothing the step reads
+ * changes with time (a job already executing, no periodic policy). *memo
+ * becomes the step's. */
+bool ca_schedd_step_memo(ca_schedd *q, size_t i, ca_job_memo *memo);
+
 /* --exits: what the job on a slot does by now. A job being vacated leaves
  * at once (a StarterExit at the slot's time), and so does a job that came
  * later than its DeferralTime and DeferralWindow allow (its starter does not
@@ -118,11 +140,6 @@ void ca_schedd_lend(ca_schedd *q, int what, const ca_ad *ad);
 ca_ad *ca_schedd_take(ca_schedd *q, size_t i);
 /* Whether the queue holds job cluster.proc (submissions included). */
 bool ca_schedd_has_job(ca_schedd *q, int64_t cluster, int64_t proc);
-/* The ids of the jobs a slot ad names, as the step reads them (JobId,
- * HeldJobId, PreemptingJobId): into id[] and len[] (the texts live in the
- * slot ad or cx's scratch arena); returns how many. A job no slot names
- * and whose slots did not change is stepped to the same end again. */
-int ca_schedd_slot_jobs(ca_ctx *cx, const ca_ad *slot, const char *id[3], size_t len[3]);
 /* ca_schedd_free, leaving the lent ads alone. */
 void ca_schedd_free_lent(ca_schedd *q);
 

@@ -894,6 +894,67 @@ UNIT_SUITE(core_names_absent)
 	ca_ctx_free(&cx);
 }
 
+/* Stamps: a new one for every ad made (a copy, a packed copy), and at each
+ * change of a watched name or of them all; none for another name's
+ * change, which the version still counts. An ad freed and another made
+ * have different stamps, wherever the new one lives. */
+UNIT_SUITE(core_stamps)
+{
+	const ca_name *w = ca_intern("StampWatched", 12), *o = ca_intern("StampOther", 10);
+	ca_name_watch(w);
+	ca_ad *a = ca_ad_new(), *b = ca_ad_new();
+	CHECK(ca_ad_stamp(a) != 0 && ca_ad_stamp(a) != ca_ad_stamp(b));
+	uint64_t s = ca_ad_stamp(a);
+	uint32_t v = a->version;
+	ca_set_int(a, "StampOther", 1);
+	CHECK(ca_ad_stamp(a) == s && a->version != v);
+	ca_set_int(a, "stampwatched", 1);	/* any spelling */
+	CHECK(ca_ad_stamp(a) > s);
+	s = ca_ad_stamp(a);
+	ca_set_int(a, "StampWatched", 1);	/* the same value: no change */
+	CHECK(ca_ad_stamp(a) == s);
+	ca_set_int(a, "StampWatched", 2);
+	CHECK(ca_ad_stamp(a) > s);
+	s = ca_ad_stamp(a);
+	ca_attr saved = *ca_ad_find(a, w);
+	ca_set_int(a, "StampWatched", 3);
+	uint64_t s3 = ca_ad_stamp(a);
+	ca_ad_put_back(a, &saved);
+	CHECK(s3 > s && ca_ad_stamp(a) > s3);
+	s = ca_ad_stamp(a);
+	ca_ad_set_src(a, o, NULL, "7", 1);
+	CHECK(ca_ad_stamp(a) == s);
+	ca_ad_set_src(a, w, NULL, "7", 1);
+	CHECK(ca_ad_stamp(a) > s);
+	s = ca_ad_stamp(a);
+	CHECK(ca_ad_delete(a, o) && ca_ad_stamp(a) == s);
+	CHECK(ca_ad_delete(a, w) && ca_ad_stamp(a) > s);
+	s = ca_ad_stamp(a);
+	ca_ad *c = ca_ad_copy(a), *p = ca_ad_pack(a);
+	CHECK(ca_ad_stamp(c) > s && ca_ad_stamp(p) > ca_ad_stamp(c));
+	ca_ad_clear(a);		/* every name changes */
+	CHECK(ca_ad_stamp(a) > ca_ad_stamp(p));
+	/* an ad read keeps its stamp through a change of another name */
+	ca_diag err;
+	static const char text[] = "StampOther = 1\nStampWatched = 2\n\n";
+	ca_reader *r = ca_reader_open_mem("t", text, sizeof text - 1, CA_FMT_LONG, &err);
+	ca_ad *d;
+	CHECK(r != NULL && ca_reader_next(r, &d, &err) == 1);
+	ca_reader_close(r);
+	s = ca_ad_stamp(d);
+	ca_set_int(d, "StampOther", 5);
+	CHECK(ca_ad_stamp(d) == s);
+	uint64_t freed = ca_ad_stamp(b);
+	ca_ad_free(b);
+	b = ca_ad_new();	/* perhaps where the freed one was */
+	CHECK(ca_ad_stamp(b) != freed && ca_ad_stamp(b) > ca_ad_stamp(d));
+	ca_ad_free(a);
+	ca_ad_free(b);
+	ca_ad_free(c);
+	ca_ad_free(p);
+	ca_ad_free(d);
+}
+
 /* A literal a reader keeps as its text becomes its value in the entry
  * when it is first evaluated, with no node made for it; the ad is still
  * written as it was read. */
