@@ -61,7 +61,7 @@ typedef ca_vec(struct input) inputs;
 struct ca_schedd {
 	ca_ctx cx;
 	int64_t now, first_cluster, max_cluster;
-	bool history, indexed;
+	bool history, indexed, names_indexed;
 	ca_jlog_fn log;
 	void *log_arg;
 	ca_qdiag_fn diag;
@@ -865,13 +865,40 @@ slot_named(ca_schedd *q, const char *name, bool make)
 	return &q->slotrefs.at[i];
 }
 
-/* Index the slots and exits by job id and slot name, the matches by job id
- * (the slot attributes read here are among slot_reads). */
+/* Index the slots and StarterExit events by slot name, when a job's step
+ * first needs to: only an eviction does. */
+static void
+index_names(ca_schedd *q)
+{
+	const char *name;
+	int64_t t;
+
+	q->names_indexed = true;
+	for (size_t i = 0; i < q->slots.n; i++) {
+		const ca_ad *s = q->slots.at[i].ad;
+		if ((name = str(q, s, "Name")) != NULL) {
+			struct slotref *r = slot_named(q, name, true);
+			if (r->slot == NULL)
+				r->slot = s;
+		}
+	}
+	for (size_t i = 0; i < q->exits.n; i++) {
+		const ca_ad *e = q->exits.at[i].ad;
+		if (str_is(q, e, "Event", "StarterExit") && (name = str(q, e, "Name")) != NULL &&
+		    get_int(q, e, "Time", &t)) {
+			struct slotref *r = slot_named(q, name, true);
+			if (r->starter < 0)
+				r->starter = t;
+		}
+	}
+}
+
+/* Index the slots and exits by job id, the matches by job id (the slot
+ * attributes read here are among slot_reads). */
 static void
 index_all(ca_schedd *q)
 {
-	const char *id, *name;
-	int64_t t;
+	const char *id;
 
 	for (size_t i = 0; i < q->slots.n; i++) {
 		const ca_ad *s = q->slots.at[i].ad;
@@ -889,22 +916,11 @@ index_all(ca_schedd *q)
 			if (r->wait == NULL)
 				r->wait = s;
 		}
-		if ((name = str(q, s, "Name")) != NULL) {
-			struct slotref *r = slot_named(q, name, true);
-			if (r->slot == NULL)
-				r->slot = s;
-		}
 	}
 	for (size_t i = 0; i < q->exits.n; i++) {
 		const ca_ad *e = q->exits.at[i].ad;
 		if (str_is(q, e, "Event", "JobExit") && (id = str(q, e, "JobId")) != NULL)
 			ref_of(q, id, true)->exit = e;
-		if (str_is(q, e, "Event", "StarterExit") && (name = str(q, e, "Name")) != NULL &&
-		    get_int(q, e, "Time", &t)) {
-			struct slotref *r = slot_named(q, name, true);
-			if (r->starter < 0)
-				r->starter = t;
-		}
 	}
 	for (size_t i = 0; i < q->matches.n; i++) {
 		const ca_ad *m = q->matches.at[i].ad;
@@ -1117,6 +1133,8 @@ job_evicted(ca_schedd *q, ca_ad *job, const struct jobref *r)
 	if (r != NULL && r->preempt != NULL)
 		preempted_by(q, job, r->preempt);
 	if (host != NULL) {
+		if (!q->names_indexed)
+			index_names(q);
 		const struct slotref *sr = slot_named(q, host, false);
 		if (sr != NULL)
 			t = sr->starter;
