@@ -44,7 +44,7 @@
 #define WORKERS_MAX	8
 #define WINDOW		((size_t)256 << 10)	/* text read at a time to find a cut */
 #define SCAN_MAX	4	/* parts' worth of text looked through for a cut */
-#define COUNT_WINDOW	((int64_t)4 << 20)	/* text mapped at a time to count lines */
+#define COUNT_WINDOW	((int64_t)256 << 10)	/* text read at a time to count lines */
 
 struct part {
 	int64_t start, end;	/* bytes of the file */
@@ -142,22 +142,22 @@ newlines(const char *b, size_t n)
 	return k;
 }
 
-/* Lines in [from, to); -1 on a read error. The file is mapped a window
- * at a time, not copied: the parent reads all of it here. */
+/* Lines in [from, to); -1 on a read error. The file is read a window at a
+ * time into a buffer of its own: mapping it would cost the parent more in
+ * page tables than the copy, and a file cut short under a mapping kills
+ * the reader. */
 static int64_t
 count_lines(int64_t from, int64_t to)
 {
-	int64_t lines = 0, page = sysconf(_SC_PAGESIZE);
+	static char buf[COUNT_WINDOW];
+	int64_t lines = 0;
 
 	for (int64_t off = from; off < to;) {
-		int64_t base = off - off % page, n = min64(to - off, COUNT_WINDOW);
-		size_t maplen = (size_t)(off - base + n);
-		char *m = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, P.fd, (off_t)base);
-		if (m == MAP_FAILED)
+		size_t n = (size_t)min64(to - off, COUNT_WINDOW);
+		if (!move_all(P.fd, buf, n, off, false))
 			return -1;
-		lines += newlines(m + (off - base), (size_t)n);
-		munmap(m, maplen);
-		off += n;
+		lines += newlines(buf, n);
+		off += (int64_t)n;
 	}
 	return lines;
 }
