@@ -506,6 +506,7 @@ ca_ad_trim(ca_ad *ad)
 void
 ca_ad_trim_shaped(ca_ad *ad, uint32_t shape)
 {
+	ad->stamp = ++ca_stamps_;	/* complete: what was appended counts */
 	ad->shape = shape;
 	if (ca_table_of(ad) != CA_TABLE_HEAP || ad->n == 0)
 		return;
@@ -655,7 +656,7 @@ append_entry(ca_ad *ad, uint32_t name_id)
 void
 ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
-	ca_ad_changed(ad, name);
+	ca_ad_counted(ad);
 	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP) {
 		ca_ad_set(ad, name, spell, e);
 		return;
@@ -689,7 +690,7 @@ ca_ad_append_kept(ca_ad *ad, const ca_name *name, const char *s, size_t n, bool 
 {
 	ca_attr *at;
 
-	ca_ad_changed(ad, name);
+	ca_ad_counted(ad);
 	if (ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP)
 		at = ca_ad_entry(ad, name, NULL);
 	else

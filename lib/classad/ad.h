@@ -61,7 +61,8 @@ uint32_t ca_intern_spelling(const ca_name *nm, const char *s, size_t len);
  * Watched names. An ad is given a stamp when it is made, and a new one at
  * every change of an attribute whose name is watched (and at a change of
  * them all, ca_ad_clear); stamps come from one counter for every ad of the
- * process and never repeat. So two equal stamps are one ad, none of whose
+ * process and never repeat. Appending (ca_ad_append and its kin) builds
+ * an ad no one has looked at yet: its stamp is renewed once, by ca_ad_trim. So two equal stamps are one ad, none of whose
  * watched attributes changed in between: a program that reads only watched
  * names of an ad can tell it would read the same again, without reading
  * it, even when the ad it saw is gone and another took its memory. A name
@@ -321,7 +322,8 @@ bool ca_ad_delete(ca_ad *ad, const ca_name *name);
  * expression of a literal that has none (CA_LIT_LAZY). */
 void ca_ad_put_back(ca_ad *ad, const ca_attr *saved);
 /* ca_ad_set of a name the caller knows ad does not have (a reader
- * building an ad): no look-up, and no index until ca_ad_trim. */
+ * building an ad): no look-up, and no index nor new stamp until
+ * ca_ad_trim. */
 void ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, struct ca_expr *e);
 /* The same for a literal's source text s[0..n) in the long format's old
  * syntax, which the caller has made sure parses to one literal: it is

@@ -62,18 +62,27 @@ ca_table_of(const ca_ad *ad)
 
 extern uint64_t ca_stamps_;	/* the last stamp given */
 
-/* Every change of ad's attributes, of name (NULL: of any): it counts, so
- * the text it was read from no longer says what it holds (ca_ad_text),
- * unless the count came round to the text's again; a watched name's gives
- * the ad a new stamp. */
+/* Every change of ad's attributes: it counts, so the text it was read
+ * from no longer says what it holds (ca_ad_text), unless the count came
+ * round to the text's again. An attribute appended to an ad being built
+ * (ca_ad_append and its kin) is counted only: the ad's stamp is renewed
+ * once, when it is complete (ca_ad_trim). */
+static inline void
+ca_ad_counted(ca_ad *ad)
+{
+	ad->version++;
+	if (ad->text != NULL && ad->version == ad->text->version)
+		ad->text = NULL;
+}
+
+/* Any other change of ad's attributes, of name (NULL: of any): counted,
+ * and a watched name's gives the ad a new stamp. */
 static inline void
 ca_ad_changed(ca_ad *ad, const ca_name *name)
 {
-	ad->version++;
+	ca_ad_counted(ad);
 	if (name == NULL || name->watched)
 		ad->stamp = ++ca_stamps_;
-	if (ad->text != NULL && ad->version == ad->text->version)
-		ad->text = NULL;
 }
 
 /* at keeps text[0..n) (at most CA_SRC_MAX bytes, in its ad's arena) as
@@ -113,7 +122,7 @@ ca_ad_append_src_at(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 		ca_ad_append_kept(ad, name, s, n, true);
 		return;
 	}
-	ca_ad_changed(ad, name);
+	ca_ad_counted(ad);
 	ca_attr *at = &ad->attrs[ad->n++];
 	at->name_id = name->id;
 	ca_attr_keep_src(at, s, n);

@@ -894,10 +894,11 @@ UNIT_SUITE(core_names_absent)
 	ca_ctx_free(&cx);
 }
 
-/* Stamps: a new one for every ad made (a copy, a packed copy), and at each
- * change of a watched name or of them all; none for another name's
- * change, which the version still counts. An ad freed and another made
- * have different stamps, wherever the new one lives. */
+/* Stamps: a new one for every ad made (a copy, a packed copy, an ad built
+ * by appending once it is trimmed), and at each change of a watched name
+ * or of them all; none for another name's change, which the version still
+ * counts. An ad freed and another made have different stamps, wherever
+ * the new one lives. */
 UNIT_SUITE(core_stamps)
 {
 	const ca_name *w = ca_intern("StampWatched", 12), *o = ca_intern("StampOther", 10);
@@ -934,6 +935,15 @@ UNIT_SUITE(core_stamps)
 	CHECK(ca_ad_stamp(c) > s && ca_ad_stamp(p) > ca_ad_stamp(c));
 	ca_ad_clear(a);		/* every name changes */
 	CHECK(ca_ad_stamp(a) > ca_ad_stamp(p));
+	/* an ad built by appending is stamped again once complete */
+	ca_ad *e = ca_ad_new();
+	s = ca_ad_stamp(e);
+	ca_ad_append_src(e, w, "1", 1);
+	ca_ad_append_src(e, o, "2", 1);
+	CHECK(ca_ad_stamp(e) == s);
+	ca_ad_trim(e);
+	CHECK(ca_ad_stamp(e) > s);
+	ca_ad_free(e);
 	/* an ad read keeps its stamp through a change of another name */
 	ca_diag err;
 	static const char text[] = "StampOther = 1\nStampWatched = 2\n\n";
