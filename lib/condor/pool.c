@@ -719,7 +719,8 @@ schedd_with_queue(ca_pool *p, int64_t now)
 	ca_schedd_set_diag(q, qdiag, p);
 	ca_schedd_set_history(q, true);
 	for (size_t i = 0; i < p->jobs.n; i++)
-		ca_schedd_add(q, CA_Q_JOB, p->jobs.at[i], "jobs.ads", (int)(i + 1));
+		ca_schedd_add_job(q, p->jobs.at[i], "jobs.ads", (int)(i + 1),
+		    i < p->memo.n ? &p->memo.at[i] : NULL);
 	return q;
 }
 

@@ -100,6 +100,8 @@ ca_schedd_new(int64_t now)
 
 	for (size_t i = 0; i < sizeof slot_reads / sizeof slot_reads[0]; i++)
 		ca_name_watch(ca_intern(slot_reads[i], strlen(slot_reads[i])));
+	ca_name_watch(ca_intern("ClusterId", 9));
+	ca_name_watch(ca_intern("ProcId", 6));
 
 	ca_ctx_init(&q->cx);
 	q->tmp = (strbuf)STRBUF_INIT;
@@ -605,21 +607,27 @@ push(inputs *v, ca_ad *ad, const char *file, int line)
 	*ca_vec_push(v) = (struct input){ ad, file, line, CA_DICT_NONE };
 }
 
-/* A job joins the queue: its id is taken, its cluster counts. */
+/* A job joins the queue: its id is taken, its cluster counts. A job as its
+ * memo saw it has the id it had then (ClusterId and ProcId are watched). */
 static void
-queue_job(ca_schedd *q, ca_ad *job, const char *file, int line)
+queue_job(ca_schedd *q, ca_ad *job, const char *file, int line, const ca_job_memo *m)
 {
 	char id[CA_JOBID_LEN];
 	int64_t c;
 	uint32_t ref = CA_DICT_NONE;
+	bool known = m != NULL && m->job != 0 && m->job == ca_ad_stamp(job);
 
-	if (ca_jobid(&q->cx, job, id, sizeof id)) {
+	if (known)
+		ca_jobid_format(id, sizeof id, m->cluster, m->proc);
+	if (known || ca_jobid(&q->cx, job, id, sizeof id)) {
 		struct jobref *r = ref_of(q, ca_arena_strndup(&q->text, id, strlen(id)), true);
 		ref = (uint32_t)(r - q->refs.at);
 		r->queued = true;
 		r->job = job;
 	}
-	if (get_int(q, job, "ClusterId", &c) && c > q->max_cluster)
+	if (known)
+		c = m->cluster;
+	if ((known || get_int(q, job, "ClusterId", &c)) && c > q->max_cluster)
 		q->max_cluster = c;
 	push(&q->jobs, job, file, line);
 	q->jobs.at[q->jobs.n - 1].ref = ref;
@@ -774,7 +782,7 @@ enqueue(ca_schedd *q, ca_ad *job, const char *file, int line)
 		set_default(job, "QDate", q->now);
 		set_default(job, "EnteredCurrentStatus", q->now);
 		log_event(q, event(q, job, CA_JEV_SUBMIT, int_or(q, job, "QDate", q->now)));
-		queue_job(q, job, file, line);
+		queue_job(q, job, file, line, NULL);
 		return;
 	}
 	ca_ad_free(job);
@@ -824,13 +832,19 @@ void
 ca_schedd_add(ca_schedd *q, int what, ca_ad *ad, const char *file, int line)
 {
 	switch (what) {
-	case CA_Q_JOB: queue_job(q, ad, file, line); break;
+	case CA_Q_JOB: queue_job(q, ad, file, line, NULL); break;
 	case CA_Q_SUBMIT: submit(q, ad, file, line); break;
 	case CA_Q_SLOT: push(&q->slots, ad, file, line); break;
 	case CA_Q_EXIT: push(&q->exits, ad, file, line); break;
 	case CA_Q_MATCH: push(&q->matches, ad, file, line); break;
 	default: ca_ad_free(ad); break;
 	}
+}
+
+void
+ca_schedd_add_job(ca_schedd *q, ca_ad *job, const char *file, int line, const ca_job_memo *m)
+{
+	queue_job(q, job, file, line, m);
 }
 
 size_t
@@ -1421,6 +1435,19 @@ ca_schedd_step(ca_schedd *q, size_t i)
 	return id_ok && periodic(q, q->jobs.at[i].ad);
 }
 
+/* The integer name of ad holds as a literal. */
+static bool
+lit_int(const ca_ad *ad, const char *name, int64_t *v)
+{
+	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
+	ca_value lit;
+
+	if (at == NULL || !ca_attr_lit_in(ad, at, &lit) || lit.kind != CA_INT)
+		return false;
+	*v = lit.u.i;
+	return true;
+}
+
 static uint64_t
 stamp_of(const ca_ad *ad)
 {
@@ -1482,6 +1509,10 @@ ca_schedd_step_memo(ca_schedd *q, size_t i, ca_job_memo *m)
 		ca_arena_reset(&q->cx.scratch);
 		m->at = q->now;
 		memcpy(m->slot, slot, sizeof slot);
+		/* its id, while it is literal (ClusterId and ProcId are
+		 * watched: a job whose stamp holds has them still) */
+		if (!lit_int(job, "ClusterId", &m->cluster) || !lit_int(job, "ProcId", &m->proc))
+			*m = (ca_job_memo){ 0 };
 	}
 	return false;
 }

@@ -110,7 +110,13 @@ typedef struct ca_job_memo {
 	uint64_t slot[3];	/* the stamps of the slots it read (0: none):
 				 * the one running it, the one it waits for,
 				 * the one holding it */
+	int64_t cluster, proc;	/* its id */
 } ca_job_memo;
+
+/* ca_schedd_add of a job of a queue kept across steps, with its memo:
+ * while the job is as the memo saw it, its id is the memo's. */
+void ca_schedd_add_job(ca_schedd *q, ca_ad *job, const char *file, int line,
+    const ca_job_memo *memo);
 
 /* ca_schedd_step, unless *memo shows that the step would change nothing:
  * the job is as that step left it, and so is each slot it read (the slot
