@@ -50,6 +50,7 @@ ca_pool_free(ca_pool *p)
 		ca_ad_free(p->jobs.at[i]);
 	ca_vec_free(&p->jobs);
 	ca_vec_free(&p->memo);
+	free(p->exit_memo);
 	ca_vec_free(&p->hosts);
 	ca_dict_free(&p->hostidx);
 	ca_config_free(p->cfg);
@@ -578,7 +579,13 @@ slot_exit(ca_pool *p, void *arg, const ca_ad *slot)
 	struct exits *x = arg;
 	ca_ad *ev;
 	ca_diag err;
-	int rc = ca_schedd_slot_exit(x->q, slot, &ev, &err);
+	uint64_t h = (uint64_t)(uintptr_t)slot * UINT64_C(0x9e3779b97f4a7c15);
+	struct exit_memo *e = &p->exit_memo[(h >> 32) & (p->exit_memo_cap - 1)];
+
+	p->nslots++;
+	if (e->slot != slot)
+		*e = (struct exit_memo){ slot, { 0, 0 } };
+	int rc = ca_schedd_slot_exit_memo(x->q, slot, &ev, &err, &e->m);
 
 	if (rc > 0)
 		*ca_vec_push(&x->evs) = ev;
@@ -899,7 +906,17 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 		goto out;
 	}
 
-	/* 2. the jobs that finish or are vacated leave their slots */
+	/* 2. the jobs that finish or are vacated leave their slots (a slot
+	 * whose check would find nothing, as its memo shows, is not read) */
+	if (p->exit_memo_cap < 4 * p->nslots || p->exit_memo_cap == 0) {
+		size_t cap = 1024;
+		while (cap < 4 * p->nslots)
+			cap *= 2;
+		free(p->exit_memo);
+		p->exit_memo = ca_xcalloc(cap, sizeof *p->exit_memo);
+		p->exit_memo_cap = cap;
+	}
+	p->nslots = 0;
 	x.q = ca_schedd_new(now);
 	each_slot(p, slot_exit, &x);
 	ca_schedd_free(x.q);

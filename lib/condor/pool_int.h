@@ -40,6 +40,13 @@ struct ca_pool {
 	ca_vec(struct pclass) classes;
 	ca_vec(ca_ad *) jobs;	/* the queue */
 	ca_vec(ca_job_memo) memo;	/* each job's last step (ca_schedd_step_memo) */
+	struct exit_memo {		/* the slots' last exit checks, by the slot's
+					 * address (another slot there has another
+					 * stamp); a power of two of them, or none */
+		const ca_ad *slot;
+		ca_slot_memo m;
+	} *exit_memo;
+	size_t exit_memo_cap, nslots;	/* nslots: the slots the last check saw */
 	int64_t clock, cluster;
 	ca_vec(struct host) hosts;
 	ca_dict hostidx;

@@ -82,13 +82,15 @@ struct ca_schedd {
 };
 
 /* Every slot attribute a job's step reads, through the slots that name the
- * job (index_all) or a slot of that name (job_evicted): watched names, so
- * that a slot's stamp tells it is as a step saw it (ca_schedd_step_memo).
+ * job (index_all) or a slot of that name (job_evicted), and that the exit
+ * check reads but the slot's clock: watched names, so that a slot's stamp
+ * tells it is as a step saw it (ca_schedd_step_memo, ca_schedd_slot_exit_memo).
  * A step that read another would be skipped wrongly. */
 static const char *const slot_reads[] = {
 	"Name", "JobId", "JobStart", "HeldJobId", "PreemptingJobId", "State", "Activity",
 	"EnteredCurrentActivity", "EnteredCurrentState", "Eviction", "JobHoldReason",
 	"JobHoldReasonCode", "JobHoldReasonSubCode",
+	"Job",		/* and the exit check's (slot_exit) */
 };
 
 ca_schedd *
@@ -542,28 +544,85 @@ stopped(ca_schedd *q, const ca_ad *slot, int64_t start)
 	return st == CA_J_HELD || st == CA_J_REMOVED;
 }
 
-int
-ca_schedd_slot_exit(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err)
+/* Whether attribute name of ad is absent or a literal. */
+static bool
+lit_or_absent(const ca_ad *ad, const char *name)
+{
+	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
+	ca_value v;
+
+	return at == NULL || ca_attr_lit_in(ad, at, &v);
+}
+
+/* ca_schedd_slot_exit; *until is then the time before which the slot, while
+ * its stamp holds, has no exit either (INT64_MIN: not known). That holds
+ * for a queue without jobs (nothing of them is read), a job whose slot
+ * attributes read are watched or the slot's clock (MyCurrentTime and
+ * TotalJobRunTime, which go up together while the job runs), and whose
+ * JobDuration and deferral are literals. */
+static int
+slot_exit(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err, int64_t *until)
 {
 	int64_t t0, start, t;
 	int rc = 0;
+	const ca_ad *job;
 
 	*ev = NULL;
+	*until = INT64_MIN;
 	if (str(q, slot, "Name") == NULL) {
 		ca_diag_set(err, CA_EX_INPUT, NULL, 0, 0, "a slot without Name");
 		rc = -1;
 	} else if (!get_int(q, slot, "JobStart", &start))
-		;		/* no job on the slot */
+		*until = INT64_MAX;	/* no job on the slot */
 	else if ((t0 = int_or(q, slot, "MyCurrentTime", q->now)) > q->now)
 		;
 	else if (slot_is(q, slot, CA_S_PREEMPTING, -1) || stopped(q, slot, start))
 		*ev = exit_event(q, slot, "StarterExit", t0);
-	else if ((slot_is(q, slot, CA_S_CLAIMED, CA_A_BUSY) ||
-	    slot_is(q, slot, CA_S_CLAIMED, CA_A_RETIRING)) &&
-	    finish_time(q, slot, t0, start, &t) && t <= q->now)
-		*ev = exit_event(q, slot, "JobExit", t);
+	else if (!slot_is(q, slot, CA_S_CLAIMED, CA_A_BUSY) &&
+	    !slot_is(q, slot, CA_S_CLAIMED, CA_A_RETIRING))
+		*until = INT64_MAX;	/* not running: until its activity changes */
+	else if (finish_time(q, slot, t0, start, &t)) {
+		if (t <= q->now)
+			*ev = exit_event(q, slot, "JobExit", t);
+		else
+			*until = t;
+	} else
+		*until = INT64_MAX;	/* no JobDuration: it runs until evicted */
+	if (*until != INT64_MIN && (q->jobs.n > 0 || ((job = slot_job(q, slot)) != NULL &&
+	    (!lit_or_absent(job, "JobDuration") || !lit_or_absent(job, "DeferralTime") ||
+	    !lit_or_absent(job, "DeferralWindow")))))
+		*until = INT64_MIN;
 	ca_arena_reset(&q->cx.scratch);
 	return *ev != NULL ? 1 : rc;
+}
+
+int
+ca_schedd_slot_exit(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err)
+{
+	int64_t until;
+
+	return slot_exit(q, slot, ev, err, &until);
+}
+
+int
+ca_schedd_slot_exit_memo(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err,
+    ca_slot_memo *m)
+{
+	if (m->stamp != 0 && m->stamp == ca_ad_stamp(slot) && m->until > q->now) {
+#ifdef CA_SELFCHECK
+		/* the check is made anyway, and must find nothing */
+		int64_t until;
+		if (slot_exit(q, slot, ev, err, &until) != 0)
+			abort();
+#endif
+		*ev = NULL;
+		return 0;
+	}
+	int64_t until;
+	int rc = slot_exit(q, slot, ev, err, &until);
+	m->stamp = until != INT64_MIN ? ca_ad_stamp(slot) : 0;
+	m->until = until;
+	return rc;
 }
 
 /* ---- reading ---- */

@@ -136,6 +136,18 @@ bool ca_schedd_step_memo(ca_schedd *q, size_t i, ca_job_memo *memo);
  * and JobId), 0 when nothing happens, -1 with err set (a slot without Name;
  * no file or line). */
 int ca_schedd_slot_exit(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err);
+/* What an exit check of a slot found, kept by a program whose slots live
+ * on (a pool); a zeroed memo knows nothing. */
+typedef struct ca_slot_memo {
+	uint64_t stamp;		/* the slot's, when the check found the time below */
+	int64_t until;		/* no exit before this time */
+} ca_slot_memo;
+/* ca_schedd_slot_exit of q without jobs, unless *memo shows the check
+ * finds nothing: the slot is as it was (its watched attributes, its job's
+ * JobDuration and deferral literals), and it is not yet the time its job
+ * finishes. *memo becomes this check's. */
+int ca_schedd_slot_exit_memo(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *err,
+    ca_slot_memo *memo);
 
 /* ---- a queue kept across steps (a pool in one process) ---- */
 
