@@ -61,18 +61,19 @@ uint32_t ca_intern_spelling(const ca_name *nm, const char *s, size_t len);
  * Watched names. An ad is given a stamp when it is made, and a new one at
  * every change of an attribute whose name is watched (and at a change of
  * them all, ca_ad_clear); stamps come from one counter for every ad of the
- * process and never repeat. Appending (ca_ad_append and its kin) builds
- * an ad no one has looked at yet: its stamp is renewed once, by ca_ad_trim. So two equal stamps are one ad, none of whose
+ * process and never repeat. So two equal stamps are one ad, none of whose
  * watched attributes changed in between: a program that reads only watched
  * names of an ad can tell it would read the same again, without reading
  * it, even when the ad it saw is gone and another took its memory. A name
- * is watched from ca_name_watch on, for every ad.
+ * is watched from ca_name_watch on, for every ad. Appending (ca_ad_append
+ * and its kin) builds an ad no one has looked at yet: its stamp is renewed
+ * once, when it is complete (ca_ad_trim).
  */
 void ca_name_watch(const ca_name *nm);
 
-/* The intern table is the library's only process-wide state; it is not
- * thread-safe. ca_intern_cleanup() frees it (programs call it at exit so the
- * leak checker stays quiet). */
+/* The intern table (and the stamps' counter) is the library's only
+ * process-wide state; it is not thread-safe. ca_intern_cleanup() frees it
+ * (programs call it at exit so the leak checker stays quiet). */
 const ca_name *ca_intern(const char *s, size_t len);
 const ca_name *ca_intern_find(const char *s, size_t len);	/* NULL if never interned */
 void ca_intern_cleanup(void);
