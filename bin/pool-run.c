@@ -946,12 +946,14 @@ run(const char *pooldir)
 	if (stat(path, &st) < 0) {
 		ca_pool *q = ca_pool_new();
 		ca_pool_set_warn(q, warn, NULL);
-		rc = ca_pool_dir_init(pooldir, statedir, opt.start, q, &err);
-		ca_pool_free(q);
-		if (rc < 0) {
+		if (ca_pool_dir_init(pooldir, statedir, opt.start, q, &err) < 0) {
+			/* told before q goes: err may name a file of its configuration */
+			rc = fail(&err);
+			ca_pool_free(q);
 			ca_pool_free(p);
-			return fail(&err);
+			return rc;
 		}
+		ca_pool_free(q);
 		created = true;
 	}
 	sim_start(created);

@@ -246,6 +246,14 @@ row() {
 	    --policy bad -c "$TMP/bad.config"
 	((status == 3))
 	[[ $stderr == *bad.config* ]]
+	# a schedd policy that does not parse: its place (a file of the pool
+	# that is gone by the time it is told)
+	printf 'SYSTEM_PERIODIC_HOLD = ((\n' >"$TMP/bad.config"
+	run --separate-stderr pool-replay --history "$TMP/history" --status "$TMP/status" \
+	    --policy bad -c "$TMP/bad.config"
+	((status == 3))
+	[[ $stderr == *'bad.config:1:26: SYSTEM_PERIODIC_HOLD: expected an expression'* ]] ||
+	    { echo "$stderr"; false; }
 	# an ad that is no job is said and left out
 	printf 'Foo = 1\n*** Offset = 0\n' >>"$TMP/history"
 	run --separate-stderr pool-replay --history "$TMP/history" --status "$TMP/status" --json

@@ -1275,6 +1275,12 @@ out:
 	free(u.cls_cores);
 	free(u.cls_machs);
 	ca_ctx_free(&u.cx);
+	if (rc < 0 && err->file != NULL) {
+		/* the file may be one of the pool's configuration, which goes */
+		strbuf_reset(&r->tmp);
+		strbuf_adds(&r->tmp, err->file);
+		err->file = r->tmp.buf;
+	}
 	ca_pool_free(p);
 	if (rc < 0) {
 		for (size_t i = 0; i < u.rows.n; i++)

@@ -90,7 +90,8 @@ typedef ca_config *(*ca_replay_config_fn)(void *arg, const char *subsys, const c
 
 /* Simulate the workload under a policy from the start until every job has
  * left the queue or until o->until. rows (malloc'ed, each ad the caller's)
- * get the report's rows. Returns 0, or -1 with err. */
+ * get the report's rows. Returns 0, or -1 with err (its file lives in r
+ * until r's next call). */
 /* Called after each cycle of ca_replay_run, for a program's progress line:
  * the policy, the simulated time, the window's end and the jobs submitted
  * so far and in all. */
