@@ -544,14 +544,23 @@ stopped(ca_schedd *q, const ca_ad *slot, int64_t start)
 	return st == CA_J_HELD || st == CA_J_REMOVED;
 }
 
+/* The literal attribute name of ad holds, without evaluating it: 1 with
+ * *v, 0 when ad has no name, -1 when it holds an expression. */
+static int
+lit_of(const ca_ad *ad, const char *name, ca_value *v)
+{
+	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
+
+	return at == NULL ? 0 : ca_attr_lit_in(ad, at, v) ? 1 : -1;
+}
+
 /* Whether attribute name of ad is absent or a literal. */
 static bool
 lit_or_absent(const ca_ad *ad, const char *name)
 {
-	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
 	ca_value v;
 
-	return at == NULL || ca_attr_lit_in(ad, at, &v);
+	return lit_of(ad, name, &v) >= 0;
 }
 
 /* ca_schedd_slot_exit; *until is then the time before which the slot, while
@@ -1498,10 +1507,9 @@ ca_schedd_step(ca_schedd *q, size_t i)
 static bool
 lit_int(const ca_ad *ad, const char *name, int64_t *v)
 {
-	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
 	ca_value lit;
 
-	if (at == NULL || !ca_attr_lit_in(ad, at, &lit) || lit.kind != CA_INT)
+	if (lit_of(ad, name, &lit) != 1 || lit.kind != CA_INT)
 		return false;
 	*v = lit.u.i;
 	return true;
@@ -1664,11 +1672,9 @@ ca_job_unsimulated(const ca_ad *job, uint32_t *seen, ca_job_unsim_fn fn, void *a
 	for (size_t i = 0; i < sizeof job_unsim / sizeof job_unsim[0]; i++) {
 		if (*seen >> i & 1)
 			continue;	/* warned about once */
-		const char *name = job_unsim[i].u.name;
-		ca_attr *at = ca_ad_findn(job, name, strlen(name));
 		ca_value lit;
 		int64_t v;
-		if (at == NULL || !ca_attr_lit_in(job, at, &lit) || ca_value_int(lit, &v) != 1 ||
+		if (lit_of(job, job_unsim[i].u.name, &lit) != 1 || ca_value_int(lit, &v) != 1 ||
 		    !job_unsim[i].matters(v))
 			continue;
 		*seen |= UINT32_C(1) << i;
