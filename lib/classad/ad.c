@@ -503,10 +503,10 @@ ca_ad_trim(ca_ad *ad)
 	ca_ad_trim_shaped(ad, ca_ad_shape_of(ad->attrs, ad->n));
 }
 
-void
-ca_ad_trim_shaped(ca_ad *ad, uint32_t shape)
+/* ad's table for shape: a shaped ad shares the shape's index. */
+static void
+shape_table(ca_ad *ad, uint32_t shape)
 {
-	ad->stamp = ++ca_stamps_;	/* complete: what was appended counts */
 	ad->shape = shape;
 	if (ca_table_of(ad) != CA_TABLE_HEAP || ad->n == 0)
 		return;
@@ -532,6 +532,24 @@ ca_ad_trim_shaped(ca_ad *ad, uint32_t shape)
 	memmove(ad->attrs + ad->n, old, ad->icap * sizeof *old);
 	ad->index = (uint32_t *)(ad->attrs + ad->n);
 	table_resize(ad, ad->n, ad->icap);
+}
+
+void
+ca_ad_trim_shaped(ca_ad *ad, uint32_t shape)
+{
+	ad->stamp = ++ca_stamps_;	/* complete: what was appended counts */
+	shape_table(ad, shape);
+}
+
+void
+ca_ad_reshape(ca_ad *ad)
+{
+	const struct ca_shape *sh = ca_ad_shape(ad->shape);
+
+	if ((sh != NULL && sh->n == ad->n) || ad->n == 0 || ca_table_of(ad) != CA_TABLE_HEAP ||
+	    shapes.at.n >= SHAPES_MAX)
+		return;
+	shape_table(ad, ca_ad_shape_of(ad->attrs, ad->n));
 }
 
 void

@@ -364,6 +364,13 @@ void ca_ad_trim(ca_ad *ad);
 /* The same, when the caller knows that ad has the names of shape (a
  * shape number, not 0), in that order. */
 void ca_ad_trim_shaped(ca_ad *ad, uint32_t shape);
+/* A deletion takes an ad's shape away (the places after it moved), and
+ * names added after its shape's are found more slowly (and make a copy
+ * find its shape afresh): this gives ad the shape of the names it has
+ * now, as ca_ad_trim would, but keeps its stamp (no attribute changed).
+ * Nothing when it has just its shape's names. What a program that keeps
+ * ads for long and changes their names calls at a quiet point. */
+void ca_ad_reshape(ca_ad *ad);
 /* Before the first attribute of a new ad: room for n attributes, and a
  * first arena chunk of bytes (what a reader expects from the ad, after the
  * ad before; 0 for none), so that setting them (a reader's ad, a copy of

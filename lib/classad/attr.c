@@ -166,36 +166,30 @@ ca_value_num(ca_value v, double *out)
 	return k;
 }
 
-/* The value of name, and whether ad has it at all. */
+/* The value of name in ad (UNDEFINED when ad has none): a literal read in
+ * place, anything else evaluated. */
 static ca_value
-get(ca_ctx *cx, const ca_ad *ad, const char *name)
+get(ca_ctx *cx, const ca_ad *ad, const ca_name *name)
 {
-	ca_attr *at = ca_ad_findn(ad, name, strlen(name));
+	ca_attr *at = name != NULL ? ca_ad_find(ad, name) : NULL;
+	ca_value v;
 
 	if (at == NULL)
 		return ca_undef();
-	ca_value v;
 	if (ca_attr_lit(at, &v))
 		return v;
-	return ca_eval_attr(cx, ad, NULL, name);
+	return ca_eval_attr_nm(cx, ad, NULL, name);
 }
 
-int
-ca_get_int(ca_ctx *cx, const ca_ad *ad, const char *name, int64_t *out)
+static const ca_name *
+named(const char *name)
 {
-	return ca_value_int(get(cx, ad, name), out);
+	return ca_intern_find(name, strlen(name));
 }
 
-int
-ca_get_num(ca_ctx *cx, const ca_ad *ad, const char *name, double *out)
+static int
+as_bool(ca_value v, bool *out)
 {
-	return ca_value_num(get(cx, ad, name), out);
-}
-
-int
-ca_get_bool(ca_ctx *cx, const ca_ad *ad, const char *name, bool *out)
-{
-	ca_value v = get(cx, ad, name);
 	int t;
 
 	if (v.kind == CA_UNDEFINED)
@@ -206,11 +200,9 @@ ca_get_bool(ca_ctx *cx, const ca_ad *ad, const char *name, bool *out)
 	return 1;
 }
 
-int
-ca_get_str(ca_ctx *cx, const ca_ad *ad, const char *name, const char **out, size_t *len)
+static int
+as_str(ca_value v, const char **out, size_t *len)
 {
-	ca_value v = get(cx, ad, name);
-
 	if (v.kind == CA_UNDEFINED)
 		return 0;
 	if (v.kind != CA_STRING)
@@ -219,6 +211,54 @@ ca_get_str(ca_ctx *cx, const ca_ad *ad, const char *name, const char **out, size
 	if (len != NULL)
 		*len = v.x.len;
 	return 1;
+}
+
+int
+ca_get_int(ca_ctx *cx, const ca_ad *ad, const char *name, int64_t *out)
+{
+	return ca_value_int(get(cx, ad, named(name)), out);
+}
+
+int
+ca_get_num(ca_ctx *cx, const ca_ad *ad, const char *name, double *out)
+{
+	return ca_value_num(get(cx, ad, named(name)), out);
+}
+
+int
+ca_get_bool(ca_ctx *cx, const ca_ad *ad, const char *name, bool *out)
+{
+	return as_bool(get(cx, ad, named(name)), out);
+}
+
+int
+ca_get_str(ca_ctx *cx, const ca_ad *ad, const char *name, const char **out, size_t *len)
+{
+	return as_str(get(cx, ad, named(name)), out, len);
+}
+
+int
+ca_get_int_nm(ca_ctx *cx, const ca_ad *ad, const ca_name *name, int64_t *out)
+{
+	return ca_value_int(get(cx, ad, name), out);
+}
+
+int
+ca_get_num_nm(ca_ctx *cx, const ca_ad *ad, const ca_name *name, double *out)
+{
+	return ca_value_num(get(cx, ad, name), out);
+}
+
+int
+ca_get_bool_nm(ca_ctx *cx, const ca_ad *ad, const ca_name *name, bool *out)
+{
+	return as_bool(get(cx, ad, name), out);
+}
+
+int
+ca_get_str_nm(ca_ctx *cx, const ca_ad *ad, const ca_name *name, const char **out, size_t *len)
+{
+	return as_str(get(cx, ad, name), out, len);
 }
 
 /* The decimal digits of v at buf (at most 20 bytes, no NUL); their count.

@@ -52,6 +52,13 @@ int ca_get_int(ca_ctx *cx, const ca_ad *ad, const char *name, int64_t *out);
 int ca_get_num(ca_ctx *cx, const ca_ad *ad, const char *name, double *out);
 int ca_get_bool(ca_ctx *cx, const ca_ad *ad, const char *name, bool *out);
 int ca_get_str(ca_ctx *cx, const ca_ad *ad, const char *name, const char **out, size_t *len);
+/* The same by a name interned already (ca_intern): what a loop that reads
+ * the same attributes of many ads uses, so that it looks the text up once. */
+int ca_get_int_nm(ca_ctx *cx, const ca_ad *ad, const ca_name *name, int64_t *out);
+int ca_get_num_nm(ca_ctx *cx, const ca_ad *ad, const ca_name *name, double *out);
+int ca_get_bool_nm(ca_ctx *cx, const ca_ad *ad, const ca_name *name, bool *out);
+int ca_get_str_nm(ca_ctx *cx, const ca_ad *ad, const ca_name *name, const char **out,
+    size_t *len);
 
 /* A value as an integer, with ca_get_int's rules: 1, 0 (UNDEFINED) or -1. */
 int ca_value_int(ca_value v, int64_t *out);

@@ -82,8 +82,10 @@ void ca_ctx_free(ca_ctx *cx);
 /* Evaluate e with my as MY (and the scope) and target as TARGET (may be NULL).
  * The result lives in cx->scratch (or in the ads): see value.h. */
 ca_value ca_eval_expr(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad *target);
-/* Evaluate attribute `name` of my (UNDEFINED if absent). */
+/* Evaluate attribute `name` of my (UNDEFINED if absent); _nm by a name
+ * interned already, which a loop over many ads looks up once. */
 ca_value ca_eval_attr(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const char *name);
+ca_value ca_eval_attr_nm(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const ca_name *name);
 
 /* The flat form of an expression, for loops that evaluate one expression
  * against many ads (matchmaking): compiled once into arena a, it runs

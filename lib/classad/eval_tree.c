@@ -256,16 +256,27 @@ ca_eval_expr(ca_ctx *cx, const ca_expr *e, const ca_ad *my, const ca_ad *target)
 	return top_value(cx, ca_eval(cx, e, &f));
 }
 
-ca_value
-ca_eval_attr(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const char *name)
+/* The value of attribute at of my. */
+static ca_value
+eval_entry(ca_ctx *cx, const ca_ad *my, const ca_ad *target, ca_attr *at)
 {
-	ca_attr *at = ca_ad_findn(my, name, strlen(name));
-
 	if (at == NULL)
 		return ca_undef();
 	ca_frame f = { my, NULL, my, target };
 	ca_eval_begin(cx);
 	return top_value(cx, eval_attr(cx, at, &f));
+}
+
+ca_value
+ca_eval_attr(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const char *name)
+{
+	return eval_entry(cx, my, target, ca_ad_findn(my, name, strlen(name)));
+}
+
+ca_value
+ca_eval_attr_nm(ca_ctx *cx, const ca_ad *my, const ca_ad *target, const ca_name *name)
+{
+	return eval_entry(cx, my, target, ca_ad_find(my, name));
 }
 
 void

@@ -399,8 +399,13 @@ plain_lit(const ca_expr *e)
 static ca_ad *
 pack(const ca_ad *src, bool borrow)
 {
-	uint32_t n = src->n, shape = ca_ad_shape_of(src->attrs, n);
+	uint32_t n = src->n, shape = src->shape;
 	const struct ca_shape *sh = ca_ad_shape(shape);
+
+	if (sh == NULL || sh->n != n) {		/* none, or names beyond it */
+		shape = ca_ad_shape_of(src->attrs, n);
+		sh = ca_ad_shape(shape);
+	}
 	uint32_t icap = n > CA_INDEX_FROM && (sh == NULL || sh->index == NULL) ? ca_ad_index_cap(n) : 0;
 	size_t nodes = 0, bytes = 0, tree = 0;
 

@@ -45,12 +45,24 @@ static const char *const def_consumption[3] = {
 	"quantize(target.RequestDisk,{1024})"
 };
 
+/* The names every slot is read for (ORDER NS: neg_int.h's enum). */
+static const char *const slot_names[NS_N] = {
+	"Name", "State", "Activity", "PartitionableSlot", "SlotType", "DynamicSlot", "Job"
+};
+
 /* ---- evaluation helpers ---- */
 
 bool
 ca_neg_str(ca_neg *n, const ca_ad *ad, const char *name, const char **s, size_t *len)
 {
 	return ca_get_str(n->cx, ad, name, s, len) == 1 && *len > 0;
+}
+
+/* ca_neg_str by an interned name (what every slot is read for) */
+static bool
+str_nm(ca_neg *n, const ca_ad *ad, const ca_name *name, const char **s, size_t *len)
+{
+	return ca_get_str_nm(n->cx, ad, name, s, len) == 1 && *len > 0;
 }
 
 double
@@ -63,11 +75,11 @@ ca_neg_num(ca_neg *n, const ca_ad *ad, const char *name, double def)
 }
 
 static bool
-is_true(ca_neg *n, const ca_ad *ad, const char *name)
+is_true(ca_neg *n, const ca_ad *ad, const ca_name *name)
 {
 	bool b = false;
 
-	return ca_get_bool(n->cx, ad, name, &b) == 1 && b;
+	return ca_get_bool_nm(n->cx, ad, name, &b) == 1 && b;
 }
 
 double
@@ -252,6 +264,8 @@ ca_neg_new(ca_ctx *cx, ca_acct *acct)
 	n->n_disk = ca_intern("Disk", 4);
 	n->n_climits = ca_intern("ConcurrencyLimits", 17);
 	n->n_qdate = ca_intern("QDate", 5);
+	for (int k = 0; k < NS_N; k++)
+		n->ns[k] = ca_intern(slot_names[k], strlen(slot_names[k]));
 	for (int k = 0; k < EPH_R_N; k++)
 		n->n_eph_r[k] = ca_intern(ca_neg_eph_r_names[k], strlen(ca_neg_eph_r_names[k]));
 	for (const char *const *r = ca_neg_record_names; *r; r++)
@@ -555,12 +569,12 @@ state_of(const char *s, size_t len)
 
 /* Whether string attribute name of ad is the text want. */
 static bool
-str_is(ca_neg *n, const ca_ad *ad, const char *name, const char *want)
+str_is(ca_neg *n, const ca_ad *ad, const ca_name *name, const char *want)
 {
 	const char *s;
 	size_t len;
 
-	return ca_neg_str(n, ad, name, &s, &len) && strlen(want) == len &&
+	return str_nm(n, ad, name, &s, &len) && strlen(want) == len &&
 	    memcmp(s, want, len) == 0;
 }
 
@@ -639,22 +653,22 @@ prepare_slot(ca_neg *n, uint32_t i)
 	s->parent = NONE;
 	s->remote = NONE;
 	s->taken_by = NONE;
-	if (ca_neg_str(n, ad, "Name", &v, &len))
+	if (str_nm(n, ad, n->ns[NS_NAME], &v, &len))
 		s->name = ca_arena_strndup(&n->arena, v, len);
 	else {
 		char buf[32];
 		snprintf(buf, sizeof buf, "<slot %u>", i);
 		s->name = ca_arena_strndup(&n->arena, buf, strlen(buf));
 	}
-	s->state = ca_neg_str(n, ad, "State", &v, &len) ? (uint8_t)state_of(v, len) :
+	s->state = str_nm(n, ad, n->ns[NS_STATE], &v, &len) ? (uint8_t)state_of(v, len) :
 	    ST_UNCLAIMED;
-	bool idle_act = !ca_neg_str(n, ad, "Activity", &v, &len) ||
+	bool idle_act = !str_nm(n, ad, n->ns[NS_ACTIVITY], &v, &len) ||
 	    (len == 4 && memcmp(v, "Idle", 4) == 0) || (len == 8 && memcmp(v, "Cleaning", 8) == 0);
-	s->pslot = is_true(n, ad, "PartitionableSlot") ||
-	    str_is(n, ad, "SlotType", "Partitionable");
-	s->dslot = !s->pslot && (is_true(n, ad, "DynamicSlot") ||
-	    str_is(n, ad, "SlotType", "Dynamic"));
-	ca_value jv = ca_eval_attr(n->cx, ad, NULL, "Job");
+	s->pslot = is_true(n, ad, n->ns[NS_PSLOT]) ||
+	    str_is(n, ad, n->ns[NS_SLOTTYPE], "Partitionable");
+	s->dslot = !s->pslot && (is_true(n, ad, n->ns[NS_DSLOT]) ||
+	    str_is(n, ad, n->ns[NS_SLOTTYPE], "Dynamic"));
+	ca_value jv = ca_eval_attr_nm(n->cx, ad, NULL, n->ns[NS_JOB]);
 	if (jv.kind == CA_AD)
 		s->job = jv.u.ad->ad;
 	s->running = s->state == ST_CLAIMED && !idle_act && !s->pslot;

@@ -83,6 +83,10 @@ enum {
 extern const char *const ca_neg_eph_s_names[EPH_S_N];
 extern const char *const ca_neg_eph_r_names[EPH_R_N];
 
+/* The names every slot is read for in preparing a cycle (ORDER NS:
+ * slot_names[] in neg_cycle.c follows). */
+enum { NS_NAME, NS_STATE, NS_ACTIVITY, NS_PSLOT, NS_SLOTTYPE, NS_DSLOT, NS_JOB, NS_N };
+
 /* A Slot<N>_Remote* attribute of a slot (NEGOTIATOR_CROSS_SLOT_PRIOS): the
  * value of EPH_R_* kind for the user of the machine's slot N. */
 struct xslot {
@@ -448,6 +452,7 @@ struct ca_neg {
 	bool regroup_phase;	/* negotiating the root group with autoregroup */
 	const ca_name *n_climits, *n_qdate;
 	const ca_name *n_eph_r[EPH_R_N];	/* ca_neg_eph_r_names, interned */
+	const ca_name *ns[NS_N];	/* the names every slot is read for */
 };
 
 /* ---- neg_cycle.c: evaluation helpers ---- */

@@ -27,6 +27,9 @@ ca_pool_new(void)
 
 	ca_ctx_init(&p->cx);
 	ca_acct_init(&p->acct);
+	p->n_status = ca_intern("JobStatus", 9);
+	p->n_crondue = ca_intern("CronDue", 7);
+	p->n_matched = ca_intern("MatchedSlot", 11);
 	p->lim = (ca_pool_limits){ 1 << 20, 1000, 20000, 7 * 86400 };
 	return p;
 }
@@ -708,6 +711,7 @@ step_jobs(ca_pool *p, ca_schedd *q)
 			continue;
 		}
 		/* at most i kept: the memos not read yet stay where they are */
+		ca_ad_reshape(job);
 		*ca_vec_push(&p->jobs) = job;
 		*ca_vec_push(&p->memo) = m;
 	}
@@ -738,12 +742,12 @@ negotiable(ca_pool *p, const ca_ad *job)
 	int64_t st = 0;
 	ca_value v;
 
-	if (ca_get_int(&p->cx, job, "JobStatus", &st) != 1 || st != CA_J_IDLE)
+	if (ca_get_int_nm(&p->cx, job, p->n_status, &st) != 1 || st != CA_J_IDLE)
 		return false;
-	v = ca_eval_attr(&p->cx, job, NULL, "CronDue");
+	v = ca_eval_attr_nm(&p->cx, job, NULL, p->n_crondue);
 	if (v.kind == CA_BOOL && !v.u.b)
 		return false;
-	v = ca_eval_attr(&p->cx, job, NULL, "MatchedSlot");
+	v = ca_eval_attr_nm(&p->cx, job, NULL, p->n_matched);
 	return v.kind == CA_UNDEFINED;
 }
 

@@ -47,6 +47,7 @@ struct ca_pool {
 		ca_slot_memo m;
 	} *exit_memo;
 	size_t exit_memo_cap, nslots;	/* nslots: the slots the last check saw */
+	const ca_name *n_status, *n_crondue, *n_matched;	/* read of every job */
 	int64_t clock, cluster;
 	ca_vec(struct host) hosts;
 	ca_dict hostidx;

@@ -699,6 +699,8 @@ struct run {
 	ca_vec(ca_ad *) rows;
 	const char *policy;
 	ca_ctx cx;
+	/* the names read of every job and slot after each cycle, interned */
+	const ca_name *n_cluster, *n_status, *n_state, *n_cpus;
 };
 
 /* The job a JobId "C.P" names (C is its number in the workload plus one). */
@@ -707,7 +709,7 @@ job_of(struct run *u, const ca_ad *ad, size_t *idx)
 {
 	int64_t c = -1;
 
-	if (ca_get_int(&u->cx, ad, "ClusterId", &c) != 1) {
+	if (ca_get_int_nm(&u->cx, ad, u->n_cluster, &c) != 1) {
 		const char *id = NULL;
 		if (ca_get_str(&u->cx, ad, "JobId", &id, NULL) == 1)
 			c = strtoll(id, NULL, 10);
@@ -837,8 +839,9 @@ count_slot(void *arg, size_t cls, const ca_ad *slot)
 	struct run *u = arg;
 	const char *st = NULL;
 
-	if (ca_get_str(&u->cx, slot, "State", &st, NULL) == 1 && strcmp(st, "Claimed") == 0) {
-		int64_t c = int_of(u->r, slot, "Cpus", 0);
+	if (ca_get_str_nm(&u->cx, slot, u->n_state, &st, NULL) == 1 && strcmp(st, "Claimed") == 0) {
+		int64_t c = 0;
+		(void)ca_get_int_nm(&u->cx, slot, u->n_cpus, &c);
 		u->cls_busy[cls] += (double)c;
 		u->claimed_now += c;
 	}
@@ -894,7 +897,8 @@ sample(struct run *u, int64_t t, int64_t dt, struct agg *ag, bool hourly)
 		size_t k;
 		if (job_of(u, job, &k) == NULL)
 			continue;
-		int64_t st = int_of(r, job, "JobStatus", 0);
+		int64_t st = 0;
+		(void)ca_get_int_nm(&u->cx, job, u->n_status, &st);
 		const struct rjob *rj = &r->jobs.at[k];
 		if (st == 2)
 			run[rj->group] += 1;
@@ -1049,6 +1053,10 @@ ca_replay_run(ca_replay *r, const char *policy, ca_replay_config_fn cfgfn, void 
 	u.p = p;
 	u.policy = policy;
 	ca_ctx_init(&u.cx);
+	u.n_cluster = ca_intern("ClusterId", 9);
+	u.n_status = ca_intern("JobStatus", 9);
+	u.n_state = ca_intern("State", 5);
+	u.n_cpus = ca_intern("Cpus", 4);
 	u.js = ca_xcalloc(r->jobs.n + 1, sizeof *u.js);
 	for (size_t i = 0; i < r->jobs.n; i++)
 		u.js[i].first = -1;

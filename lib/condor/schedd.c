@@ -58,6 +58,13 @@ struct input {
 };
 typedef ca_vec(struct input) inputs;
 
+/* The names of slot_reads (ORDER SLOT_READS). */
+enum {
+	SR_NAME, SR_JOBID, SR_JOBSTART, SR_HELDJOBID, SR_PREEMPTINGJOBID, SR_STATE,
+	SR_ACTIVITY, SR_ECA, SR_ECS, SR_EVICTION, SR_HOLDREASON, SR_HOLDCODE, SR_HOLDSUBCODE,
+	SR_JOB, SR_N
+};
+
 struct ca_schedd {
 	ca_ctx cx;
 	int64_t now, first_cluster, max_cluster;
@@ -79,14 +86,16 @@ struct ca_schedd {
 	ca_expr *request[3];		/* JOB_DEFAULT_REQUESTCPUS, _MEMORY, _DISK */
 	int64_t lease, interval, max_releases;
 	ca_vec(struct lent { int what; size_t i; }) lent;	/* ads not owned (ca_schedd_lend) */
+	const ca_name *sr[SR_N];	/* slot_reads, interned */
 };
 
 /* Every slot attribute a job's step reads, through the slots that name the
  * job (index_all) or a slot of that name (job_evicted), and that the exit
  * check reads but the slot's clock: watched names, so that a slot's stamp
  * tells it is as a step saw it (ca_schedd_step_memo, ca_schedd_slot_exit_memo).
- * A step that read another would be skipped wrongly. */
-static const char *const slot_reads[] = {
+ * A step that read another would be skipped wrongly. (ORDER SLOT_READS:
+ * the enum before struct ca_schedd follows.) */
+static const char *const slot_reads[SR_N] = {
 	"Name", "JobId", "JobStart", "HeldJobId", "PreemptingJobId", "State", "Activity",
 	"EnteredCurrentActivity", "EnteredCurrentState", "Eviction", "JobHoldReason",
 	"JobHoldReasonCode", "JobHoldReasonSubCode",
@@ -100,8 +109,8 @@ ca_schedd_new(int64_t now)
 	ca_config *cfg = ca_config_new();
 	ca_diag err;
 
-	for (size_t i = 0; i < sizeof slot_reads / sizeof slot_reads[0]; i++)
-		ca_name_watch(ca_intern(slot_reads[i], strlen(slot_reads[i])));
+	for (size_t i = 0; i < SR_N; i++)
+		ca_name_watch(q->sr[i] = ca_intern(slot_reads[i], strlen(slot_reads[i])));
 	ca_name_watch(ca_intern("ClusterId", 9));
 	ca_name_watch(ca_intern("ProcId", 6));
 
@@ -353,6 +362,15 @@ str(ca_schedd *q, const ca_ad *ad, const char *name)
 	const char *s = NULL;
 
 	return ca_get_str(&q->cx, ad, name, &s, NULL) == 1 ? s : NULL;
+}
+
+/* str of a slot_reads name (SR_*) */
+static const char *
+slot_str(ca_schedd *q, const ca_ad *slot, int sr)
+{
+	const char *s = NULL;
+
+	return ca_get_str_nm(&q->cx, slot, q->sr[sr], &s, NULL) == 1 ? s : NULL;
 }
 
 static bool
@@ -984,16 +1002,17 @@ index_all(ca_schedd *q)
 
 	for (size_t i = 0; i < q->slots.n; i++) {
 		const ca_ad *s = q->slots.at[i].ad;
-		if ((id = str(q, s, "JobId")) != NULL) {
+		if ((id = slot_str(q, s, SR_JOBID)) != NULL) {
 			struct jobref *r = ref_of(q, id, true);
-			if (ca_has(s, "JobStart"))
+			if (ca_ad_find(s, q->sr[SR_JOBSTART]) != NULL)
 				r->run = s;
 			else if (r->wait == NULL)
 				r->wait = s;
 		}
-		if ((id = str(q, s, "HeldJobId")) != NULL && ca_has(s, "JobHoldReasonCode"))
+		if ((id = slot_str(q, s, SR_HELDJOBID)) != NULL &&
+		    ca_ad_find(s, q->sr[SR_HOLDCODE]) != NULL)
 			ref_of(q, id, true)->held = s;
-		if ((id = str(q, s, "PreemptingJobId")) != NULL) {
+		if ((id = slot_str(q, s, SR_PREEMPTINGJOBID)) != NULL) {
 			struct jobref *r = ref_of(q, id, true);
 			if (r->wait == NULL)
 				r->wait = s;

@@ -191,7 +191,8 @@ bool ca_startd_is_slot_ad(const ca_ad *ad);
 ca_ad *ca_startd_dump_machine(ca_startd *sd, ca_ad *const *slots, size_t n, strbuf *warn);
 /* Free the dynamic slots m deleted (kept until then, as NULL slots): a
  * long simulation calls it between steps, so a machine that ran many jobs
- * does not walk every slot it ever had. Slot numbers change. */
+ * does not walk every slot it ever had. Slot numbers change. The slots
+ * that deletions left without a shape get one again (ca_ad_reshape). */
 void ca_smachine_compact(ca_smachine *m);
 /* Slots in stream order, created dynamic slots after them; NULL for a slot
  * that has been deleted (a dynamic slot back in Owner). */

@@ -382,8 +382,13 @@ ca_smachine_compact(ca_smachine *m)
 		if (s->deleted) {
 			ca_ad_free(s->ad);
 			free(s);
-		} else
+		} else {
+			/* a slot whose job came or left has names beyond its
+			 * shape, or none: the look-ups of every cycle until its
+			 * names change again are quicker with one */
+			ca_ad_reshape(s->ad);
 			m->slots.at[k++] = s;
+		}
 	}
 	if (k == m->slots.n)
 		return;

@@ -965,6 +965,109 @@ UNIT_SUITE(core_stamps)
 	ca_ad_free(d);
 }
 
+/* An ad that lost its shape to a deletion, or has names beyond it, gets
+ * the shape of the names it has (that of an ad read with them), keeps its
+ * stamp and version, and finds every name it has and none it lacks, as do
+ * the other ads of its old shape; a packed copy takes the shape; changes
+ * after it are found too. */
+UNIT_SUITE(core_reshape)
+{
+	strbuf sb = STRBUF_INIT;
+	for (int k = 0; k < 4; k++) {
+		strbuf_addf(&sb, "Name = \"slot%d\"\n", k);
+		for (int i = 0; i < 40; i++)
+			if (k < 3 || i != 0)	/* the fourth: as the second will be */
+				strbuf_addf(&sb, "Attr%d = %d\n", i, i);
+		strbuf_adds(&sb, "\n");
+	}
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", sb.buf, sb.len, CA_FMT_LONG, &err);
+	CHECK(r != NULL);
+	ca_ad *ad[4];
+	for (int k = 0; k < 4; k++)
+		CHECK(ca_reader_next(r, &ad[k], &err) == 1);
+	ca_reader_close(r);
+	uint32_t first = ad[0]->shape;
+	CHECK(first != 0 && ad[3]->shape != 0 && ad[3]->shape != first);
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	CHECK(ca_unset(ad[1], "Attr0") && ad[1]->shape == 0);
+	char name[32];
+	for (int i = 0; i < 20; i++) {	/* beyond the shape, with an index of its own */
+		snprintf(name, sizeof name, "More%d", i);
+		ca_set_int(ad[2], name, i);
+	}
+	uint64_t st1 = ca_ad_stamp(ad[1]), st2 = ca_ad_stamp(ad[2]);
+	uint32_t v1 = ad[1]->version, v2 = ad[2]->version;
+	ca_ad_reshape(ad[0]);	/* just its shape's names: nothing */
+	CHECK(ad[0]->shape == first);
+	ca_ad_reshape(ad[1]);
+	ca_ad_reshape(ad[2]);
+	CHECK(ad[1]->shape == ad[3]->shape);
+	CHECK(ad[2]->shape != 0 && ad[2]->shape != first && ad[2]->shape != ad[1]->shape);
+	CHECK(ca_ad_stamp(ad[1]) == st1 && ca_ad_stamp(ad[2]) == st2);
+	CHECK(ad[1]->version == v1 && ad[2]->version == v2);
+	for (int round = 0; round < 3; round++)
+		for (int k = 0; k < 4; k++) {
+			CHECK(gi(&cx, ad[k], "Attr0") == (k == 0 || k == 2 ? 0 : -1));
+			CHECK(gi(&cx, ad[k], "Attr39") == 39);
+			CHECK(gi(&cx, ad[k], "More19") == (k == 2 ? 19 : -1));
+			CHECK(!ca_has(ad[k], "Never"));
+		}
+	ca_ad *p = ca_ad_pack(ad[2]);
+	CHECK(p->shape == ad[2]->shape && gi(&cx, p, "More7") == 7);
+	ca_ad_reshape(p);	/* a packed table: left as it is */
+	CHECK(p->shape == ad[2]->shape);
+	ca_ad_free(p);
+	/* changed again: a name more, a name less */
+	ca_set_int(ad[1], "Later", 5);
+	CHECK(ca_unset(ad[2], "More0"));
+	for (int k = 1; k < 3; k++) {
+		CHECK(gi(&cx, ad[k], "Later") == (k == 1 ? 5 : -1));
+		CHECK(gi(&cx, ad[k], "More0") == -1 && gi(&cx, ad[k], "Attr39") == 39);
+		ca_ad_reshape(ad[k]);
+		CHECK(gi(&cx, ad[k], "Later") == (k == 1 ? 5 : -1));
+		CHECK(gi(&cx, ad[k], "More1") == (k == 2 ? 1 : -1));
+	}
+	for (int k = 0; k < 4; k++)
+		ca_ad_free(ad[k]);
+	ca_ctx_free(&cx);
+	strbuf_release(&sb);
+}
+
+/* The getters by an interned name give what those by text give. */
+UNIT_SUITE(core_get_nm)
+{
+	static const char text[] = "I = 7\nR = 2.5\nB = true\nS = \"x\"\nE = I * 2\n\n";
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", text, sizeof text - 1, CA_FMT_LONG, &err);
+	ca_ad *ad;
+	CHECK(r != NULL && ca_reader_next(r, &ad, &err) == 1);
+	ca_reader_close(r);
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	const ca_name *ni = ca_intern("I", 1), *nr = ca_intern("R", 1), *nb = ca_intern("B", 1),
+	    *ns = ca_intern("S", 1), *ne = ca_intern("E", 1), *nn = ca_intern("GetNmNone", 9);
+	int64_t i = 0;
+	double d = 0;
+	bool b = false;
+	const char *s = NULL;
+	size_t len = 0;
+	CHECK(ca_get_int_nm(&cx, ad, ni, &i) == 1 && i == 7);
+	CHECK(ca_get_int_nm(&cx, ad, ne, &i) == 1 && i == 14);
+	CHECK(ca_get_num_nm(&cx, ad, nr, &d) == 1 && d == 2.5);
+	CHECK(ca_get_bool_nm(&cx, ad, nb, &b) == 1 && b);
+	CHECK(ca_get_str_nm(&cx, ad, ns, &s, &len) == 1 && len == 1 && s[0] == 'x');
+	CHECK(ca_get_str_nm(&cx, ad, ni, &s, &len) == -1);
+	i = 42;
+	CHECK(ca_get_int_nm(&cx, ad, nn, &i) == 0 && i == 42);
+	ca_value v = ca_eval_attr_nm(&cx, ad, NULL, ne);
+	CHECK(v.kind == CA_INT && v.u.i == 14);
+	CHECK(ca_eval_attr_nm(&cx, ad, NULL, nn).kind == CA_UNDEFINED);
+	ca_ad_free(ad);
+	ca_ctx_free(&cx);
+}
+
 /* A literal a reader keeps as its text becomes its value in the entry
  * when it is first evaluated, with no node made for it; the ad is still
  * written as it was read. */
