@@ -53,6 +53,7 @@ ca_pool_free(ca_pool *p)
 		ca_ad_free(p->jobs.at[i]);
 	ca_vec_free(&p->jobs);
 	ca_vec_free(&p->memo);
+	ca_vec_free(&p->live);
 	free(p->exit_memo);
 	ca_vec_free(&p->hosts);
 	ca_dict_free(&p->hostidx);
@@ -356,6 +357,7 @@ ca_pool_add_machines(ca_pool *p, size_t cls, ca_ad **ads, size_t n, int64_t now,
 {
 	struct pclass *c = &p->classes.at[cls];
 
+	p->live_ok = false;
 	for (size_t i = 0; i < n; i++) {
 		ca_smachine *m = ca_smachine_new(c->sd);
 		if (ca_smachine_create(m, ads[i], now, err) < 0) {
@@ -378,6 +380,7 @@ ca_pool_add_slot(ca_pool *p, size_t cls, ca_ad *ad, int64_t now, ca_diag *err)
 	const char *k = ca_startd_machine_key(ad);
 	ca_smachine *m = c->machines.n ? c->machines.at[c->machines.n - 1] : NULL;
 
+	p->live_ok = false;
 	/* adjacent slots of one machine are one machine, as startd-step reads them */
 	if (m == NULL || c->lastkey == NULL || strcasecmp(k, c->lastkey) != 0) {
 		m = ca_smachine_new(c->sd);
@@ -480,30 +483,49 @@ ca_pool_ctx(ca_pool *p)
 	return &p->cx;
 }
 
-void
-ca_pool_slots(const ca_pool *p, void (*fn)(void *arg, size_t cls, const ca_ad *slot),
-    void *arg)
+/* The list of the live slots, made again when they changed. A cycle walks
+ * them six times; each walk through the machines' own records would fetch
+ * each slot's record before its ad. */
+static void
+relist(ca_pool *p)
 {
+	if (p->live_ok)
+		return;
+	p->live.n = 0;
 	for (size_t c = 0; c < p->classes.n; c++)
 		for (size_t k = 0; k < p->classes.at[c].machines.n; k++) {
 			ca_smachine *m = p->classes.at[c].machines.at[k];
 			for (size_t i = 0; i < ca_smachine_count(m); i++)
 				if (ca_smachine_slot(m, i) != NULL)
-					fn(arg, c, ca_smachine_slot(m, i));
+					*ca_vec_push(&p->live) = (struct live){ ca_smachine_slot(m, i), c };
 		}
+	p->live_ok = true;
+}
+
+/* How many slots ahead a walk fetches the ad it will read. */
+#define LIVE_AHEAD 4
+
+void
+ca_pool_slots(ca_pool *p, void (*fn)(void *arg, size_t cls, const ca_ad *slot), void *arg)
+{
+	relist(p);
+	for (size_t i = 0; i < p->live.n; i++) {
+		if (i + LIVE_AHEAD < p->live.n)
+			__builtin_prefetch(p->live.at[i + LIVE_AHEAD].ad);
+		fn(arg, p->live.at[i].cls, p->live.at[i].ad);
+	}
 }
 
 /* Every live slot of the pool, class by class: fn(arg, slot). */
 static void
 each_slot(ca_pool *p, void (*fn)(ca_pool *, void *, const ca_ad *), void *arg)
 {
-	for (size_t c = 0; c < p->classes.n; c++)
-		for (size_t k = 0; k < p->classes.at[c].machines.n; k++) {
-			ca_smachine *m = p->classes.at[c].machines.at[k];
-			for (size_t i = 0; i < ca_smachine_count(m); i++)
-				if (ca_smachine_slot(m, i) != NULL)
-					fn(p, arg, ca_smachine_slot(m, i));
-		}
+	relist(p);
+	for (size_t i = 0; i < p->live.n; i++) {
+		if (i + LIVE_AHEAD < p->live.n)
+			__builtin_prefetch(p->live.at[i + LIVE_AHEAD].ad);
+		fn(p, arg, p->live.at[i].ad);
+	}
 }
 
 /* ---- the cycle's records ---- */
@@ -660,6 +682,7 @@ check_events(ca_pool *p, ca_pool_file *f, int64_t now)
 static void
 advance(ca_pool *p, ca_sevents *q, int64_t now, bool all)
 {
+	p->live_ok = false;	/* slots come and go */
 	for (size_t c = 0; c < p->classes.n; c++) {
 		struct pclass *pc = &p->classes.at[c];
 		for (size_t k = 0; k < pc->machines.n; k++) {

@@ -133,7 +133,7 @@ size_t ca_pool_nslots(const ca_pool *p, size_t cls);
 const ca_ad *ca_pool_slot(const ca_pool *p, size_t cls, size_t i);
 /* Every slot of every class in that order, without the cost of
  * ca_pool_slot's count: fn(arg, class, slot). */
-void ca_pool_slots(const ca_pool *p, void (*fn)(void *arg, size_t cls, const ca_ad *slot),
+void ca_pool_slots(ca_pool *p, void (*fn)(void *arg, size_t cls, const ca_ad *slot),
     void *arg);
 size_t ca_pool_njobs(const ca_pool *p);
 const ca_ad *ca_pool_job(const ca_pool *p, size_t i);

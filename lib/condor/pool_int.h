@@ -48,6 +48,10 @@ struct ca_pool {
 	} *exit_memo;
 	size_t exit_memo_cap, nslots;	/* nslots: the slots the last check saw */
 	const ca_name *n_status, *n_crondue, *n_matched;	/* read of every job */
+	/* every live slot, class by class, as the cycle's passes walk them:
+	 * listed again once the slots changed (live_ok false) */
+	ca_vec(struct live { const ca_ad *ad; size_t cls; }) live;
+	bool live_ok;
 	int64_t clock, cluster;
 	ca_vec(struct host) hosts;
 	ca_dict hostidx;

@@ -364,13 +364,13 @@ str(ca_schedd *q, const ca_ad *ad, const char *name)
 	return ca_get_str(&q->cx, ad, name, &s, NULL) == 1 ? s : NULL;
 }
 
-/* str of a slot_reads name (SR_*) */
+/* str of a slot_reads name (SR_*), and its length */
 static const char *
-slot_str(ca_schedd *q, const ca_ad *slot, int sr)
+slot_str(ca_schedd *q, const ca_ad *slot, int sr, size_t *len)
 {
 	const char *s = NULL;
 
-	return ca_get_str_nm(&q->cx, slot, q->sr[sr], &s, NULL) == 1 ? s : NULL;
+	return ca_get_str_nm(&q->cx, slot, q->sr[sr], &s, len) == 1 ? s : NULL;
 }
 
 static bool
@@ -654,11 +654,12 @@ ca_schedd_slot_exit_memo(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_diag *e
 
 /* ---- reading ---- */
 
-/* The number of s in k (added when add is set), or CA_DICT_NONE. */
+/* The number of s (len bytes) in k (added when add is set), or
+ * CA_DICT_NONE. */
 static uint32_t
-key(struct keys *k, const char *s, bool add)
+key(struct keys *k, const char *s, size_t len, bool add)
 {
-	uint64_t h = ca_hash_bytes(0, s, strlen(s));
+	uint64_t h = ca_hash_bytes(0, s, len);
 	ca_dict_it it;
 
 	for (uint32_t i = ca_dict_first(&k->index, h, &it); i != CA_DICT_NONE;
@@ -675,9 +676,9 @@ key(struct keys *k, const char *s, bool add)
 /* What is known of job id (a new record when make is set, the id then kept
  * as it is); NULL when nothing is. */
 static struct jobref *
-ref_of(ca_schedd *q, const char *id, bool make)
+ref_ofn(ca_schedd *q, const char *id, size_t len, bool make)
 {
-	uint32_t i = key(&q->ids, id, make);
+	uint32_t i = key(&q->ids, id, len, make);
 
 	if (i == CA_DICT_NONE)
 		return NULL;
@@ -685,6 +686,12 @@ ref_of(ca_schedd *q, const char *id, bool make)
 		*ca_vec_push(&q->refs) = (struct jobref){ NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 		    false };
 	return &q->refs.at[i];
+}
+
+static struct jobref *
+ref_of(ca_schedd *q, const char *id, bool make)
+{
+	return ref_ofn(q, id, strlen(id), make);
 }
 
 static void
@@ -955,9 +962,10 @@ slot_named(ca_schedd *q, const char *name, bool make)
 	strbuf_reset(&q->tmp);
 	for (const char *c = name; *c; c++)
 		strbuf_addc(&q->tmp, *c >= 'A' && *c <= 'Z' ? (char)(*c + ('a' - 'A')) : *c);
-	uint32_t i = key(&q->names, q->tmp.buf, false);
+	uint32_t i = key(&q->names, q->tmp.buf, q->tmp.len, false);
 	if (i == CA_DICT_NONE && make)
-		i = key(&q->names, ca_arena_strndup(&q->text, q->tmp.buf, q->tmp.len), true);
+		i = key(&q->names, ca_arena_strndup(&q->text, q->tmp.buf, q->tmp.len), q->tmp.len,
+		    true);
 	if (i == CA_DICT_NONE)
 		return NULL;
 	if (i == q->slotrefs.n)
@@ -999,21 +1007,22 @@ static void
 index_all(ca_schedd *q)
 {
 	const char *id;
+	size_t len;
 
 	for (size_t i = 0; i < q->slots.n; i++) {
 		const ca_ad *s = q->slots.at[i].ad;
-		if ((id = slot_str(q, s, SR_JOBID)) != NULL) {
-			struct jobref *r = ref_of(q, id, true);
+		if ((id = slot_str(q, s, SR_JOBID, &len)) != NULL) {
+			struct jobref *r = ref_ofn(q, id, len, true);
 			if (ca_ad_find(s, q->sr[SR_JOBSTART]) != NULL)
 				r->run = s;
 			else if (r->wait == NULL)
 				r->wait = s;
 		}
-		if ((id = slot_str(q, s, SR_HELDJOBID)) != NULL &&
+		if ((id = slot_str(q, s, SR_HELDJOBID, &len)) != NULL &&
 		    ca_ad_find(s, q->sr[SR_HOLDCODE]) != NULL)
-			ref_of(q, id, true)->held = s;
-		if ((id = slot_str(q, s, SR_PREEMPTINGJOBID)) != NULL) {
-			struct jobref *r = ref_of(q, id, true);
+			ref_ofn(q, id, len, true)->held = s;
+		if ((id = slot_str(q, s, SR_PREEMPTINGJOBID, &len)) != NULL) {
+			struct jobref *r = ref_ofn(q, id, len, true);
 			if (r->wait == NULL)
 				r->wait = s;
 		}
