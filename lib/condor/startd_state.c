@@ -1151,15 +1151,16 @@ ca_sd_share_bench(ca_startd *sd, ca_smachine *m, const struct slot *s)
 int64_t
 ca_sd_timer(ca_startd *sd, struct slot *s, int *which)
 {
+	/* the times a state or activity was entered, read only for the few
+	 * states that time out: this runs for every slot, twice a step */
 	int64_t ecs = s->clock, eca = s->clock, t;
 
 	*which = T_NONE;
 	if (!live(s))
 		return INT64_MAX;
-	lit_time(s->ad, sd->n[A_ECS], &ecs);
-	lit_time(s->ad, sd->n[A_ECA], &eca);
 	switch (s->st) {
 	case CA_S_MATCHED:
+		lit_time(s->ad, sd->n[A_ECS], &ecs);
 		*which = T_MATCH;
 		return ecs + sd->match_timeout;
 	case CA_S_CLAIMED:
@@ -1171,6 +1172,7 @@ ca_sd_timer(ca_startd *sd, struct slot *s, int *which)
 	case CA_S_PREEMPTING:
 		if (!job_active(sd, s))
 			break;
+		lit_time(s->ad, sd->n[A_ECA], &eca);
 		if (s->ac == CA_A_VACATING) {
 			double vt = vacate_time(sd, s, ca_sd_retirement_left(sd, s));
 			ca_arena_reset(&sd->cx.scratch);
@@ -1181,12 +1183,14 @@ ca_sd_timer(ca_startd *sd, struct slot *s, int *which)
 		return eca + sd->killing_timeout;
 	case CA_S_BACKFILL:
 		if (s->ac == CA_A_KILLING) {
+			lit_time(s->ad, sd->n[A_ECA], &eca);
 			*which = T_BFKILL;
 			return eca + sd->killing_timeout;
 		}
 		break;
 	case CA_S_UNCLAIMED:
 		if (s->ac == CA_A_BENCHMARKING) {
+			lit_time(s->ad, sd->n[A_ECA], &eca);
 			*which = T_BENCH;
 			return eca + sd->bench_time;
 		}
