@@ -505,6 +505,7 @@ relist(ca_pool *p)
 /* How many slots ahead a walk fetches the ad it will read. */
 #define LIVE_AHEAD 4
 
+/* The cycle's passes walk the slots with it too. */
 void
 ca_pool_slots(ca_pool *p, void (*fn)(void *arg, size_t cls, const ca_ad *slot), void *arg)
 {
@@ -513,18 +514,6 @@ ca_pool_slots(ca_pool *p, void (*fn)(void *arg, size_t cls, const ca_ad *slot), 
 		if (i + LIVE_AHEAD < p->live.n)
 			__builtin_prefetch(p->live.at[i + LIVE_AHEAD].ad);
 		fn(arg, p->live.at[i].cls, p->live.at[i].ad);
-	}
-}
-
-/* Every live slot of the pool, class by class: fn(arg, slot). */
-static void
-each_slot(ca_pool *p, void (*fn)(ca_pool *, void *, const ca_ad *), void *arg)
-{
-	relist(p);
-	for (size_t i = 0; i < p->live.n; i++) {
-		if (i + LIVE_AHEAD < p->live.n)
-			__builtin_prefetch(p->live.at[i + LIVE_AHEAD].ad);
-		fn(p, arg, p->live.at[i].ad);
 	}
 }
 
@@ -586,12 +575,16 @@ qdiag(void *arg, const ca_diag *err)
 typedef ca_vec(ca_ad *) advec;
 
 static void
-charge(ca_pool *p, void *arg, const ca_ad *slot)
+charge(void *arg, size_t cls, const ca_ad *slot)
 {
-	ca_acct_charge_slot(&p->acct, &p->cx, slot, *(int64_t *)arg);
+	ca_pool *p = arg;
+
+	(void)cls;
+	ca_acct_charge_slot(&p->acct, &p->cx, slot, p->cx.now);
 }
 
 struct exits {
+	ca_pool *p;
 	ca_schedd *q;
 	advec evs;
 	bool bad;
@@ -599,15 +592,16 @@ struct exits {
 };
 
 static void
-slot_exit(ca_pool *p, void *arg, const ca_ad *slot)
+slot_exit(void *arg, size_t cls, const ca_ad *slot)
 {
 	struct exits *x = arg;
+	ca_pool *p = x->p;
 	ca_ad *ev;
 	ca_diag err;
 	uint64_t h = (uint64_t)(uintptr_t)slot * UINT64_C(0x9e3779b97f4a7c15);
 	struct exit_memo *e = &p->exit_memo[(h >> 32) & (p->exit_memo_cap - 1)];
 
-	p->nslots++;
+	(void)cls;
 	if (e->slot != slot)
 		*e = (struct exit_memo){ slot, { 0, 0 } };
 	int rc = ca_schedd_slot_exit_memo(x->q, slot, &ev, &err, &e->m);
@@ -697,14 +691,11 @@ advance(ca_pool *p, ca_sevents *q, int64_t now, bool all)
 	}
 }
 
-struct lend {
-	ca_schedd *q;
-};
-
 static void
-lend_slot(ca_pool *p, void *arg, const ca_ad *slot)
+lend_slot(void *arg, size_t cls, const ca_ad *slot)
 {
-	ca_schedd_lend(((struct lend *)arg)->q, CA_Q_SLOT, slot);
+	(void)cls;
+	ca_schedd_lend(arg, CA_Q_SLOT, slot);
 }
 
 /* Step every job of q: each goes back to the queue or to the history. A
@@ -778,8 +769,9 @@ negotiable(ca_pool *p, const ca_ad *job)
  * matches): a table of its own over the slot's expressions, which stay as
  * they are until the negotiator is freed, before the startds step. */
 static void
-neg_slot(ca_pool *p, void *arg, const ca_ad *slot)
+neg_slot(void *arg, size_t cls, const ca_ad *slot)
 {
+	(void)cls;
 	ca_neg_add_slot(arg, ca_ad_pack_borrowed(slot));
 }
 
@@ -805,7 +797,7 @@ negotiate(ca_pool *p, int64_t now, advec *matches, ca_diag *err)
 		free(offer);
 		return -1;
 	}
-	each_slot(p, neg_slot, neg);
+	ca_pool_slots(p, neg_slot, neg);
 	for (size_t i = 0; i < p->jobs.n; i++)
 		if (offer[i])
 			ca_neg_offer_job(neg, p->jobs.at[i]);
@@ -926,7 +918,7 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	p->cx.now = now;
 
 	/* 1. the accountant, charging the slots as the last cycle left them */
-	each_slot(p, charge, &now);
+	ca_pool_slots(p, charge, p);
 	if (ca_acct_update(&p->acct, now, err) < 0) {
 		err->file = "acct.ads";
 		err->status = CA_EX_SYSTEM;
@@ -935,17 +927,18 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 
 	/* 2. the jobs that finish or are vacated leave their slots (a slot
 	 * whose check would find nothing, as its memo shows, is not read) */
-	if (p->exit_memo_cap < 4 * p->nslots || p->exit_memo_cap == 0) {
+	relist(p);
+	if (p->exit_memo_cap < 4 * p->live.n || p->exit_memo_cap == 0) {
 		size_t cap = 1024;
-		while (cap < 4 * p->nslots)
+		while (cap < 4 * p->live.n)
 			cap *= 2;
 		free(p->exit_memo);
 		p->exit_memo = ca_xcalloc(cap, sizeof *p->exit_memo);
 		p->exit_memo_cap = cap;
 	}
-	p->nslots = 0;
+	x.p = p;
 	x.q = ca_schedd_new(now);
-	each_slot(p, slot_exit, &x);
+	ca_pool_slots(p, slot_exit, &x);
 	ca_schedd_free(x.q);
 	ca_arena_reset(&p->cx.scratch);
 	if (x.bad) {
@@ -989,10 +982,7 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 
 	/* 4. the queue after the exits; the idle cron jobs' next runs */
 	q = schedd_with_queue(p, now);
-	{
-		struct lend l = { q };
-		each_slot(p, lend_slot, &l);
-	}
+	ca_pool_slots(p, lend_slot, q);
 	for (size_t i = 0; i < x.evs.n; i++)
 		ca_schedd_lend(q, CA_Q_EXIT, x.evs.at[i]);
 	step_jobs(p, q);
@@ -1040,10 +1030,7 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	int64_t next = ca_schedd_max_cluster(q) + 1;
 	if (next <= p->cluster)
 		next = p->cluster + 1;
-	{
-		struct lend l = { q };
-		each_slot(p, lend_slot, &l);
-	}
+	ca_pool_slots(p, lend_slot, q);
 	for (size_t i = 0; i < matches.n; i++)
 		ca_schedd_lend(q, CA_Q_MATCH, matches.at[i]);
 	for (size_t f = 0; f < nsub; f++) {
