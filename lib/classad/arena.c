@@ -4,6 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__) && defined(__GLIBC__)
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "arena.h"
 
@@ -186,3 +191,27 @@ ca_arena_free(ca_arena *a)
 	}
 	memset(a, 0, sizeof *a);
 }
+
+#if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+extern char end;	/* the end of the program's data: the heap lies above */
+
+/* The heap from the program's data up to the break, marked; the gap below
+ * the heap is no mapping, which madvise skips (and reports, ignored). */
+void
+ca_heap_huge(void)
+{
+	uintptr_t lo = ((uintptr_t)&end + 4095) & ~(uintptr_t)4095;
+	uintptr_t hi = (uintptr_t)sbrk(0) & ~(uintptr_t)4095;
+
+	/* the heap grows by large steps, so that what is touched first lies
+	 * inside whole huge pages of the region already marked */
+	(void)mallopt(M_TOP_PAD, 64 << 20);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
+#else
+void
+ca_heap_huge(void)
+{
+}
+#endif

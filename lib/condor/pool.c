@@ -916,6 +916,7 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	p->w_match = writer_on(out ? out->matches : NULL);
 	p->w_exit = writer_on(out ? out->exits : NULL);
 	p->cx.now = now;
+	ca_heap_huge();	/* what the last cycle grew */
 
 	/* 1. the accountant, charging the slots as the last cycle left them */
 	ca_pool_slots(p, charge, p);
