@@ -1290,12 +1290,14 @@ trace_slot(ca_matcher *m, struct slotkinds *sk)
 }
 
 /* close_over for slot s, or what it found for a slot of its kind while M
- * is as it was then. Returns the kind, or -1. */
+ * is as it was then. k is s's kind when known (-1: found here). Returns
+ * the kind, or -1. */
 static int
-close_over_kind(ca_matcher *m, const ca_mad *s, struct slotkinds *sk, bool *req_other,
+close_over_kind(ca_matcher *m, const ca_mad *s, struct slotkinds *sk, int k, bool *req_other,
     bool *rank_other)
 {
-	int k = ca_walkkinds_find(&sk->kinds, s->ad);
+	if (k < 0)
+		k = ca_walkkinds_find(&sk->kinds, s->ad);
 
 	if (k >= 0 && sk->w[k].mn == m->M.v.n) {
 		*req_other = sk->w[k].req_other;
@@ -1607,18 +1609,14 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 {
 	ca_ctx *cx = m->cx;
 	struct slotkinds *sk = ca_xcalloc(1, sizeof *sk);
+	/* each slot's kind as the first pass left it, and how many names
+	 * the kind had then: kinds only ever gain names, so while it has as
+	 * many, the slot is of that kind still (and of no kind before it) */
+	int *kind = ca_xcalloc(n ? n : 1, sizeof *kind);
+	uint32_t *kind_n = ca_xcalloc(n ? n : 1, sizeof *kind_n);
 
 	if (!m->prepared)
 		ca_matcher_prepare(m);
-	/* every slot seen first, so that the clusters are final; the slots of
-	 * a kind are walked once */
-	for (uint32_t i = 0; i < n; i++)
-		if (slots[i] != NULL) {
-			ca_mad s;
-			bool req_other, rank_other;
-			ca_mad_prepare(&s, slots[i]);
-			(void)close_over_kind(m, &s, sk, &req_other, &rank_other);
-		}
 	free(m->sl);
 	free(m->sf);
 	free(m->sr);
@@ -1628,17 +1626,25 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 	m->sl = ca_xcalloc(n ? n : 1, sizeof *m->sl);
 	m->sf = ca_xcalloc(n ? n : 1, sizeof *m->sf);
 	m->sr = ca_xcalloc(n ? n : 1, sizeof *m->sr);
+	/* every slot seen first, so that the clusters are final; the slots of
+	 * a kind are walked once */
+	for (uint32_t i = 0; i < n; i++)
+		if (slots[i] != NULL) {
+			bool req_other, rank_other;
+			ca_mad_prepare(&m->sl[i], slots[i]);
+			kind[i] = close_over_kind(m, &m->sl[i], sk, -1, &req_other, &rank_other);
+			if (kind[i] >= 0)
+				kind_n[i] = (uint32_t)sk->kinds.k[kind[i]].names.v.n;
+		}
 	/* what ca_matcher_slot finds out before its loop over the clusters */
 	const ca_ad *any = m->ncl ? m->jobs.at[m->cl[0].rep].ad : NULL;
 	for (uint32_t i = 0; i < n && m->ncl; i++) {
 		ca_mad *s = &m->sl[i];
 		bool req_other, rank_other;
-		if (slots[i] == NULL)
+		if (slots[i] == NULL || s->req == NULL)
 			continue;
-		ca_mad_prepare(s, slots[i]);
-		if (s->req == NULL)
-			continue;
-		int k = close_over_kind(m, s, sk, &req_other, &rank_other);
+		int k = kind[i] >= 0 && sk->kinds.k[kind[i]].names.v.n == kind_n[i] ? kind[i] : -1;
+		k = close_over_kind(m, s, sk, k, &req_other, &rank_other);
 		if (m->dynamic)
 			req_other = rank_other = true;
 		if (volatile_kind(m, s, sk, k)) {
@@ -1657,6 +1663,8 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 			m->sr[i] = ca_match_rank(cx, s->rank, s->ad, any);
 		ca_arena_reset(&cx->scratch);
 	}
+	free(kind);
+	free(kind_n);
 	ca_walkkinds_free(&sk->kinds);
 	ca_nameset_free(&sk->looked);
 	free(sk);

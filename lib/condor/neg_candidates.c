@@ -141,13 +141,7 @@ ca_neg_setup_cross(ca_neg *n)
 		return;
 	/* only the names some ad or expression spells are worth setting;
 	 * they depend on the slot number alone, up to the largest machine's */
-	int64_t most = 0;
-	for (uint32_t i = 0; i < n->slots.n; i++) {
-		int64_t tot = (int64_t)ca_neg_num(n, n->slots.at[i].ad, "TotalSlots", 0);
-		if (tot > most)
-			most = tot < 4096 ? tot : 4096;
-	}
-	for (int64_t no = 1; no <= most && !any; no++)
+	for (int64_t no = 1; no <= n->most_slots && !any; no++)
 		for (int k = 0; k < EPH_R_N && !any; k++) {
 			int len = snprintf(buf, sizeof buf, "%s%lld_%s", n->pol.slot_prefix,
 			    (long long)no, ca_neg_eph_r_names[k]);

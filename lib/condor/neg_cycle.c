@@ -47,7 +47,8 @@ static const char *const def_consumption[3] = {
 
 /* The names every slot is read for (ORDER NS: neg_int.h's enum). */
 static const char *const slot_names[NS_N] = {
-	"Name", "State", "Activity", "PartitionableSlot", "SlotType", "DynamicSlot", "Job"
+	"Name", "State", "Activity", "PartitionableSlot", "SlotType", "DynamicSlot", "Job",
+	"TotalSlots"
 };
 
 /* ---- evaluation helpers ---- */
@@ -675,6 +676,9 @@ prepare_slot(ca_neg *n, uint32_t i)
 	s->weight = ca_neg_slot_weight(n, ad);
 	if (i == 0 || s->weight < n->min_weight)
 		n->min_weight = s->weight;
+	double tot = 0;
+	if (ca_get_num_nm(n->cx, ad, n->ns[NS_TOTALSLOTS], &tot) == 1 && tot > n->most_slots)
+		n->most_slots = tot < 4096 ? (int64_t)tot : 4096;
 	/* NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT: which slots make up the pie */
 	if (n->pol.poolsize_constraint == NULL ||
 	    ca_match_req(n->cx, n->pol.poolsize_constraint, ad, NULL)) {
@@ -960,7 +964,10 @@ sig_equal(const ca_neg *n, uint32_t a, uint32_t b)
 static bool close_over_jobs(ca_neg *n, ca_nameset *set);
 
 /* The job names the negotiator's expressions reach, through the slots and
- * the jobs' own definitions; true when they cannot be known. */
+ * the jobs' own definitions; true when they cannot be known. The same walk
+ * finds which slots' NEGOTIATOR_PRE/POST_JOB_RANK no job attribute can
+ * change: those are evaluated once, when a job first asks
+ * (ca_neg_fixed_rank). */
 static bool
 signature_names(ca_neg *n)
 {
@@ -976,20 +983,45 @@ signature_names(ca_neg *n)
 		ca_nameset_add(&n->signames, n->n_climits);
 	/* the slots of a kind reach the same names: one is walked */
 	ca_walkkinds kinds = { 0 };
-	ca_nameset looked = { CA_VEC_INIT, CA_DICT_INIT };
+	ca_nameset looked = { CA_VEC_INIT, CA_DICT_INIT }, names = { CA_VEC_INIT, CA_DICT_INIT };
+	uint8_t fixed_of[CA_WALKKINDS];	/* of a kind: 1 << k when rank k is fixed */
 	for (uint32_t i = 0; i < n->slots.n; i++) {
-		const ca_ad *ad = n->slots.at[i].ad;
-		if (ca_walkkinds_find(&kinds, ad) >= 0)
-			continue;
-		ca_nameset_clear(&looked);
-		for (int k = 0; k < 4; k++)
-			if (exprs[k] && ca_expr_refs_looked(exprs[k], ad, CA_REFS_DEEP, ref_collect, &r,
-			    &looked))
-				dynamic = true;
-		(void)ca_walkkinds_note(&kinds, -1, ad, &looked);
+		struct slot *s = &n->slots.at[i];
+		int kind = ca_walkkinds_find(&kinds, s->ad);
+		uint8_t fx = kind >= 0 ? fixed_of[kind] : 0;
+		if (kind < 0) {
+			ca_nameset_clear(&looked);
+			for (int k = 0; k < 4; k++) {
+				if (k >= 2) {
+					if (exprs[k] && ca_expr_refs_looked(exprs[k], s->ad,
+					    CA_REFS_DEEP, ref_collect, &r, &looked))
+						dynamic = true;
+					continue;
+				}
+				/* a rank: the names it reaches, and whether a job's
+				 * can change it */
+				struct refs rk = { &names, CA_REF_OTHER, false };
+				ca_nameset_clear(&names);
+				bool dyn = exprs[k] && ca_expr_refs_looked(exprs[k], s->ad,
+				    CA_REFS_DEEP, ref_collect, &rk, &looked);
+				bool fixed = !dyn;
+				dynamic |= dyn;
+				for (uint32_t q = 0; q < names.v.n; q++) {
+					ca_nameset_add(&n->signames, names.v.at[q]);
+					if (ca_nameset_has(&n->jobnames, names.v.at[q]))
+						fixed = false;
+				}
+				fx |= (uint8_t)(fixed << k);
+			}
+			if ((kind = ca_walkkinds_note(&kinds, -1, s->ad, &looked)) >= 0)
+				fixed_of[kind] = fx;
+		}
+		s->pre_fixed = fx & 1;
+		s->post_fixed = fx >> 1 & 1;
 	}
 	ca_walkkinds_free(&kinds);
 	ca_nameset_free(&looked);
+	ca_nameset_free(&names);
 	if (close_over_jobs(n, &n->signames))
 		dynamic = true;
 	n->nsig = (uint32_t)n->signames.v.n;
@@ -1180,44 +1212,6 @@ prepare_keys(ca_neg *n)
 	prepare_twins(n, single);
 }
 
-/* NEGOTIATOR_PRE/POST_JOB_RANK of a slot that no job attribute can change
- * are evaluated once, when a job first asks (ca_neg_fixed_rank). */
-static void
-prepare_fixed_ranks(ca_neg *n)
-{
-	ca_nameset names = { CA_VEC_INIT, CA_DICT_INIT }, looked = { CA_VEC_INIT, CA_DICT_INIT };
-	ca_walkkinds kinds = { 0 };
-	uint8_t fixed_of[CA_WALKKINDS];	/* of a kind: 1 << k when rank k is fixed */
-
-	for (uint32_t i = 0; i < n->slots.n; i++) {
-		struct slot *s = &n->slots.at[i];
-		/* the slots of a kind read the same names: one is walked */
-		int kind = ca_walkkinds_find(&kinds, s->ad);
-		uint8_t fx = kind >= 0 ? fixed_of[kind] : 0;
-		if (kind < 0) {
-			ca_nameset_clear(&looked);
-			for (int k = 0; k < 2; k++) {
-				const ca_expr *e = k ? n->pol.post_job_rank : n->pol.pre_job_rank;
-				struct refs r = { &names, CA_REF_OTHER, false };
-				ca_nameset_clear(&names);
-				bool fixed = e == NULL || !ca_expr_refs_looked(e, s->ad, CA_REFS_DEEP,
-				    ref_collect, &r, &looked);
-				for (uint32_t q = 0; fixed && q < names.v.n; q++)
-					if (ca_nameset_has(&n->jobnames, names.v.at[q]))
-						fixed = false;
-				fx |= (uint8_t)(fixed << k);
-			}
-			if ((kind = ca_walkkinds_note(&kinds, -1, s->ad, &looked)) >= 0)
-				fixed_of[kind] = fx;
-		}
-		s->pre_fixed = fx & 1;
-		s->post_fixed = fx >> 1 & 1;
-	}
-	ca_walkkinds_free(&kinds);
-	ca_nameset_free(&looked);
-	ca_nameset_free(&names);
-}
-
 /* Every job into the matcher, then every slot but the consumption policy
  * ones (their matches change as they are consumed). Which slots match an
  * autocluster is found when the negotiation first needs it (ca_neg_hits). */
@@ -1368,7 +1362,6 @@ prepare(ca_neg *n)
 		ca_neg_remote_eph(n, &n->slots.at[i]);
 	prepare_hits(n);
 	prepare_keys(n);
-	prepare_fixed_ranks(n);
 }
 
 /* ---- the cycle ---- */

@@ -85,7 +85,10 @@ extern const char *const ca_neg_eph_r_names[EPH_R_N];
 
 /* The names every slot is read for in preparing a cycle (ORDER NS:
  * slot_names[] in neg_cycle.c follows). */
-enum { NS_NAME, NS_STATE, NS_ACTIVITY, NS_PSLOT, NS_SLOTTYPE, NS_DSLOT, NS_JOB, NS_N };
+enum {
+	NS_NAME, NS_STATE, NS_ACTIVITY, NS_PSLOT, NS_SLOTTYPE, NS_DSLOT, NS_JOB, NS_TOTALSLOTS,
+	NS_N
+};
 
 /* A Slot<N>_Remote* attribute of a slot (NEGOTIATOR_CROSS_SLOT_PRIOS): the
  * value of EPH_R_* kind for the user of the machine's slot N. */
@@ -447,6 +450,7 @@ struct ca_neg {
 	double *limits0;
 	size_t nlimits0;
 	double min_weight;	/* the smallest slot weight of the pool */
+	int64_t most_slots;	/* the largest TotalSlots of a slot (at most 4096) */
 	uint32_t sized;		/* slots NEGOTIATOR_SLOT_POOLSIZE_CONSTRAINT admits */
 	ca_vec(struct skipgrp) grps;
 	bool regroup_phase;	/* negotiating the root group with autoregroup */
