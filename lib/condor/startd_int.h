@@ -135,6 +135,9 @@ struct slot {
 	bool gone;		/* it has ScheddGoneTime: its claim's lease may end */
 	bool settled;		/* settled at version `settled_at` of its ad */
 	uint32_t settled_at;
+	bool hashed;		/* nhash is the hash of its Name (a slot is named
+				 * once: nothing sets Name after) */
+	uint64_t nhash;
 };
 
 /* A list of names, each malloc'ed. */

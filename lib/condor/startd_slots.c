@@ -90,10 +90,16 @@ ca_sd_find_slot(ca_smachine *m, const char *name)
 				return m->slots.at[i];
 		return NULL;
 	}
-	/* slots are named once, before they are looked for: index the new ones */
-	for (; m->nindexed < m->slots.n; m->nindexed++)
-		ca_dict_add(&m->byname, ca_sd_hash_name(slot_name(m->sd,
-		    m->slots.at[m->nindexed])), m->nindexed);
+	/* slots are named once, before they are looked for: index the new ones
+	 * (after a compaction, all of them again, by the hashes they keep) */
+	for (; m->nindexed < m->slots.n; m->nindexed++) {
+		struct slot *s = m->slots.at[m->nindexed];
+		if (!s->hashed) {
+			s->nhash = ca_sd_hash_name(slot_name(m->sd, s));
+			s->hashed = true;
+		}
+		ca_dict_add(&m->byname, s->nhash, m->nindexed);
+	}
 	for (uint32_t i = ca_dict_first(&m->byname, ca_sd_hash_name(name), &it);
 	    i != CA_DICT_NONE; i = ca_dict_next(&m->byname, &it)) {
 		struct slot *s = m->slots.at[i];
