@@ -574,15 +574,6 @@ qdiag(void *arg, const ca_diag *err)
 
 typedef ca_vec(ca_ad *) advec;
 
-static void
-charge(void *arg, size_t cls, const ca_ad *slot)
-{
-	ca_pool *p = arg;
-
-	(void)cls;
-	ca_acct_charge_slot(&p->acct, &p->cx, slot, p->cx.now);
-}
-
 struct exits {
 	ca_pool *p;
 	ca_schedd *q;
@@ -591,8 +582,11 @@ struct exits {
 	ca_diag err;
 };
 
+/* A slot as the last cycle left it: charged to its user, and checked for
+ * a job that finished or was vacated (one walk, while its ad is at hand;
+ * neither changes the slot). */
 static void
-slot_exit(void *arg, size_t cls, const ca_ad *slot)
+charge_and_exit(void *arg, size_t cls, const ca_ad *slot)
 {
 	struct exits *x = arg;
 	ca_pool *p = x->p;
@@ -602,6 +596,7 @@ slot_exit(void *arg, size_t cls, const ca_ad *slot)
 	struct exit_memo *e = &p->exit_memo[(h >> 32) & (p->exit_memo_cap - 1)];
 
 	(void)cls;
+	ca_acct_charge_slot(&p->acct, &p->cx, slot, p->cx.now);
 	if (e->slot != slot)
 		*e = (struct exit_memo){ slot, { 0, 0 } };
 	int rc = ca_schedd_slot_exit_memo(x->q, slot, &ev, &err, &e->m);
@@ -918,15 +913,8 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	p->cx.now = now;
 	ca_heap_huge();	/* what the last cycle grew */
 
-	/* 1. the accountant, charging the slots as the last cycle left them */
-	ca_pool_slots(p, charge, p);
-	if (ca_acct_update(&p->acct, now, err) < 0) {
-		err->file = "acct.ads";
-		err->status = CA_EX_SYSTEM;
-		goto out;
-	}
-
-	/* 2. the jobs that finish or are vacated leave their slots (a slot
+	/* 1. the accountant, charging the slots as the last cycle left them;
+	 * 2. the jobs that finish or are vacated leave their slots (a slot
 	 * whose check would find nothing, as its memo shows, is not read) */
 	relist(p);
 	if (p->exit_memo_cap < 4 * p->live.n || p->exit_memo_cap == 0) {
@@ -939,9 +927,14 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	}
 	x.p = p;
 	x.q = ca_schedd_new(now);
-	ca_pool_slots(p, slot_exit, &x);
+	ca_pool_slots(p, charge_and_exit, &x);
 	ca_schedd_free(x.q);
 	ca_arena_reset(&p->cx.scratch);
+	if (ca_acct_update(&p->acct, now, err) < 0) {
+		err->file = "acct.ads";
+		err->status = CA_EX_SYSTEM;
+		goto out;
+	}
 	if (x.bad) {
 		*err = x.err;
 		err->status = CA_EX_SYSTEM;
