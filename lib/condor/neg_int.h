@@ -101,19 +101,11 @@ struct xslot {
 };
 
 struct slot {
+	/* what choosing among the candidates reads, in one cache line */
 	ca_ad *ad;
-	const char *name;
-	const ca_ad *job;	/* the running job travelling with the slot, or NULL */
-	const char *remote_job;	/* its "C.P", or NULL */
 	double weight;
 	double cur_rank;	/* CurrentRank (PreemptingRank when there is one) */
-	double pre, post;	/* NEGOTIATOR_PRE/POST_JOB_RANK when no job changes
-				 * them (pre_fixed, post_fixed), once asked for */
 	uint32_t remote;	/* customer running there, or NONE */
-	uint32_t parent;	/* a dynamic slot's partitionable slot, or NONE */
-	struct xslot *xs;	/* its Slot<N>_Remote* attributes */
-	uint32_t nxs;
-	ca_vec(uint32_t) kids;	/* a partitionable slot's dynamic slots */
 	uint32_t version;	/* consumption-policy deductions so far */
 	uint32_t taken_by;	/* the match that took it, or NONE */
 	uint8_t state;
@@ -123,10 +115,20 @@ struct slot {
 	bool pre_fixed, post_fixed;
 	bool pre_known, post_known;
 	bool taken;
+	bool mad_set;		/* mad looked up */
+	double pre, post;	/* NEGOTIATOR_PRE/POST_JOB_RANK when no job changes
+				 * them (pre_fixed, post_fixed), once asked for */
+
+	const char *name;
+	const ca_ad *job;	/* the running job travelling with the slot, or NULL */
+	const char *remote_job;	/* its "C.P", or NULL */
+	uint32_t parent;	/* a dynamic slot's partitionable slot, or NONE */
+	struct xslot *xs;	/* its Slot<N>_Remote* attributes */
+	uint32_t nxs;
+	ca_vec(uint32_t) kids;	/* a partitionable slot's dynamic slots */
 	struct cpres *res;	/* cp: its resources */
 	uint32_t nres;
 	uint32_t cpi;		/* cp: its place in ca_neg.cpslots */
-	bool mad_set;		/* mad looked up */
 	ca_mad mad;
 };
 
