@@ -495,9 +495,11 @@ relist(ca_pool *p)
 	for (size_t c = 0; c < p->classes.n; c++)
 		for (size_t k = 0; k < p->classes.at[c].machines.n; k++) {
 			ca_smachine *m = p->classes.at[c].machines.at[k];
-			for (size_t i = 0; i < ca_smachine_count(m); i++)
-				if (ca_smachine_slot(m, i) != NULL)
-					*ca_vec_push(&p->live) = (struct live){ ca_smachine_slot(m, i), c };
+			for (size_t i = 0, n = ca_smachine_count(m); i < n; i++) {
+				const ca_ad *ad = ca_smachine_slot(m, i);
+				if (ad != NULL)
+					*ca_vec_push(&p->live) = (struct live){ ad, c };
+			}
 		}
 	p->live_ok = true;
 }
