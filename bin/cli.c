@@ -208,47 +208,87 @@ progress_ad(void)
 	cli_progress_ads(1);
 }
 
+/* The file whose lines a worker numbers from its part's start, or NULL. */
+static const char *relative_file;
+
+/* A worker's mark for its parent: the line, between bytes that no message
+ * written safely holds. */
+#define LINE_MARK	'\001'
+#define LINE_MARK_END	'\002'
+
+void
+cli_lines_relative(const char *file)
+{
+	relative_file = file;
+}
+
+/* A newline inside a message is escaped too: a message is one line. */
+static void
+one_line(strbuf *sb)
+{
+	for (size_t i = 0; i < sb->len; i++)
+		if (sb->buf[i] == '\n') {
+			strbuf t = STRBUF_INIT;
+			strbuf_add(&t, sb->buf, i);
+			strbuf_adds(&t, "\\n");
+			strbuf_add(&t, sb->buf + i + 1, sb->len - i - 1);
+			strbuf_release(sb);
+			*sb = t;
+		}
+}
+
 /* The one place messages reach the terminal: "prog: " (unless NULL), the
  * place, the message, with every control byte and stray byte escaped as
  * \xHH, so nothing a file name or an ad holds can drive the terminal. */
 static void
 vemit(const char *prog, const char *file, int line, int col, const char *fmt, va_list ap)
 {
-	strbuf sb = STRBUF_INIT;
+	strbuf head = STRBUF_INIT, tail = STRBUF_INIT;
 
 	if (prog)
-		strbuf_addf(&sb, "%s: ", prog);
+		strbuf_addf(&head, "%s: ", prog);
 	if (file || line > 0) {
-		strbuf_addf(&sb, "%s:", file ? file : "<stdin>");
+		strbuf_addf(&head, "%s:", file ? file : "<stdin>");
 		if (line > 0) {
-			strbuf_addf(&sb, "%d:", line);
+			strbuf_addc(&tail, ':');
 			if (col > 0)
-				strbuf_addf(&sb, "%d:", col);
+				strbuf_addf(&tail, "%d:", col);
 		}
-		strbuf_addc(&sb, ' ');
+		strbuf_addc(&tail, ' ');
 	}
-	strbuf_vaddf(&sb, fmt, ap);
-	/* one line: a newline inside the message is escaped too */
-	for (size_t i = 0; i < sb.len; i++)
-		if (sb.buf[i] == '\n') {
-			strbuf t = STRBUF_INIT;
-			strbuf_add(&t, sb.buf, i);
-			strbuf_adds(&t, "\\n");
-			strbuf_add(&t, sb.buf + i + 1, sb.len - i - 1);
-			strbuf_release(&sb);
-			sb = t;
-		}
-	strbuf_addc(&sb, '\n');
+	strbuf_vaddf(&tail, fmt, ap);
+	one_line(&head);
+	one_line(&tail);
+	strbuf_addc(&tail, '\n');
 	progress_erase();
-	cli_write_safe(stderr, sb.buf, sb.len);
-	strbuf_release(&sb);
+	cli_write_safe(stderr, head.buf, head.len);
+	if (line > 0 && file != NULL && file == relative_file)
+		fprintf(stderr, "%c%d%c", LINE_MARK, line, LINE_MARK_END);
+	else if (line > 0)
+		fprintf(stderr, "%d", line);
+	cli_write_safe(stderr, tail.buf, tail.len);
+	strbuf_release(&head);
+	strbuf_release(&tail);
 }
 
 void
-cli_relay(const char *text, size_t n)
+cli_relay(const char *text, size_t n, int64_t base)
 {
+	const char *end = text + n;
+
 	progress_erase();
-	fwrite(text, 1, n, stderr);
+	while (text < end) {
+		const char *m = memchr(text, LINE_MARK, (size_t)(end - text));
+		fwrite(text, 1, (size_t)((m ? m : end) - text), stderr);
+		if (m == NULL)
+			break;
+		int64_t line = 0;
+		for (text = m + 1; text < end && *text >= '0' && *text <= '9'; text++)
+			line = line < INT64_MAX / 10 ? line * 10 + (*text - '0') : INT64_MAX;
+		if (text < end && *text == LINE_MARK_END)
+			text++;
+		fprintf(stderr, "%" PRId64, line > INT64_MAX - base ? INT64_MAX : line + base - 1);
+	}
 }
 
 const char *

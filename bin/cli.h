@@ -172,8 +172,14 @@ void cli_progress_end(void);
 void cli_progress_ads(uint64_t n);
 /* A worker process of the program: its parent shows the progress. */
 void cli_progress_off(void);
-/* Messages another process of the program wrote, already in their form. */
-void cli_relay(const char *text, size_t n);
+/* A worker process that reads part of file (the name its messages give,
+ * compared by address), numbering its lines from 1: the line of a message
+ * placed in that file is written as a mark its parent puts the file's own
+ * line in place of (cli_relay). NULL: lines as they are. */
+void cli_lines_relative(const char *file);
+/* Messages another process of the program wrote, already in their form;
+ * a line marked by cli_lines_relative becomes line + base - 1. */
+void cli_relay(const char *text, size_t n, int64_t base);
 void cli_raise(int status);
 /* "prog: message", then exit(status). */
 void cli_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));

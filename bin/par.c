@@ -5,8 +5,7 @@
  * is not that of the ad before it, both read by the library's reader from
  * the text around the cut: a blank line ends an ad (a good one, or the
  * lines dropped after a bad one), so a reader started there reads what a
- * reader of the whole file reads from there on. The parent counts each
- * part's lines, so that messages name the lines of the file.
+ * reader of the whole file reads from there on.
  *
  * Part k goes to worker k mod n over a socket. The worker reads the part
  * from the file and runs the program's pass on it, the ads going to a
@@ -14,7 +13,12 @@
  * the parent must merge and the messages, and the parent maps the memory
  * file. The parent takes the parts in order: merges the state, relays the
  * messages, writes the ads; at most two parts a worker are under way, so
- * memory does not grow with the file.
+ * memory does not grow with the file. A worker numbers the lines of its
+ * part from 1, marks them in its messages (cli_lines_relative) and counts
+ * them; the parent, which has taken every part before, knows where the
+ * part starts and relays the file's own lines. So only the workers read
+ * the parts: counting the lines in the parent read the whole file a second
+ * time, a sixth of the work.
  * A part that cannot stand as its worker ran it (merge says so), or a
  * worker that fails, stops the workers: the parent runs that part and
  * every part after it itself, as one process would.
@@ -44,17 +48,18 @@
 #define WORKERS_MAX	8
 #define WINDOW		((size_t)256 << 10)	/* text read at a time to find a cut */
 #define SCAN_MAX	4	/* parts' worth of text looked through for a cut */
-#define COUNT_WINDOW	((int64_t)256 << 10)	/* text read at a time to count lines */
 
 struct part {
 	int64_t start, end;	/* bytes of the file */
-	int64_t line;		/* the line at start */
+	int64_t line;		/* the line at start as the reader numbers it: 1 in
+				 * a worker, whose messages the parent rebases */
 };
 
 /* A worker's answer for a part: then st, err and out bytes. */
 struct head {
 	uint64_t st, err, out;
 	uint64_t ads;		/* ads read */
+	uint64_t lines;		/* the part's lines */
 	int64_t status;		/* the worker's exit status so far */
 };
 
@@ -140,26 +145,6 @@ newlines(const char *b, size_t n)
 	    p++)
 		k++;
 	return k;
-}
-
-/* Lines in [from, to); -1 on a read error. The file is read a window at a
- * time into a buffer of its own: mapping it would cost the parent more in
- * page tables than the copy, and a file cut short under a mapping kills
- * the reader. */
-static int64_t
-count_lines(int64_t from, int64_t to)
-{
-	static char buf[COUNT_WINDOW];
-	int64_t lines = 0;
-
-	for (int64_t off = from; off < to;) {
-		size_t n = (size_t)min64(to - off, COUNT_WINDOW);
-		if (!move_all(P.fd, buf, n, off, false))
-			return -1;
-		lines += newlines(buf, n);
-		off += (int64_t)n;
-	}
-	return lines;
 }
 
 /* Is the file the long format, uncompressed? */
@@ -294,6 +279,7 @@ worker(int w, int s)
 	struct part p;
 
 	cli_progress_off();
+	cli_lines_relative(P.name);
 	if (ef == NULL || of == NULL || dup2(fileno(ef), 2) < 0 ||
 	    setvbuf(of, NULL, _IOFBF, (size_t)1 << 16) != 0)
 		_exit(1);
@@ -314,7 +300,8 @@ worker(int w, int s)
 		strbuf_grow(&err, (size_t)el + 1);
 		if (el < 0 || pread(2, err.buf, (size_t)el, 0) != el)
 			_exit(1);
-		struct head h = { st.len, (uint64_t)el, (uint64_t)sink.len, ads, cli_status };
+		struct head h = { st.len, (uint64_t)el, (uint64_t)sink.len, ads,
+		    (uint64_t)newlines(in.buf, in.len), cli_status };
 		if (!move_all(s, &h, sizeof h, -1, true) || !move_all(s, st.buf, st.len, -1, true) ||
 		    !move_all(s, err.buf, (size_t)el, -1, true))
 			_exit(1);
@@ -398,9 +385,10 @@ stop(bool now)
 }
 
 /* Part k's answer, taken: false when it cannot be (then nothing of it was
- * written). Its ads are in the worker's memory file for its part. */
+ * written). Its ads are in the worker's memory file for its part; *line is
+ * the file's line at its start, and then at the next part's. */
 static bool
-collect(size_t k)
+collect(size_t k, int64_t *line)
 {
 	size_t w = k % (size_t)P.n;
 	int s = P.sock[w], fd = P.out[w][(k / (size_t)P.n) % 2];
@@ -424,7 +412,8 @@ collect(size_t k)
 	}
 	cli_raise((int)h.status);
 	if (h.err > 0)
-		cli_relay(P.msg.buf + h.st, h.err);
+		cli_relay(P.msg.buf + h.st, h.err, *line);
+	*line += (int64_t)(h.lines < INT64_MAX / 2 ? h.lines : 0);
 	if (ads != NULL) {
 		P.ops->write(P.arg, ads, h.out);
 		munmap(ads, h.out);
@@ -433,10 +422,12 @@ collect(size_t k)
 	return true;
 }
 
-/* Part p in this process. */
+/* Part p in this process, starting at the file's *line (then the next
+ * part's). */
 static bool
-run_here(const struct part *p)
+run_here(struct part *p, int64_t *line)
 {
+	p->line = *line;
 	ca_reader *r = part_reader(p, &P.win);
 
 	if (r == NULL) {
@@ -444,6 +435,7 @@ run_here(const struct part *p)
 		cli_raise(EX_SYSTEM);
 		return false;
 	}
+	*line += newlines(P.win.buf, P.win.len);
 	P.ops->run(P.arg, r, P.path, NULL, NULL);
 	ca_reader_close(r);
 	return true;
@@ -504,10 +496,8 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 	while (done < parts.n || from < P.size) {
 		if (from < P.size && parts.n - done < (par ? 2 * (size_t)P.n : 1)) {
 			int64_t end = parts.n == 0 ? first : next_cut(from + span, span);
-			int64_t nl = count_lines(from, end);
 			struct part *p = ca_vec_push(&parts);
-			*p = (struct part){ from, end, line };
-			line += nl < 0 ? 0 : nl;
+			*p = (struct part){ from, end, 1 };
 			from = end;
 			if (par && !move_all(P.sock[(parts.n - 1) % (size_t)P.n], p, sizeof *p, -1, true)) {
 				par = false;
@@ -515,7 +505,7 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 			}
 			continue;
 		}
-		if (par && collect(done)) {
+		if (par && collect(done, &line)) {
 			done++;
 			continue;
 		}
@@ -523,7 +513,7 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 			par = false;
 			stop(true);
 		}
-		if (!run_here(&parts.at[done++])) {
+		if (!run_here(&parts.at[done++], &line)) {
 			ran = -1;
 			break;
 		}

@@ -1859,6 +1859,19 @@ same_as_one() {
 	[[ $(awk -v RS= '/Machine = "gpu0003/ && /State = "Matched"/' <<<"$output" | grep -c '^Name') == 1 ]]
 }
 
+@test "--parallel: a message names the line of the file, whichever part and process read it" {
+	pool 30
+	# lines that do not parse, in the slots of machines far apart
+	awk -v RS= -v ORS='\n\n' 'NR == 40 || NR == 200 || NR == 320 {
+	    sub(/\nState = /, "\nBad = (1 +\nState = ") } 1' "$TMP/pool.ads" >"$TMP/bad.ads"
+	same_as_one --now $((T0 + 100)) "$TMP/bad.ads"
+	[[ $status == 3 ]]
+	# each message names the line of its Bad
+	want=$(grep -n '^Bad = ' "$TMP/bad.ads" | cut -d: -f1 | tr '\n' ' ')
+	got=$(grep -o 'bad.ads:[0-9]*' <<<"$stderr" | cut -d: -f2 | tr '\n' ' ')
+	[[ -n $want && $got == "$want" ]] || { echo "lines $got, not $want"; return 1; }
+}
+
 @test "--parallel: the state file, and when the slots are stepped in one process after all" {
 	pool 6
 	cp "$TMP/pool.ads" "$TMP/state.ads"
