@@ -8,7 +8,7 @@
 #                   second), with a picture of it (build/demo.svg), then the week
 #                   of share/replay under two policies (pool-replay)
 #   make bench      throughput figures (never part of check); its week of a
-#                   10,000-core pool takes a core 7 to 13 minutes
+#                   10,000-core pool takes a core 5 to 8 minutes
 #                   (`bench replay` runs it alone): BENCH_REPLAY_CORES,
 #                   _JOBS and _DAYS make it smaller
 #   make install    PREFIX=/usr/local DESTDIR=
