@@ -19,6 +19,7 @@
 #include "config.h"
 #include "statefile.h"
 #include "crontab.h"
+#include "refs.h"
 #include "match.h"
 #include "analyze.h"
 #include "accountant.h"
