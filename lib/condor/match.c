@@ -1317,8 +1317,7 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 	/* each slot's kind as the first pass left it, and how many names
 	 * the kind had then: kinds only ever gain names, so while it has as
 	 * many, the slot is of that kind still (and of no kind before it) */
-	int *kind = ca_xcalloc(n ? n : 1, sizeof *kind);
-	uint32_t *kind_n = ca_xcalloc(n ? n : 1, sizeof *kind_n);
+	struct { int k; uint32_t n; } *kind = ca_xcalloc(n ? n : 1, sizeof *kind);
 
 	if (!m->prepared)
 		ca_matcher_prepare(m);
@@ -1337,9 +1336,9 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 		if (slots[i] != NULL) {
 			bool req_other, rank_other;
 			ca_mad_prepare(&m->sl[i], slots[i]);
-			kind[i] = close_over_kind(m, &m->sl[i], sk, -1, &req_other, &rank_other);
-			if (kind[i] >= 0)
-				kind_n[i] = (uint32_t)sk->kinds.k[kind[i]].names.v.n;
+			int k = close_over_kind(m, &m->sl[i], sk, -1, &req_other, &rank_other);
+			kind[i].k = k;
+			kind[i].n = k >= 0 ? (uint32_t)sk->kinds.k[k].names.v.n : 0;
 		}
 	/* what ca_matcher_slot finds out before its loop over the clusters */
 	const ca_ad *any = m->ncl ? m->jobs.at[m->cl[0].rep].ad : NULL;
@@ -1348,7 +1347,8 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 		bool req_other, rank_other;
 		if (slots[i] == NULL || s->req == NULL)
 			continue;
-		int k = kind[i] >= 0 && sk->kinds.k[kind[i]].names.v.n == kind_n[i] ? kind[i] : -1;
+		int k = kind[i].k >= 0 && sk->kinds.k[kind[i].k].names.v.n == kind[i].n ? kind[i].k :
+		    -1;
 		k = close_over_kind(m, s, sk, k, &req_other, &rank_other);
 		if (m->dynamic)
 			req_other = rank_other = true;
@@ -1369,7 +1369,6 @@ ca_matcher_set_slots(ca_matcher *m, const ca_ad *const *slots, uint32_t n)
 		ca_arena_reset(&cx->scratch);
 	}
 	free(kind);
-	free(kind_n);
 	ca_walkkinds_free(&sk->kinds);
 	ca_nameset_free(&sk->looked);
 	free(sk);

@@ -975,7 +975,6 @@ signature_names(ca_neg *n)
 		n->pol.pre_job_rank, n->pol.post_job_rank, n->pol.preemption_req,
 		n->pol.preemption_rank
 	};
-	struct refs r = { &n->signames, CA_REF_OTHER, false };
 	bool dynamic = false;
 
 	/* jobs alike name the same concurrency limits */
@@ -992,18 +991,12 @@ signature_names(ca_neg *n)
 		if (kind < 0) {
 			ca_nameset_clear(&looked);
 			for (int k = 0; k < 4; k++) {
-				if (k >= 2) {
-					if (exprs[k] && ca_expr_refs_looked(exprs[k], s->ad,
-					    CA_REFS_DEEP, ref_collect, &r, &looked))
-						dynamic = true;
-					continue;
-				}
-				/* a rank: the names it reaches, and whether a job's
-				 * can change it */
-				struct refs rk = { &names, CA_REF_OTHER, false };
+				/* the job names it reaches; a rank (k < 2) none of
+				 * whose names a job has is fixed */
+				struct refs r = { &names, CA_REF_OTHER, false };
 				ca_nameset_clear(&names);
 				bool dyn = exprs[k] && ca_expr_refs_looked(exprs[k], s->ad,
-				    CA_REFS_DEEP, ref_collect, &rk, &looked);
+				    CA_REFS_DEEP, ref_collect, &r, &looked);
 				bool fixed = !dyn;
 				dynamic |= dyn;
 				for (uint32_t q = 0; q < names.v.n; q++) {
@@ -1011,7 +1004,8 @@ signature_names(ca_neg *n)
 					if (ca_nameset_has(&n->jobnames, names.v.at[q]))
 						fixed = false;
 				}
-				fx |= (uint8_t)(fixed << k);
+				if (k < 2)
+					fx |= (uint8_t)(fixed << k);
 			}
 			if ((kind = ca_walkkinds_note(&kinds, -1, s->ad, &looked)) >= 0)
 				fixed_of[kind] = fx;
