@@ -770,6 +770,20 @@ claimed() {
 	[[ $(val CpuBusyTime) == $((T0 + 200)) ]]
 }
 
+@test "STARTD_LATCH_EXPRS of a clock: its value follows the clock in every step" {
+	# a slot whose decisions cannot change before the step's end is not
+	# evaluated again, but a latch of a clock moves with every second
+	cfg 'NUM_SLOTS = 1' 'STARTD_LATCH_EXPRS = KeyboardIdle'
+	desk -c "$TMP/c.config"
+	claimed $DESK $((T0 + 10)) 1.0 alice
+	step $((T0 + 1000)) -c "$TMP/c.config"
+	[[ $(val KeyboardIdleValue) == $(val KeyboardIdle) ]]
+	[[ $(val KeyboardIdleTime) == $((T0 + 1000)) ]]
+	step $((T0 + 2000)) -c "$TMP/c.config"
+	[[ $(val KeyboardIdleValue) == $(val KeyboardIdle) ]]
+	[[ $(val KeyboardIdleTime) == $((T0 + 2000)) ]]
+}
+
 @test "startd cron hooks: run at their PERIOD in simulated time, ads merged by SlotId, the seed's example" {
 	write_file hook >/dev/null <<-'EOF'
 	#!/bin/sh

@@ -457,6 +457,8 @@ latches_init(ca_startd *sd, strbuf *sb, ca_diag *err)
 		l->time = ca_intern(sb->buf, sb->len);
 		if (n == sd->n[A_CPUBUSY])
 			sd->latch_cpubusy = true;
+		if (ca_sd_clock_name(sd, n))
+			sd->latch_clock = true;
 	}
 	strbuf_reset(sb);
 	ca_sd_names_free(&names);

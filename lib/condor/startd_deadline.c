@@ -486,10 +486,9 @@ ca_sd_clock_names_init(ca_startd *sd)
 			sd->clock_bloom |= bloom_bit(sd->tt[st][ac]);
 }
 
-/* Is n one of the slot's clocks (or a copy of another slot's attribute,
- * which may be one)? Most names are told apart by a bit of their hash. */
-static bool
-clock_name(ca_startd *sd, const ca_name *n)
+/* Most names are told apart by a bit of their hash. */
+bool
+ca_sd_clock_name(ca_startd *sd, const ca_name *n)
 {
 	if (sd->xslot.n > 0 && (strncasecmp(n->spell, "slot", 4) == 0 ||
 	    strncasecmp(n->spell, "vm", 2) == 0))
@@ -516,7 +515,7 @@ may_vary(ca_startd *sd, const ca_expr *e, const ca_ad *my, const ca_ad *job, int
 		return false;
 	case CA_N_ATTR: {
 		const ca_name *n = e->u.attr.name;
-		if (clock_name(sd, n))
+		if (ca_sd_clock_name(sd, n))
 			return true;
 		ca_attr *at = e->op != CA_SC_TARGET && e->op != CA_SC_OTHER ?
 		    ca_ad_find(my, n) : NULL;
@@ -550,7 +549,7 @@ summarize(ca_startd *sd, const ca_expr *e, strbuf *refs)
 	case CA_N_ATTR: {
 		struct eref r = { e->op, e->u.attr.name };
 		strbuf_add(refs, (const char *)&r, sizeof r);
-		return clock_name(sd, e->u.attr.name);
+		return ca_sd_clock_name(sd, e->u.attr.name);
 	}
 	case CA_N_SELECT:
 		clock = true;

@@ -134,6 +134,7 @@ struct slot {
 				 * before an event) */
 	bool gone;		/* it has ScheddGoneTime: its claim's lease may end */
 	bool settled;		/* settled at version `settled_at` of its ad */
+	bool ticked;		/* and only its clocks moved since (tick()) */
 	uint32_t settled_at;
 	bool hashed;		/* nhash is the hash of its Name (a slot is named
 				 * once: nothing sets Name after) */
@@ -236,6 +237,8 @@ struct ca_startd {
 	ca_vec(struct mres) mres;	/* custom machine resources */
 	int64_t hook_timeout;		/* STARTD_STEP_HOOK_TIMEOUT */
 	bool latch_cpubusy;		/* CpuBusy is latched: CpuBusyTime is its time */
+	bool latch_clock;		/* a latch names a clock: its value moves
+					 * with every tick, with no deadline */
 	bool xslot_vm;			/* vmN_X names (STARTD_VM_EXPRS) */
 	ca_slog_fn log;
 	void *log_arg;
@@ -602,6 +605,9 @@ int64_t ca_sd_tracked_deadline(ca_startd *sd, struct slot *s, const struct track
     const ca_ad *job);
 /* Once, when sd is made: what tells the clocks' names apart quickly. */
 void ca_sd_clock_names_init(ca_startd *sd);
+/* Is n one of the slot's clocks (or a copy of another slot's attribute,
+ * which may be one)? */
+bool ca_sd_clock_name(ca_startd *sd, const ca_name *n);
 
 /* ---- startd_slots.c: machines ---- */
 

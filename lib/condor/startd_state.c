@@ -51,6 +51,7 @@ tick(ca_startd *sd, struct slot *s, int64_t t)
 	if (dt <= 0 || s->bad)
 		return;
 	ca_ad *ad = s->ad;
+	bool clean = s->settled && s->settled_at == ad->version;
 	ca_sd_add_num(ad, sd->tt[s->st][s->ac], sd->tt_spell[s->st][s->ac], dt, true);
 	add_num(sd, s, A_KBDIDLE, dt, false);
 	add_num(sd, s, A_CONSIDLE, dt, false);
@@ -67,6 +68,10 @@ tick(ca_startd *sd, struct slot *s, int64_t t)
 		add_num(sd, s, A_CPUBUSYTIME, dt, true);
 	s->clock = t;
 	ca_sd_publish_clock(sd, s);
+	if (clean) {
+		s->settled_at = ad->version;
+		s->ticked = true;
+	}
 }
 
 /* ---- what the slot publishes ---- */
@@ -1045,65 +1050,130 @@ ca_sd_refresh_deadline(ca_startd *sd, ca_smachine *m, struct slot *s)
 	sd->machine = NULL;
 }
 
-/* Whether settling s again would change nothing: it was settled with its
- * ad as it is now (so at its clock now), and its state's policy reads
- * nothing but its own ad (Owner, Unclaimed and Drained look at the other
- * slots of the machine, and so do the slot<N>_ values). The settles after
- * an event on one slot of a machine of many so evaluate that slot alone. */
+/* The slot's retirement time left as the settle publishes it, when it has
+ * not moved with the clock since; false when it has. */
 static bool
-settled(ca_startd *sd, const struct slot *s, bool deadlines)
+retirement_kept(ca_startd *sd, struct slot *s)
 {
-	if (!s->settled || s->settled_at != s->ad->version || sd->xslot.n > 0 ||
-	    (deadlines && s->eval_at == INT64_MIN))
-		return false;
-	return s->st == CA_S_CLAIMED || s->st == CA_S_MATCHED || s->st == CA_S_PREEMPTING ||
-	    s->st == CA_S_BACKFILL;
+	if (s->st != CA_S_CLAIMED || !job_active(sd, s))
+		return true;
+	int64_t left = (int64_t)fmin(ca_sd_retirement_left(sd, s), 9e15), was;
+	ca_arena_reset(&sd->cx.scratch);
+	return lit_int(s->ad, sd->n[A_RETLEFT], &was) && was == left;
 }
+
+/*
+ * Whether settling s again would change nothing. It was settled with its
+ * ad as it is now, or as it is now but for its clocks (ticked): then its
+ * clock has not reached the time its last decision may change (eval_at),
+ * what the settle publishes has not moved with the clocks either (the
+ * retirement time left; a latch of a clock), and the deadline is known.
+ * A state's policy must read nothing but its own ad (Claimed, Matched,
+ * Preempting, Backfill), or the machine be quiet: at the start of the
+ * settle no slot of it had changed but for its clocks, and none has been
+ * settled again since (Owner, Unclaimed and Drained look at the other
+ * slots). The slot<N>_ values are read from the others too. So the settle
+ * after an event on one slot of a machine of many evaluates that slot
+ * alone, and the settle at the end of a step of a quiet pool none.
+ */
+static bool
+settled(ca_startd *sd, struct slot *s, bool deadlines, bool quiet)
+{
+	if (!s->settled || s->settled_at != s->ad->version || sd->xslot.n > 0)
+		return false;
+	if (s->ticked) {
+		if (s->eval_at == INT64_MIN || s->eval_at <= s->clock || sd->latch_clock ||
+		    !retirement_kept(sd, s))
+			return false;
+	} else if (deadlines && s->eval_at == INT64_MIN)
+		return false;
+	return quiet || s->st == CA_S_CLAIMED || s->st == CA_S_MATCHED ||
+	    s->st == CA_S_PREEMPTING || s->st == CA_S_BACKFILL;
+}
+
+/* Settle slot s of m at its clock: its decisions until none changes it,
+ * then what it publishes. True when it moved. */
+static bool
+settle_slot(ca_startd *sd, ca_smachine *m, struct slot *s, bool deadlines)
+{
+	bool changed = false;
+	int k = 0;
+
+	for (;;) {
+		sd->tracked.n = 0;
+		sd->track = deadlines;
+		bool moved = ca_sd_eval_slot(sd, m, s);
+		sd->track = false;
+		if (!moved)
+			break;
+		changed = true;
+		ca_arena_reset(&sd->cx.scratch);
+		if (++k >= 64) {
+			ca_sd_note(sd, s, "the policy keeps changing the state: "
+			    "stopped after %d decisions at this time", k);
+			sd->tracked.n = 0;
+			break;
+		}
+	}
+	ca_arena_reset(&sd->cx.scratch);
+	if (live(s)) {
+		sd->track = deadlines;
+		ca_sd_publish_end(sd, s);
+		sd->track = false;
+		s->eval_at = deadlines ? eval_deadline(sd, s) : INT64_MIN;
+		s->settled = true;
+		s->ticked = false;
+		s->settled_at = s->ad->version;
+	}
+	return changed;
+}
+
+#ifdef CA_SELFCHECK
+/* A settle skipped must change nothing: it is made anyway, and must move
+ * no slot and leave the ad as it was. The deadline found before stays, so
+ * that the check does not change what follows. */
+static void
+check_settled(ca_startd *sd, ca_smachine *m, struct slot *s, bool deadlines)
+{
+	uint32_t v = s->ad->version;
+	int64_t at = s->eval_at;
+
+	if (settle_slot(sd, m, s, deadlines) || s->ad->version != v)
+		abort();
+	s->eval_at = at;
+}
+#endif
 
 /* Settle m; with deadlines, find when each slot's policy may decide
  * otherwise, else leave it unknown (INT64_MIN) for ca_sd_refresh_deadline. */
 static void
 settle(ca_startd *sd, ca_smachine *m, bool deadlines)
 {
+	bool quiet = true;
+
 	sd->machine = m;
 	ca_sd_cross_publish(sd, m);	/* what the other slots are now */
+	for (size_t i = 0; i < m->slots.n && quiet; i++) {
+		const struct slot *s = m->slots.at[i];
+		quiet = !live(s) || (s->settled && s->settled_at == s->ad->version);
+	}
 	for (int round = 0; round < 16; round++) {
 		bool changed = false;
 		for (size_t i = 0; i < m->slots.n; i++) {
 			struct slot *s = m->slots.at[i];
-			int k = 0;
 			if (!live(s))
 				continue;
-			if (settled(sd, s, deadlines)) {
+			if (settled(sd, s, deadlines, quiet)) {
+#ifdef CA_SELFCHECK
+				check_settled(sd, m, s, deadlines);
+#endif
+				s->ticked = false;
 				if (!deadlines)
 					s->eval_at = INT64_MIN;
 				continue;
 			}
-			for (;;) {
-				sd->tracked.n = 0;
-				sd->track = deadlines;
-				bool moved = ca_sd_eval_slot(sd, m, s);
-				sd->track = false;
-				if (!moved)
-					break;
-				changed = true;
-				ca_arena_reset(&sd->cx.scratch);
-				if (++k >= 64) {
-					ca_sd_note(sd, s, "the policy keeps changing the state: "
-					    "stopped after %d decisions at this time", k);
-					sd->tracked.n = 0;
-					break;
-				}
-			}
-			ca_arena_reset(&sd->cx.scratch);
-			if (live(s)) {
-				sd->track = deadlines;
-				ca_sd_publish_end(sd, s);
-				sd->track = false;
-				s->eval_at = deadlines ? eval_deadline(sd, s) : INT64_MIN;
-				s->settled = true;
-				s->settled_at = s->ad->version;
-			}
+			quiet = false;
+			changed |= settle_slot(sd, m, s, deadlines);
 		}
 		changed |= ca_sd_cross_publish(sd, m);
 		if (!changed || m->slots.n == 1)
