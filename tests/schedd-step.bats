@@ -195,6 +195,28 @@ attr() {
 	[[ $output == $'ExecuteEvent\t60\tslot1@a\nJobSuspendedEvent\t900\tslot1@a\nJobUnsuspendedEvent\t1200\tslot1@a' ]]
 }
 
+@test "a slot names its job by the id as HTCondor writes it: 12.3, not 012.3 or 12.03" {
+	job 12.3 1
+	local k
+	for k in 012.3 12.03 ' 12.3'; do
+		slot "slot$((++n))@a" Claimed Busy "JobId = \"$k\"" "JobStart = $((T0 + 60))" \
+		    "MyCurrentTime = $((T0 + 600))" \
+		    'Job = [ ClusterId = 12; ProcId = 3; Owner = "alice"; JobDuration = 3600 ]'
+	done
+	run schedd-step --now $((T0 + 600)) --jobs "$TMP/q.ads" "$TMP/slots.ads"
+	((status == 0))
+	printf '%s\n' "$output" >"$TMP/q1.ads"
+	run attr "$TMP/q1.ads" 12.3 JobStatus
+	[[ $output == 1 ]]
+	: >"$TMP/slots.ads"
+	running slot3@a 12.3 $((T0 + 60))
+	run schedd-step --now $((T0 + 600)) --jobs "$TMP/q.ads" "$TMP/slots.ads"
+	((status == 0))
+	printf '%s\n' "$output" >"$TMP/q2.ads"
+	run attr "$TMP/q2.ads" 12.3 'strcat(JobStatus, " ", RemoteHost)'
+	[[ $output == '2 slot3@a' ]]
+}
+
 @test "a job preempted by a match goes back to idle with the match's reason" {
 	job 1.0 2 'RemoteHost = "slot1@a"' "JobCurrentStartDate = $T0"
 	job 2.0 1 'Owner = "bob"'

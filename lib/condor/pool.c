@@ -54,7 +54,7 @@ ca_pool_free(ca_pool *p)
 	ca_vec_free(&p->jobs);
 	ca_vec_free(&p->memo);
 	ca_vec_free(&p->live);
-	free(p->exit_memo);
+	free(p->slot_memo);
 	ca_vec_free(&p->hosts);
 	ca_dict_free(&p->hostidx);
 	ca_config_free(p->cfg);
@@ -584,6 +584,18 @@ struct exits {
 	ca_diag err;
 };
 
+/* The memo of slot: made anew when it was another slot's. */
+static struct slot_memo *
+slot_memo(ca_pool *p, const ca_ad *slot)
+{
+	uint64_t h = (uint64_t)(uintptr_t)slot * UINT64_C(0x9e3779b97f4a7c15);
+	struct slot_memo *e = &p->slot_memo[(h >> 32) & (p->slot_memo_cap - 1)];
+
+	if (e->slot != slot)
+		*e = (struct slot_memo){ .slot = slot };
+	return e;
+}
+
 /* A slot as the last cycle left it: charged to its user, and checked for
  * a job that finished or was vacated (one walk, while its ad is at hand;
  * neither changes the slot). */
@@ -594,13 +606,10 @@ charge_and_exit(void *arg, size_t cls, const ca_ad *slot)
 	ca_pool *p = x->p;
 	ca_ad *ev;
 	ca_diag err;
-	uint64_t h = (uint64_t)(uintptr_t)slot * UINT64_C(0x9e3779b97f4a7c15);
-	struct exit_memo *e = &p->exit_memo[(h >> 32) & (p->exit_memo_cap - 1)];
+	struct slot_memo *e = slot_memo(p, slot);
 
 	(void)cls;
 	ca_acct_charge_slot(&p->acct, &p->cx, slot, p->cx.now);
-	if (e->slot != slot)
-		*e = (struct exit_memo){ slot, { 0, 0 } };
 	int rc = ca_schedd_slot_exit_memo(x->q, slot, &ev, &err, &e->m);
 
 	if (rc > 0)
@@ -688,11 +697,19 @@ advance(ca_pool *p, ca_sevents *q, int64_t now, bool all)
 	}
 }
 
+struct lend {
+	ca_pool *p;
+	ca_schedd *q;
+};
+
+/* Lend a slot to a step, with the memo of the job ids it names. */
 static void
 lend_slot(void *arg, size_t cls, const ca_ad *slot)
 {
+	const struct lend *l = arg;
+
 	(void)cls;
-	ca_schedd_lend(arg, CA_Q_SLOT, slot);
+	ca_schedd_lend_slot(l->q, slot, &slot_memo(l->p, slot)->ids);
 }
 
 /* Step every job of q: each goes back to the queue or to the history. A
@@ -919,13 +936,13 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	 * 2. the jobs that finish or are vacated leave their slots (a slot
 	 * whose check would find nothing, as its memo shows, is not read) */
 	relist(p);
-	if (p->exit_memo_cap < 4 * p->live.n || p->exit_memo_cap == 0) {
+	if (p->slot_memo_cap < 4 * p->live.n || p->slot_memo_cap == 0) {
 		size_t cap = 1024;
 		while (cap < 4 * p->live.n)
 			cap *= 2;
-		free(p->exit_memo);
-		p->exit_memo = ca_xcalloc(cap, sizeof *p->exit_memo);
-		p->exit_memo_cap = cap;
+		free(p->slot_memo);
+		p->slot_memo = ca_xcalloc(cap, sizeof *p->slot_memo);
+		p->slot_memo_cap = cap;
 	}
 	x.p = p;
 	x.q = ca_schedd_new(now);
@@ -978,7 +995,7 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 
 	/* 4. the queue after the exits; the idle cron jobs' next runs */
 	q = schedd_with_queue(p, now);
-	ca_pool_slots(p, lend_slot, q);
+	ca_pool_slots(p, lend_slot, &(struct lend){ p, q });
 	for (size_t i = 0; i < x.evs.n; i++)
 		ca_schedd_lend(q, CA_Q_EXIT, x.evs.at[i]);
 	step_jobs(p, q);
@@ -1026,7 +1043,7 @@ ca_pool_cycle(ca_pool *p, int64_t now, ca_pool_file *events, size_t nev,
 	int64_t next = ca_schedd_max_cluster(q) + 1;
 	if (next <= p->cluster)
 		next = p->cluster + 1;
-	ca_pool_slots(p, lend_slot, q);
+	ca_pool_slots(p, lend_slot, &(struct lend){ p, q });
 	for (size_t i = 0; i < matches.n; i++)
 		ca_schedd_lend(q, CA_Q_MATCH, matches.at[i]);
 	for (size_t f = 0; f < nsub; f++) {

@@ -40,14 +40,15 @@ struct ca_pool {
 	ca_vec(struct pclass) classes;
 	ca_vec(ca_ad *) jobs;	/* the queue */
 	ca_vec(ca_job_memo) memo;	/* each job's last step (ca_schedd_step_memo) */
-	struct exit_memo {		/* the slots' last exit checks, by the slot's
-					 * address (another slot there has another
-					 * stamp); a power of two of them, four a
-					 * live slot at least, or none */
+	struct slot_memo {		/* the slots' last exit checks and job ids,
+					 * by the slot's address (another slot there
+					 * has another stamp); a power of two of
+					 * them, four a live slot at least, or none */
 		const ca_ad *slot;
 		ca_slot_memo m;
-	} *exit_memo;
-	size_t exit_memo_cap;
+		ca_slot_ids ids;
+	} *slot_memo;
+	size_t slot_memo_cap;
 	const ca_name *n_status, *n_crondue, *n_matched;	/* read of every job */
 	/* every live slot, class by class, as the cycle's passes walk them:
 	 * listed again once the slots changed (live_ok false) */

@@ -24,6 +24,8 @@ struct keys {
  * a match or a preempting claim for it, its JobExit, a match of this cycle,
  * a match of this cycle that preempts it; and whether the queue has it. */
 struct jobref {
+	int64_t cluster, proc;	/* its id, as HTCondor writes it: "cluster.proc" */
+	const char *text;	/* or an id written otherwise (no job has it) */
 	const ca_ad *run, *wait, *exit, *match, *preempt;
 	const ca_ad *held;	/* the slot whose startd put it on hold (WANT_HOLD) */
 	const ca_ad *job;	/* the job in the queue, or NULL */
@@ -55,6 +57,7 @@ struct input {
 	uint32_t ref;		/* a queued job's record (refs), CA_DICT_NONE
 				 * when it has no id: taken as it is queued,
 				 * which its step does not change */
+	ca_slot_ids *ids;	/* a lent slot's memo of its job ids, or NULL */
 };
 typedef ca_vec(struct input) inputs;
 
@@ -74,7 +77,7 @@ struct ca_schedd {
 	ca_qdiag_fn diag;
 	void *diag_arg;
 	inputs jobs, slots, exits, matches;
-	struct keys ids;		/* job ids, numbering refs */
+	ca_dict ids;			/* job ids, numbering refs */
 	ca_vec(struct jobref) refs;
 	struct keys names;		/* slot names in lower case, numbering slots */
 	ca_vec(struct slotref) slotrefs;
@@ -273,8 +276,7 @@ ca_schedd_free(ca_schedd *q)
 	inputs_free(&q->slots);
 	inputs_free(&q->exits);
 	inputs_free(&q->matches);
-	ca_vec_free(&q->ids.at);
-	ca_dict_free(&q->ids.index);
+	ca_dict_free(&q->ids);
 	ca_vec_free(&q->refs);
 	ca_vec_free(&q->names.at);
 	ca_dict_free(&q->names.index);
@@ -673,19 +675,94 @@ key(struct keys *k, const char *s, size_t len, bool add)
 	return (uint32_t)(k->at.n - 1);
 }
 
+/*
+ * The records of job ids. An id as HTCondor writes it ("cluster.proc", as
+ * ca_jobid_format does) is filed under its two numbers, so that a job of
+ * the queue, or a slot's id its memo holds, is found without its text.
+ * Any other text (" 1.0", "01.0", "x") names no job of the queue; it is
+ * filed under itself, kept as it is.
+ */
+static uint64_t
+id_hash(int64_t cluster, int64_t proc)
+{
+	return ca_hash_mix(ca_hash_mix(0x6a6f6269, (uint64_t)cluster), (uint64_t)proc);
+}
+
+/* The record of id cluster.proc (a new one when make is set), or NULL. */
+static struct jobref *
+ref_id(ca_schedd *q, int64_t cluster, int64_t proc, bool make)
+{
+	uint64_t h = id_hash(cluster, proc);
+	ca_dict_it it;
+
+	for (uint32_t i = ca_dict_first(&q->ids, h, &it); i != CA_DICT_NONE;
+	    i = ca_dict_next(&q->ids, &it)) {
+		struct jobref *r = &q->refs.at[i];
+		if (r->text == NULL && r->cluster == cluster && r->proc == proc)
+			return r;
+	}
+	if (!make)
+		return NULL;
+	ca_dict_add(&q->ids, h, (uint32_t)q->refs.n);
+	*ca_vec_push(&q->refs) = (struct jobref){ .cluster = cluster, .proc = proc };
+	return &q->refs.at[q->refs.n - 1];
+}
+
+/* Whether id (len bytes) is "cluster.proc" as ca_jobid_format writes it. */
+static bool
+id_numbers(const char *id, size_t len, int64_t *cluster, int64_t *proc)
+{
+	int64_t v[2] = { 0, 0 };
+	size_t i = 0;
+	char again[CA_JOBID_LEN];
+
+	for (int k = 0; k < 2; k++) {
+		bool neg = i < len && id[i] == '-';
+		size_t from = i += neg;
+		for (; i < len && id[i] >= '0' && id[i] <= '9'; i++)
+			if (__builtin_mul_overflow(v[k], 10, &v[k]) ||
+			    __builtin_sub_overflow(v[k], id[i] - '0', &v[k]))
+				return false;	/* summed negative: INT64_MIN fits */
+		if (i == from || (!neg && v[k] == INT64_MIN))
+			return false;
+		if (!neg)
+			v[k] = -v[k];
+		if (k == 0 && (i >= len || id[i++] != '.'))
+			return false;
+	}
+	if (i != len || len >= sizeof again)
+		return false;
+	/* no leading zeros, no "-0": the text is the numbers' own */
+	ca_jobid_format(again, sizeof again, v[0], v[1]);
+	if (memcmp(again, id, len) != 0 || again[len] != '\0')
+		return false;
+	*cluster = v[0];
+	*proc = v[1];
+	return true;
+}
+
 /* What is known of job id (a new record when make is set, the id then kept
  * as it is); NULL when nothing is. */
 static struct jobref *
 ref_ofn(ca_schedd *q, const char *id, size_t len, bool make)
 {
-	uint32_t i = key(&q->ids, id, len, make);
+	int64_t c, p;
+	ca_dict_it it;
 
-	if (i == CA_DICT_NONE)
+	if (id_numbers(id, len, &c, &p))
+		return ref_id(q, c, p, make);
+	uint64_t h = ca_hash_bytes(0, id, len);
+	for (uint32_t i = ca_dict_first(&q->ids, h, &it); i != CA_DICT_NONE;
+	    i = ca_dict_next(&q->ids, &it)) {
+		struct jobref *r = &q->refs.at[i];
+		if (r->text != NULL && strncmp(r->text, id, len) == 0 && r->text[len] == '\0')
+			return r;
+	}
+	if (!make)
 		return NULL;
-	if (i == q->refs.n)
-		*ca_vec_push(&q->refs) = (struct jobref){ NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-		    false };
-	return &q->refs.at[i];
+	ca_dict_add(&q->ids, h, (uint32_t)q->refs.n);
+	*ca_vec_push(&q->refs) = (struct jobref){ .text = id };
+	return &q->refs.at[q->refs.n - 1];
 }
 
 static struct jobref *
@@ -697,7 +774,7 @@ ref_of(ca_schedd *q, const char *id, bool make)
 static void
 push(inputs *v, ca_ad *ad, const char *file, int line)
 {
-	*ca_vec_push(v) = (struct input){ ad, file, line, CA_DICT_NONE };
+	*ca_vec_push(v) = (struct input){ ad, file, line, CA_DICT_NONE, NULL };
 }
 
 /* A job joins the queue: its id is taken, its cluster counts. A job as its
@@ -705,22 +782,22 @@ push(inputs *v, ca_ad *ad, const char *file, int line)
 static void
 queue_job(ca_schedd *q, ca_ad *job, const char *file, int line, const ca_job_memo *m)
 {
-	char id[CA_JOBID_LEN];
-	int64_t c;
+	int64_t c, p;
 	uint32_t ref = CA_DICT_NONE;
 	bool known = m != NULL && m->job != 0 && m->job == ca_ad_stamp(job);
+	bool cid = known || get_int(q, job, "ClusterId", &c);
 
-	if (known)
-		ca_jobid_format(id, sizeof id, m->cluster, m->proc);
-	if (known || ca_jobid(&q->cx, job, id, sizeof id)) {
-		struct jobref *r = ref_of(q, ca_arena_strndup(&q->text, id, strlen(id)), true);
+	if (known) {
+		c = m->cluster;
+		p = m->proc;
+	}
+	if (cid && (known || get_int(q, job, "ProcId", &p))) {
+		struct jobref *r = ref_id(q, c, p, true);
 		ref = (uint32_t)(r - q->refs.at);
 		r->queued = true;
 		r->job = job;
 	}
-	if (known)
-		c = m->cluster;
-	if ((known || get_int(q, job, "ClusterId", &c)) && c > q->max_cluster)
+	if (cid && c > q->max_cluster)
 		q->max_cluster = c;
 	push(&q->jobs, job, file, line);
 	q->jobs.at[q->jobs.n - 1].ref = ref;
@@ -1001,28 +1078,89 @@ index_names(ca_schedd *q)
 	}
 }
 
+/* The ids slot s names, and whether it runs its job and holds one: from
+ * its memo while the slot's stamp holds, else read (and the memo renewed
+ * when every id is written as HTCondor writes it). texts: the ids read
+ * that are written otherwise, NULL for the others. */
+static uint8_t
+slot_ids(ca_schedd *q, const ca_ad *s, ca_slot_ids *m, int64_t id[3][2],
+    const char *texts[3], size_t lens[3])
+{
+	static const int sr[3] = { SR_JOBID, SR_HELDJOBID, SR_PREEMPTINGJOBID };
+	uint64_t stamp = ca_ad_stamp(s);
+	bool plain = true, kept = m != NULL && m->slot == s && m->stamp != 0 &&
+	    m->stamp == stamp;
+	uint8_t got = 0;
+
+	texts[0] = texts[1] = texts[2] = NULL;
+#ifndef CA_SELFCHECK
+	if (kept) {
+		memcpy(id, m->id, sizeof m->id);
+		return m->have;
+	}
+#endif
+	memset(id, 0, 6 * sizeof id[0][0]);
+	for (int k = 0; k < 3; k++) {
+		const char *t = slot_str(q, s, sr[k], &lens[k]);
+		if (t == NULL)
+			continue;
+		got |= (uint8_t)(1 << k);
+		if (!id_numbers(t, lens[k], &id[k][0], &id[k][1])) {
+			texts[k] = t;
+			plain = false;
+		}
+	}
+	if (ca_ad_find(s, q->sr[SR_JOBSTART]) != NULL)
+		got |= CA_SLOT_JOBSTART;
+	if (ca_ad_find(s, q->sr[SR_HOLDCODE]) != NULL)
+		got |= CA_SLOT_HOLDCODE;
+#ifdef CA_SELFCHECK
+	/* the kept memo must say what the slot says */
+	if (kept && (m->have != got || !plain || memcmp(m->id, id, sizeof m->id) != 0))
+		abort();
+#endif
+	if (m != NULL && !kept) {
+		*m = (ca_slot_ids){ 0 };
+		if (plain && stamp != 0) {
+			*m = (ca_slot_ids){ s, stamp, { { 0 } }, got };
+			memcpy(m->id, id, sizeof m->id);
+		}
+	}
+	return got;
+}
+
+/* The record of id k of a slot (slot_ids), made. */
+static struct jobref *
+slot_ref(ca_schedd *q, int64_t id[3][2], const char *texts[3], size_t lens[3], int k)
+{
+	if (texts[k] != NULL)
+		return ref_ofn(q, texts[k], lens[k], true);
+	return ref_id(q, id[k][0], id[k][1], true);
+}
+
 /* Index the slots and exits by job id, the matches by job id (the slot
  * attributes read here are among slot_reads). */
 static void
 index_all(ca_schedd *q)
 {
-	const char *id;
-	size_t len;
+	const char *id, *texts[3];
+	size_t lens[3];
+	int64_t ids[3][2];
 
 	for (size_t i = 0; i < q->slots.n; i++) {
 		const ca_ad *s = q->slots.at[i].ad;
-		if ((id = slot_str(q, s, SR_JOBID, &len)) != NULL) {
-			struct jobref *r = ref_ofn(q, id, len, true);
-			if (ca_ad_find(s, q->sr[SR_JOBSTART]) != NULL)
+		uint8_t have = slot_ids(q, s, q->slots.at[i].ids, ids, texts, lens);
+		if (have & CA_SLOT_JOBID) {
+			struct jobref *r = slot_ref(q, ids, texts, lens, 0);
+			if (have & CA_SLOT_JOBSTART)
 				r->run = s;
 			else if (r->wait == NULL)
 				r->wait = s;
 		}
-		if ((id = slot_str(q, s, SR_HELDJOBID, &len)) != NULL &&
-		    ca_ad_find(s, q->sr[SR_HOLDCODE]) != NULL)
-			ref_ofn(q, id, len, true)->held = s;
-		if ((id = slot_str(q, s, SR_PREEMPTINGJOBID, &len)) != NULL) {
-			struct jobref *r = ref_ofn(q, id, len, true);
+		if ((have & CA_SLOT_HELDJOBID) && (have & CA_SLOT_HOLDCODE))
+			slot_ref(q, ids, texts, lens, 1)->held = s;
+		if (have & CA_SLOT_PREEMPTINGJOBID) {
+			struct jobref *r = slot_ref(q, ids, texts, lens, 2);
 			if (r->wait == NULL)
 				r->wait = s;
 		}
@@ -1637,6 +1775,13 @@ ca_schedd_lend(ca_schedd *q, int what, const ca_ad *ad)
 	*ca_vec_push(&q->lent) = (struct lent){ what, v->n - 1 };
 }
 
+void
+ca_schedd_lend_slot(ca_schedd *q, const ca_ad *slot, ca_slot_ids *ids)
+{
+	ca_schedd_lend(q, CA_Q_SLOT, slot);
+	q->slots.at[q->slots.n - 1].ids = ids;
+}
+
 ca_ad *
 ca_schedd_take(ca_schedd *q, size_t i)
 {
@@ -1649,11 +1794,8 @@ ca_schedd_take(ca_schedd *q, size_t i)
 bool
 ca_schedd_has_job(ca_schedd *q, int64_t cluster, int64_t proc)
 {
-	char id[CA_JOBID_LEN];
-	const struct jobref *r;
+	const struct jobref *r = ref_id(q, cluster, proc, false);
 
-	ca_jobid_format(id, sizeof id, cluster, proc);
-	r = ref_of(q, id, false);
 	return r != NULL && r->queued;
 }
 

@@ -154,6 +154,22 @@ int ca_schedd_slot_exit_memo(ca_schedd *q, const ca_ad *slot, ca_ad **ev, ca_dia
 /* Hand q a slot, exit or match ad it reads but does not free (the caller
  * keeps it until q is freed with ca_schedd_free_lent). */
 void ca_schedd_lend(ca_schedd *q, int what, const ca_ad *ad);
+/* The job ids a slot names (JobId, HeldJobId, PreemptingJobId), as a step
+ * indexes them, kept by a program whose slots live on (a pool) for the
+ * next steps while the slot's stamp holds; a zeroed memo knows nothing. */
+typedef struct ca_slot_ids {
+	const ca_ad *slot;	/* the slot it is of */
+	uint64_t stamp;		/* the slot's then; 0: nothing kept */
+	int64_t id[3][2];	/* cluster and proc of each */
+	uint8_t have;		/* CA_SLOT_* */
+} ca_slot_ids;
+enum {
+	CA_SLOT_JOBID = 1, CA_SLOT_HELDJOBID = 2, CA_SLOT_PREEMPTINGJOBID = 4,
+	CA_SLOT_JOBSTART = 8, CA_SLOT_HOLDCODE = 16
+};
+/* ca_schedd_lend of a slot with its memo, which q reads and renews until
+ * it is freed. */
+void ca_schedd_lend_slot(ca_schedd *q, const ca_ad *slot, ca_slot_ids *ids);
 /* Take job i out of q after its step: the caller owns it from now on. */
 ca_ad *ca_schedd_take(ca_schedd *q, size_t i);
 /* Whether the queue holds job cluster.proc (submissions included). */

@@ -1057,9 +1057,17 @@ retirement_kept(ca_startd *sd, struct slot *s)
 {
 	if (s->st != CA_S_CLAIMED || !job_active(sd, s))
 		return true;
-	int64_t left = (int64_t)fmin(ca_sd_retirement_left(sd, s), 9e15), was;
+	const ca_expr *x = s->pol->x[PX_MJRT];
+	int64_t left, was;
+	double d;
+	if (!lit_int(s->ad, sd->n[A_RETLEFT], &was))
+		return false;
+	if ((x == NULL || (x->node == CA_N_LIT && num_of(x->u.lit, &d) && d <= 0)) &&
+	    shutdown_mode(sd, s) == NULL)
+		return was == 0;	/* no retirement: none left, whatever the job says */
+	left = (int64_t)fmin(ca_sd_retirement_left(sd, s), 9e15);
 	ca_arena_reset(&sd->cx.scratch);
-	return lit_int(s->ad, sd->n[A_RETLEFT], &was) && was == left;
+	return was == left;
 }
 
 /*
