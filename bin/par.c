@@ -248,6 +248,18 @@ part_reader(const struct part *p, strbuf *sb)
 	return r;
 }
 
+/* The lines of part p, its text in sb, which reader r has read: counted
+ * as it read them, else counted now. */
+static uint64_t
+part_lines(const ca_reader *r, const struct part *p, const strbuf *sb)
+{
+	int after;
+
+	if (p->line <= INT32_MAX / 2 && ca_reader_read_all(r, &after) && after >= p->line)
+		return (uint64_t)(after - p->line);
+	return (uint64_t)newlines(sb->buf, sb->len);
+}
+
 /* A worker's output goes to a memory file (one of two, a part each in
  * turn: the parent writes one out while the worker fills the other), which
  * the parent maps: the ads are not copied through the socket. */
@@ -291,6 +303,7 @@ worker(int w, int s)
 		sink.len = 0;
 		strbuf_reset(&st);
 		size_t ads = P.ops->run(P.arg, r, P.path, of, &st);
+		uint64_t lines = part_lines(r, &p, &in);
 		ca_reader_close(r);
 		if (fflush(of) != 0)
 			_exit(1);
@@ -301,7 +314,7 @@ worker(int w, int s)
 		if (el < 0 || pread(2, err.buf, (size_t)el, 0) != el)
 			_exit(1);
 		struct head h = { st.len, (uint64_t)el, (uint64_t)sink.len, ads,
-		    (uint64_t)newlines(in.buf, in.len), cli_status };
+		    lines, cli_status };
 		if (!move_all(s, &h, sizeof h, -1, true) || !move_all(s, st.buf, st.len, -1, true) ||
 		    !move_all(s, err.buf, (size_t)el, -1, true))
 			_exit(1);
@@ -435,8 +448,8 @@ run_here(struct part *p, int64_t *line)
 		cli_raise(EX_SYSTEM);
 		return false;
 	}
-	*line += newlines(P.win.buf, P.win.len);
 	P.ops->run(P.arg, r, P.path, NULL, NULL);
+	*line += (int64_t)part_lines(r, p, &P.win);
 	ca_reader_close(r);
 	return true;
 }

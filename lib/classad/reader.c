@@ -342,6 +342,18 @@ ca_reader_set_line(ca_reader *r, int line)
 	r->line = line;
 }
 
+bool
+ca_reader_read_all(const ca_reader *r, int *line)
+{
+	/* every line consumed counts one (next_line), and a line without its
+	 * newline is possible only at the end */
+	if (r->fmt != CA_FMT_LONG || r->gz || !r->eof || r->pos != r->end ||
+	    (r->end > 0 && r->buf[r->end - 1] != '\n'))
+		return false;
+	*line = r->line;
+	return true;
+}
+
 /* Start gzip decoding of what follows; the first compressed bytes may
  * already be in zin. */
 static int

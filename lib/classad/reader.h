@@ -62,6 +62,10 @@ int ca_reader_ad_line(const ca_reader *r);
  * on its own (the lines before it counted by the caller); call it before
  * the first ca_reader_next. */
 void ca_reader_set_line(ca_reader *r, int line);
+/* Whether the reader of the long format has read all its input, which
+ * ends with a newline: then *line is the line after its last (numbered as
+ * ca_reader_set_line numbers them), and the caller need not count them. */
+bool ca_reader_read_all(const ca_reader *r, int *line);
 void ca_reader_close(ca_reader *r);
 
 #endif

@@ -1650,8 +1650,23 @@ UNIT_SUITE(streams_parts)
 	CHECK(ca_reader_next(r, &ad, &err) == 1 && ca_reader_ad_line(r) == 41);
 	ca_ad_free(ad);
 	CHECK(ca_reader_next(r, &ad, &err) == -1 && err.line == 43);
+	int after = 0;
+	CHECK(!ca_reader_read_all(r, &after));	/* not yet at its end */
 	CHECK(ca_reader_next(r, &ad, &err) == 0);
+	/* five lines read from line 41: the part's own count of them */
+	CHECK(ca_reader_read_all(r, &after) && after == 46);
 	ca_reader_close(r);
+	/* a last line without its newline, or lines not of the long format,
+	 * are for the caller to count */
+	static const char *const uncounted[] = { "A = 1\n\nB = 2", "[ A = 1 ]\n" };
+	static const ca_format fmts[] = { CA_FMT_LONG, CA_FMT_NEW };
+	for (int k = 0; k < 2; k++) {
+		r = ca_reader_open_mem("whole", uncounted[k], strlen(uncounted[k]), fmts[k], &err);
+		while (ca_reader_next(r, &ad, &err) == 1)
+			ca_ad_free(ad);
+		CHECK(!ca_reader_read_all(r, &after));
+		ca_reader_close(r);
+	}
 
 	char *buf = NULL;
 	size_t len = 0;
