@@ -73,6 +73,7 @@ static struct {
 	pid_t pid[WORKERS_MAX];
 	int sock[WORKERS_MAX];
 	int out[WORKERS_MAX][2];	/* the workers' memory files for their ads */
+	bool memfd;		/* a worker's are memfds: mapped (sink_write) */
 	strbuf win;		/* text read by the parent */
 	strbuf msg;		/* a worker's answer */
 } P;
@@ -262,20 +263,52 @@ part_lines(const ca_reader *r, const struct part *p, const strbuf *sb)
 
 /* A worker's output goes to a memory file (one of two, a part each in
  * turn: the parent writes one out while the worker fills the other), which
- * the parent maps: the ads are not copied through the socket. */
+ * the parent maps: the ads are not copied through the socket. The worker
+ * maps a memfd too and writes each ad into it (its stream unbuffered), so
+ * an ad is copied once, not through stdio and then the kernel; a file on
+ * disk (no memfd) is written, where a full disk is an error, not a fault
+ * in the mapping. */
 struct sink {
 	int fd;
-	off_t len;
+	size_t len;
+	char *map;		/* the memfd mapped, cap bytes long */
+	size_t cap;
 };
+
+static bool
+sink_grow(struct sink *k, size_t n)
+{
+	size_t cap = k->cap > 0 ? k->cap : (size_t)1 << 20;
+	void *m;
+
+	while (cap - k->len < n) {
+		if (cap > SIZE_MAX / 4)
+			return false;
+		cap *= 2;
+	}
+	if (ftruncate(k->fd, (off_t)cap) != 0)
+		return false;
+	m = k->map != NULL ? mremap(k->map, k->cap, cap, MREMAP_MAYMOVE) :
+	    mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd, 0);
+	if (m == MAP_FAILED)
+		return false;
+	k->map = m;
+	k->cap = cap;
+	return true;
+}
 
 static ssize_t
 sink_write(void *cookie, const char *buf, size_t n)
 {
-	struct sink *k = cookie;
+	struct sink *k = *(struct sink **)cookie;
 
-	if (!move_all(k->fd, (char *)(uintptr_t)buf, n, k->len, true))
+	if (P.memfd) {
+		if (n > k->cap - k->len && !sink_grow(k, n))
+			return -1;
+		memcpy(k->map + k->len, buf, n);
+	} else if (!move_all(k->fd, (char *)(uintptr_t)buf, n, (int64_t)k->len, true))
 		return -1;
-	k->len += (off_t)n;
+	k->len += n;
 	return (ssize_t)n;
 }
 
@@ -285,7 +318,8 @@ worker(int w, int s)
 {
 	strbuf in = STRBUF_INIT, st = STRBUF_INIT, err = STRBUF_INIT;
 	FILE *ef = tmpfile();
-	struct sink sink = { -1, 0 };
+	struct sink sinks[2] = { { P.out[w][0], 0, NULL, 0 }, { P.out[w][1], 0, NULL, 0 } };
+	struct sink *sink = &sinks[0];
 	FILE *of = fopencookie(&sink, "w", (cookie_io_functions_t){ NULL, sink_write, NULL,
 	    NULL });
 	struct part p;
@@ -293,14 +327,14 @@ worker(int w, int s)
 	cli_progress_off();
 	cli_lines_relative(P.name);
 	if (ef == NULL || of == NULL || dup2(fileno(ef), 2) < 0 ||
-	    setvbuf(of, NULL, _IOFBF, (size_t)1 << 16) != 0)
+	    setvbuf(of, NULL, P.memfd ? _IONBF : _IOFBF, P.memfd ? 0 : (size_t)1 << 16) != 0)
 		_exit(1);
 	for (size_t j = 0; move_all(s, &p, sizeof p, -1, false); j++) {
 		ca_reader *r = part_reader(&p, &in);
 		if (r == NULL)
 			_exit(1);
-		sink.fd = P.out[w][j % 2];
-		sink.len = 0;
+		sink = &sinks[j % 2];
+		sink->len = 0;
 		strbuf_reset(&st);
 		size_t ads = P.ops->run(P.arg, r, P.path, of, &st);
 		uint64_t lines = part_lines(r, &p, &in);
@@ -313,7 +347,7 @@ worker(int w, int s)
 		strbuf_grow(&err, (size_t)el + 1);
 		if (el < 0 || pread(2, err.buf, (size_t)el, 0) != el)
 			_exit(1);
-		struct head h = { st.len, (uint64_t)el, (uint64_t)sink.len, ads,
+		struct head h = { st.len, (uint64_t)el, (uint64_t)sink->len, ads,
 		    lines, cli_status };
 		if (!move_all(s, &h, sizeof h, -1, true) || !move_all(s, st.buf, st.len, -1, true) ||
 		    !move_all(s, err.buf, (size_t)el, -1, true))
@@ -324,13 +358,17 @@ worker(int w, int s)
 	_exit(0);
 }
 
-/* A file in memory, for a worker's ads; -1 when there is none. */
+/* A file in memory, for a worker's ads; -1 when there is none. A
+ * temporary file stands in for a memfd, and P.memfd says then that the
+ * worker started next writes, not maps. */
 static int
 memory_file(void)
 {
 	int fd = memfd_create("par", MFD_CLOEXEC);
 	FILE *t;
 
+	if (fd < 0)
+		P.memfd = false;
 	if (fd < 0 && (t = tmpfile()) != NULL) {
 		fd = dup(fileno(t));
 		fclose(t);
@@ -347,6 +385,7 @@ start(int n)
 	fflush(NULL);	/* nothing buffered is written twice */
 	for (; k < n; k++) {
 		int sv[2];
+		P.memfd = true;
 		if ((P.out[k][0] = memory_file()) < 0)
 			break;
 		if ((P.out[k][1] = memory_file()) < 0) {
