@@ -1080,8 +1080,8 @@ index_names(ca_schedd *q)
 
 /* The ids slot s names, and whether it runs its job and holds one: from
  * its memo while the slot's stamp holds, else read (and the memo renewed
- * when every id is written as HTCondor writes it). texts: the ids read
- * that are written otherwise, NULL for the others. */
+ * when every id is a literal written as HTCondor writes it). texts: the
+ * ids read that are written otherwise, NULL for the others. */
 static uint8_t
 slot_ids(ca_schedd *q, const ca_ad *s, ca_slot_ids *m, int64_t id[3][2],
     const char *texts[3], size_t lens[3])
@@ -1101,7 +1101,18 @@ slot_ids(ca_schedd *q, const ca_ad *s, ca_slot_ids *m, int64_t id[3][2],
 #endif
 	memset(id, 0, 6 * sizeof id[0][0]);
 	for (int k = 0; k < 3; k++) {
-		const char *t = slot_str(q, s, sr[k], &lens[k]);
+		ca_attr *at = ca_ad_find(s, q->sr[sr[k]]);
+		ca_value v;
+		const char *t = NULL;
+		if (at == NULL)
+			continue;
+		if (ca_attr_lit_in(s, at, &v)) {
+			if (v.kind == CA_STRING)
+				t = v.u.s, lens[k] = v.x.len;
+		} else {
+			t = slot_str(q, s, sr[k], &lens[k]);
+			plain = false;	/* an expression: what it reads may change */
+		}
 		if (t == NULL)
 			continue;
 		got |= (uint8_t)(1 << k);
