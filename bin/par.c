@@ -297,6 +297,8 @@ sink_grow(struct sink *k, size_t n)
 	return true;
 }
 
+/* The stream's cookie is the worker's pointer to the sink of the part
+ * under way, which changes with each part. */
 static ssize_t
 sink_write(void *cookie, const char *buf, size_t n)
 {

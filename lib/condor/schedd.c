@@ -1099,7 +1099,7 @@ slot_ids(ca_schedd *q, const ca_ad *s, ca_slot_ids *m, int64_t id[3][2],
 		return m->have;
 	}
 #endif
-	memset(id, 0, 6 * sizeof id[0][0]);
+	memset(id, 0, 3 * sizeof id[0]);
 	for (int k = 0; k < 3; k++) {
 		ca_attr *at = ca_ad_find(s, q->sr[sr[k]]);
 		ca_value v;
