@@ -688,24 +688,34 @@ id_hash(int64_t cluster, int64_t proc)
 	return ca_hash_mix(ca_hash_mix(0x6a6f6269, (uint64_t)cluster), (uint64_t)proc);
 }
 
-/* The record of id cluster.proc (a new one when make is set), or NULL. */
+/* The record filed under hash h of id cluster.proc (text NULL), or of
+ * the id text[0..len) written otherwise (a new one when make is set, the
+ * text then kept as it is); NULL when there is none. */
 static struct jobref *
-ref_id(ca_schedd *q, int64_t cluster, int64_t proc, bool make)
+ref_find(ca_schedd *q, uint64_t h, int64_t cluster, int64_t proc, const char *text,
+    size_t len, bool make)
 {
-	uint64_t h = id_hash(cluster, proc);
 	ca_dict_it it;
 
 	for (uint32_t i = ca_dict_first(&q->ids, h, &it); i != CA_DICT_NONE;
 	    i = ca_dict_next(&q->ids, &it)) {
 		struct jobref *r = &q->refs.at[i];
-		if (r->text == NULL && r->cluster == cluster && r->proc == proc)
+		if (text == NULL ? r->text == NULL && r->cluster == cluster && r->proc == proc :
+		    r->text != NULL && strncmp(r->text, text, len) == 0 && r->text[len] == '\0')
 			return r;
 	}
 	if (!make)
 		return NULL;
 	ca_dict_add(&q->ids, h, (uint32_t)q->refs.n);
-	*ca_vec_push(&q->refs) = (struct jobref){ .cluster = cluster, .proc = proc };
+	*ca_vec_push(&q->refs) = (struct jobref){ .cluster = cluster, .proc = proc,
+	    .text = text };
 	return &q->refs.at[q->refs.n - 1];
+}
+
+static struct jobref *
+ref_id(ca_schedd *q, int64_t cluster, int64_t proc, bool make)
+{
+	return ref_find(q, id_hash(cluster, proc), cluster, proc, NULL, 0, make);
 }
 
 /* Whether id (len bytes) is "cluster.proc" as ca_jobid_format writes it. */
@@ -747,22 +757,10 @@ static struct jobref *
 ref_ofn(ca_schedd *q, const char *id, size_t len, bool make)
 {
 	int64_t c, p;
-	ca_dict_it it;
 
 	if (id_numbers(id, len, &c, &p))
 		return ref_id(q, c, p, make);
-	uint64_t h = ca_hash_bytes(0, id, len);
-	for (uint32_t i = ca_dict_first(&q->ids, h, &it); i != CA_DICT_NONE;
-	    i = ca_dict_next(&q->ids, &it)) {
-		struct jobref *r = &q->refs.at[i];
-		if (r->text != NULL && strncmp(r->text, id, len) == 0 && r->text[len] == '\0')
-			return r;
-	}
-	if (!make)
-		return NULL;
-	ca_dict_add(&q->ids, h, (uint32_t)q->refs.n);
-	*ca_vec_push(&q->refs) = (struct jobref){ .text = id };
-	return &q->refs.at[q->refs.n - 1];
+	return ref_find(q, ca_hash_bytes(0, id, len), 0, 0, id, len, make);
 }
 
 static struct jobref *

@@ -40,6 +40,13 @@ ca_sd_publish_clock(ca_startd *sd, struct slot *s)
 	set_int(sd, s, A_CLOCKDAY, day);
 }
 
+/* The slot is as its last settle left it, but for its clocks (tick()). */
+static bool
+clean(const struct slot *s)
+{
+	return s->settled && s->settled_at == s->ad->version;
+}
+
 /* Move the slot's clock forward to t: the time spent is added to the
  * counters of the current state and activity and of the claim, and the
  * idle times of the machine grow with it. */
@@ -51,7 +58,7 @@ tick(ca_startd *sd, struct slot *s, int64_t t)
 	if (dt <= 0 || s->bad)
 		return;
 	ca_ad *ad = s->ad;
-	bool clean = s->settled && s->settled_at == ad->version;
+	bool was_clean = clean(s);
 	ca_sd_add_num(ad, sd->tt[s->st][s->ac], sd->tt_spell[s->st][s->ac], dt, true);
 	add_num(sd, s, A_KBDIDLE, dt, false);
 	add_num(sd, s, A_CONSIDLE, dt, false);
@@ -68,7 +75,7 @@ tick(ca_startd *sd, struct slot *s, int64_t t)
 		add_num(sd, s, A_CPUBUSYTIME, dt, true);
 	s->clock = t;
 	ca_sd_publish_clock(sd, s);
-	if (clean) {
+	if (was_clean) {
 		s->settled_at = ad->version;
 		s->ticked = true;
 	}
@@ -887,6 +894,20 @@ publish_latches(ca_startd *sd, struct slot *s)
 	}
 }
 
+/* A slot publishes RetirementTimeRemaining while a job runs under its
+ * claim: the retirement time left, in whole seconds. */
+static bool
+has_retirement(ca_startd *sd, const struct slot *s)
+{
+	return s->st == CA_S_CLAIMED && job_active(sd, s);
+}
+
+static int64_t
+retirement_published(ca_startd *sd, struct slot *s)
+{
+	return (int64_t)fmin(ca_sd_retirement_left(sd, s), 9e15);
+}
+
 /* What is published after every settle: CpuIsBusy and CpuBusyTime (the
  * latch's when CpuBusy is latched), the latches, the retirement time left,
  * Requirements. */
@@ -900,8 +921,8 @@ ca_sd_publish_end(ca_startd *sd, struct slot *s)
 	if (!sd->latch_cpubusy && (!busy || !was))
 		set_int(sd, s, A_CPUBUSYTIME, 0);
 	publish_latches(sd, s);
-	if (s->st == CA_S_CLAIMED && job_active(sd, s))
-		set_int(sd, s, A_RETLEFT, (int64_t)fmin(ca_sd_retirement_left(sd, s), 9e15));
+	if (has_retirement(sd, s))
+		set_int(sd, s, A_RETLEFT, retirement_published(sd, s));
 	else
 		del(sd, s, A_RETLEFT);
 	ca_sd_publish_requirements(sd, s);
@@ -1055,7 +1076,7 @@ ca_sd_refresh_deadline(ca_startd *sd, ca_smachine *m, struct slot *s)
 static bool
 retirement_kept(ca_startd *sd, struct slot *s)
 {
-	if (s->st != CA_S_CLAIMED || !job_active(sd, s))
+	if (!has_retirement(sd, s))
 		return true;
 	const ca_expr *x = s->pol->x[PX_MJRT];
 	int64_t left, was;
@@ -1065,7 +1086,7 @@ retirement_kept(ca_startd *sd, struct slot *s)
 	if ((x == NULL || (x->node == CA_N_LIT && num_of(x->u.lit, &d) && d <= 0)) &&
 	    shutdown_mode(sd, s) == NULL)
 		return was == 0;	/* no retirement: none left, whatever the job says */
-	left = (int64_t)fmin(ca_sd_retirement_left(sd, s), 9e15);
+	left = retirement_published(sd, s);
 	ca_arena_reset(&sd->cx.scratch);
 	return was == left;
 }
@@ -1087,7 +1108,7 @@ retirement_kept(ca_startd *sd, struct slot *s)
 static bool
 settled(ca_startd *sd, struct slot *s, bool deadlines, bool quiet)
 {
-	if (!s->settled || s->settled_at != s->ad->version || sd->xslot.n > 0)
+	if (!clean(s) || sd->xslot.n > 0)
 		return false;
 	if (s->ticked) {
 		if (s->eval_at == INT64_MIN || s->eval_at <= s->clock || sd->latch_clock ||
@@ -1163,7 +1184,7 @@ settle(ca_startd *sd, ca_smachine *m, bool deadlines)
 	ca_sd_cross_publish(sd, m);	/* what the other slots are now */
 	for (size_t i = 0; i < m->slots.n && quiet; i++) {
 		const struct slot *s = m->slots.at[i];
-		quiet = !live(s) || (s->settled && s->settled_at == s->ad->version);
+		quiet = !live(s) || clean(s);
 	}
 	for (int round = 0; round < 16; round++) {
 		bool changed = false;
