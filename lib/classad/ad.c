@@ -479,6 +479,8 @@ ca_ad_shape_of(const ca_attr *attrs, uint32_t n)
 		sh->names[i] = ca_attr_name(&attrs[i]);
 	sh->icap = 0;
 	sh->index = NULL;
+	memset(sh->next, 0, sizeof sh->next);
+	sh->next_at = 0;
 	if (n > CA_INDEX_FROM) {
 		sh->icap = ca_ad_index_cap(n);
 		sh->index = ca_xreallocarray(NULL, sh->icap, sizeof *sh->index);
@@ -486,6 +488,31 @@ ca_ad_shape_of(const ca_attr *attrs, uint32_t n)
 	}
 	ca_dict_add(&shapes.index, h, (uint32_t)(shapes.at.n - 1));
 	return (uint32_t)shapes.at.n;
+}
+
+/* Shapes an ad grows into take at most half the table, so that the ads a
+ * program reads later still have room for theirs. */
+uint32_t ca_shapes_grow_max_ = SHAPES_MAX / 2;
+
+/* The shape of the ad attrs[0..n), whose first n - 1 names are the shape
+ * from's and whose last is name: the step kept with from, else looked up
+ * (and kept). 0 when the table has no room for it. */
+static uint32_t
+shape_next(uint32_t from, const ca_name *name, const ca_attr *attrs, uint32_t n)
+{
+	struct ca_shape *sh = &shapes.at.at[from - 1];
+
+	for (int i = 0; i < CA_SHAPE_NEXT; i++)
+		if (sh->next[i].name == name)
+			return sh->next[i].shape;
+	uint32_t to = shapes.at.n < ca_shapes_grow_max_ ? ca_ad_shape_of(attrs, n) : 0;
+	if (to == 0)
+		return 0;
+	sh = &shapes.at.at[from - 1];	/* the table may have moved */
+	sh->next[sh->next_at].name = name;
+	sh->next[sh->next_at].shape = to;
+	sh->next_at = (sh->next_at + 1) % CA_SHAPE_NEXT;
+	return to;
 }
 
 void
@@ -615,10 +642,13 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 		ca_attr_set_expr(at, e);
 		return;
 	}
-	/* An ad that shares its shape's index keeps it for a few names more
-	 * (a slot's attributes that a program adds), which ca_ad_find_slow
-	 * looks for after the shape's; past EXTRAS_MAX it gets its own. */
+	/* An ad that shares its shape's index and has just its names takes
+	 * the shape of its names with this one (shape_next) and its index.
+	 * Otherwise it keeps its index for a few names more (a slot's
+	 * attributes that a program adds), which ca_ad_find_slow looks for
+	 * after the shape's; past EXTRAS_MAX it gets its own. */
 	const struct ca_shape *sh = ad->table & CA_TABLE_SHARED_INDEX ? ca_ad_shape(ad->shape) : NULL;
+	bool grow = sh != NULL && ad->n == sh->n;
 	if (sh != NULL && ad->n - sh->n >= EXTRAS_MAX) {
 		index_build(ad);
 		sh = NULL;
@@ -641,6 +671,14 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 	at->name_id = spell ? ca_intern_spelling(name, spell, strlen(spell)) : name->id;
 	at->busy = 0;
 	ca_attr_set_expr(at, e);
+	uint32_t to = grow ? shape_next(ad->shape, name, ad->attrs, ad->n) : 0;
+	if (to != 0) {
+		sh = ca_ad_shape(to);
+		ad->shape = to;
+		ad->index = sh->index;
+		ad->icap = sh->icap;
+		return;
+	}
 	if (ad->n > CA_INDEX_FROM && sh == NULL) {
 		if (ad->n * 2 + 2 > ad->icap)
 			index_build(ad);

@@ -37,14 +37,23 @@ struct ca_owned_ad {
 };
 
 /* A shape: the names in their order, and the hash index every ad of the
- * shape shares (NULL for small ads). */
+ * shape shares (NULL for small ads). An ad of the shape given one name
+ * more has the shape of those names: the last few such steps are kept
+ * (CA_SHAPE_NEXT), so that ads a program adds the same names to go from
+ * shape to shape without a look-up. */
+#define CA_SHAPE_NEXT 4
 struct ca_shape {
 	uint64_t hash;
 	uint32_t n, icap;
 	const ca_name **names;
 	uint32_t *index;
+	struct { const ca_name *name; uint32_t shape; } next[CA_SHAPE_NEXT];
+	uint32_t next_at;	/* where the next step is kept */
 };
 
+/* Ads grow into new shapes while there are fewer (the tests set it to see
+ * ads that do not). */
+extern uint32_t ca_shapes_grow_max_;
 /* The shape of an ad with these attributes (registered if new), or 0. */
 uint32_t ca_ad_shape_of(const ca_attr *attrs, uint32_t n);
 const struct ca_shape *ca_ad_shape(uint32_t shape);

@@ -7,6 +7,7 @@
 
 #include "unit.h"
 #include "classad.h"
+#include "ad_int.h"
 #include "lexer.h"
 
 /* Parse src, print it back in new syntax. */
@@ -819,6 +820,92 @@ UNIT_SUITE(core_big_ads_indexed)
 	ca_ad_free(ad);
 	ca_ctx_free(&cx);
 	strbuf_release(&in);
+}
+
+/* Ads of one shape given the same names in the same order go from shape
+ * to shape together, each sharing the index of the shape it is in; names
+ * given in another order make another shape. With no room left for
+ * shapes, an ad keeps its shape and looks for the names it was given
+ * after the shape's, then gets an index of its own. Either way every ad
+ * finds each name it has and none it lacks, through changes, deletions
+ * and a packed copy. */
+UNIT_SUITE(core_shape_grow)
+{
+	uint32_t room = ca_shapes_grow_max_;
+
+	for (int full = 0; full < 2; full++) {
+		strbuf sb = STRBUF_INIT;
+		for (int k = 0; k < 4; k++) {
+			/* a shape of each pass's own, which no steps lead from yet */
+			strbuf_addf(&sb, "Name = \"slot%d\"\nPass%d = true\n", k, full);
+			for (int i = 0; i < 30; i++)
+				strbuf_addf(&sb, "Attr%d = %d\n", i, i);
+			strbuf_adds(&sb, "\n");
+		}
+		ca_diag err;
+		ca_reader *r = ca_reader_open_mem("t", sb.buf, sb.len, CA_FMT_LONG, &err);
+		CHECK(r != NULL);
+		ca_ad *ad[4];
+		for (int k = 0; k < 4; k++)
+			CHECK(ca_reader_next(r, &ad[k], &err) == 1);
+		ca_reader_close(r);
+		uint32_t first = ad[0]->shape;
+		CHECK(first != 0 && ad[1]->shape == first && ad[3]->shape == first);
+		if (full)
+			ca_shapes_grow_max_ = 0;
+		ca_ctx cx;
+		ca_ctx_init(&cx);
+		for (int k = 0; k < 2; k++) {
+			ca_set_int(ad[k], "GrowA", 10 + k);
+			ca_set_int(ad[k], "GrowB", 20 + k);
+		}
+		ca_set_int(ad[2], "GrowB", 22);
+		ca_set_int(ad[2], "GrowA", 12);
+		if (!full) {
+			const struct ca_shape *sh = ca_ad_shape(ad[0]->shape);
+			CHECK(ad[0]->shape != first && ad[1]->shape == ad[0]->shape);
+			CHECK(ad[2]->shape != 0 && ad[2]->shape != first && ad[2]->shape != ad[0]->shape);
+			CHECK(sh != NULL && sh->n == ad[0]->n && ad[0]->index == sh->index &&
+			    (ad[0]->table & CA_TABLE_SHARED_INDEX));
+		} else
+			for (int k = 0; k < 3; k++)
+				CHECK(ad[k]->shape == first && (ad[k]->table & CA_TABLE_SHARED_INDEX));
+		CHECK(ad[3]->shape == first);
+		ca_set_int(ad[0], "GrowA", 30);	/* a name it has: no new shape */
+		uint32_t grown = ad[0]->shape;
+		CHECK(grown == ad[1]->shape);
+		char name[32];
+		for (int i = 0; i < 20; i++) {	/* many names more */
+			snprintf(name, sizeof name, "More%d", i);
+			ca_set_int(ad[1], name, i);
+		}
+		if (!full)
+			CHECK(ca_ad_shape(ad[1]->shape)->n == ad[1]->n);
+		else
+			CHECK(ad[1]->shape == first && !(ad[1]->table & CA_TABLE_SHARED_INDEX));
+		for (int round = 0; round < 3; round++)
+			for (int k = 0; k < 4; k++) {
+				CHECK(gi(&cx, ad[k], "GrowA") == (k == 0 ? 30 : k < 3 ? 10 + k : -1));
+				CHECK(gi(&cx, ad[k], "GrowB") == (k < 3 ? 20 + k : -1));
+				CHECK(gi(&cx, ad[k], "More19") == (k == 1 ? 19 : -1));
+				CHECK(gi(&cx, ad[k], "Attr29") == 29 && gi(&cx, ad[k], "Attr0") == 0);
+				CHECK(!ca_has(ad[k], "Never"));
+			}
+		ca_ad *p = ca_ad_pack(ad[1]);
+		CHECK(gi(&cx, p, "More7") == 7 && gi(&cx, p, "GrowA") == 11);
+		CHECK(full || p->shape == ad[1]->shape);	/* else a shape of its own */
+		ca_set_int(p, "Later", 1);
+		CHECK(gi(&cx, p, "Later") == 1 && gi(&cx, p, "More19") == 19 && !ca_has(ad[1], "Later"));
+		ca_ad_free(p);
+		CHECK(ca_unset(ad[0], "Attr3") && ad[0]->shape == 0);
+		CHECK(gi(&cx, ad[0], "GrowB") == 20 && !ca_has(ad[0], "Attr3"));
+		CHECK(gi(&cx, ad[1], "Attr3") == 3 && ad[1]->shape != 0);
+		for (int k = 0; k < 4; k++)
+			ca_ad_free(ad[k]);
+		ca_ctx_free(&cx);
+		strbuf_release(&sb);
+		ca_shapes_grow_max_ = room;
+	}
 }
 
 /* Ads of one shape, large and small: a name found missing in one is
