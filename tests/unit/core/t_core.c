@@ -822,6 +822,19 @@ UNIT_SUITE(core_big_ads_indexed)
 	strbuf_release(&in);
 }
 
+/* The n ads in the long format sb holds, into ad[]. */
+static void
+read_ads(const strbuf *sb, ca_ad **ad, int n)
+{
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", sb->buf, sb->len, CA_FMT_LONG, &err);
+
+	CHECK(r != NULL);
+	for (int k = 0; k < n; k++)
+		CHECK(r != NULL && ca_reader_next(r, &ad[k], &err) == 1);
+	ca_reader_close(r);
+}
+
 /* Ads of one shape given the same names in the same order go from shape
  * to shape together, each sharing the index of the shape it is in; names
  * given in another order make another shape. With no room left for
@@ -842,13 +855,8 @@ UNIT_SUITE(core_shape_grow)
 				strbuf_addf(&sb, "Attr%d = %d\n", i, i);
 			strbuf_adds(&sb, "\n");
 		}
-		ca_diag err;
-		ca_reader *r = ca_reader_open_mem("t", sb.buf, sb.len, CA_FMT_LONG, &err);
-		CHECK(r != NULL);
 		ca_ad *ad[4];
-		for (int k = 0; k < 4; k++)
-			CHECK(ca_reader_next(r, &ad[k], &err) == 1);
-		ca_reader_close(r);
+		read_ads(&sb, ad, 4);
 		uint32_t first = ad[0]->shape;
 		CHECK(first != 0 && ad[1]->shape == first && ad[3]->shape == first);
 		if (full)
@@ -922,13 +930,8 @@ UNIT_SUITE(core_names_absent)
 				strbuf_addf(&sb, "Attr%d = %d\n", i, i);
 			strbuf_adds(&sb, "\n");
 		}
-		ca_diag err;
-		ca_reader *r = ca_reader_open_mem("t", sb.buf, sb.len, CA_FMT_LONG, &err);
-		CHECK(r != NULL);
 		ca_ad *ad[3];
-		for (int k = 0; k < 3; k++)
-			CHECK(ca_reader_next(r, &ad[k], &err) == 1);
-		ca_reader_close(r);
+		read_ads(&sb, ad, 3);
 		CHECK(ad[0]->shape != 0 && ad[0]->shape == ad[2]->shape);
 		ca_ctx cx;
 		ca_ctx_init(&cx);
@@ -1067,13 +1070,8 @@ UNIT_SUITE(core_reshape)
 				strbuf_addf(&sb, "Attr%d = %d\n", i, i);
 		strbuf_adds(&sb, "\n");
 	}
-	ca_diag err;
-	ca_reader *r = ca_reader_open_mem("t", sb.buf, sb.len, CA_FMT_LONG, &err);
-	CHECK(r != NULL);
 	ca_ad *ad[4];
-	for (int k = 0; k < 4; k++)
-		CHECK(ca_reader_next(r, &ad[k], &err) == 1);
-	ca_reader_close(r);
+	read_ads(&sb, ad, 4);
 	uint32_t first = ad[0]->shape;
 	CHECK(first != 0 && ad[3]->shape != 0 && ad[3]->shape != first);
 	ca_ctx cx;
