@@ -265,17 +265,39 @@ special:
 	}
 }
 
-/* Does s (before e) begin with the keyword w (n bytes, lower case), in
- * any case? */
-static inline bool
+/* Where s (before e) ends if it begins with the keyword w (n bytes, lower
+ * case letters), in any case; else NULL. */
+static inline const char *
 keyword_at(const char *s, const char *e, const char *w, size_t n)
 {
 	if ((size_t)(e - s) < n)
-		return false;
+		return NULL;
 	for (size_t i = 0; i < n; i++)
-		if (ca_lower((unsigned char)s[i]) != w[i])
-			return false;
-	return true;
+		if (((unsigned char)s[i] | 0x20) != (unsigned char)w[i])
+			return NULL;
+	return s + n;
+}
+
+/* Where the digits at p (before e) end: eight bytes at a time while there
+ * are eight, a byte whose value less '0' is not below 10 flagged in its
+ * top bit (a carry out of a flagged byte only reaches bytes after it). */
+static inline const char *
+digits_end(const char *p, const char *e)
+{
+	const uint64_t zeros = UINT64_C(0x3030303030303030), tops = UINT64_C(0x8080808080808080);
+
+	while (e - p >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		w ^= zeros;
+		uint64_t m = ((w + UINT64_C(0x7676767676767676)) | w) & tops;
+		if (m != 0)
+			return p + __builtin_ctzll(m) / 8;
+		p += 8;
+	}
+	while (p < e && ca_is_digit((unsigned char)*p))
+		p++;
+	return p;
 }
 
 /* Where the literal at s (looking no further than e) ends, if s begins
@@ -296,14 +318,12 @@ literal_end(const char *s, const char *e)
 	if (*p == '-')
 		p++;
 	const char *d0 = p;
-	while (p < e && ca_is_digit((unsigned char)*p))
-		p++;
+	p = digits_end(p, e);
 	size_t nint = (size_t)(p - d0);
 	bool digits = nint > 0, real = false;
 	if (p < e && *p == '.') {
 		const char *f = ++p;
-		while (p < e && ca_is_digit((unsigned char)*p))
-			p++;
+		p = digits_end(p, e);
 		if (p == f)
 			return NULL;
 		digits = real = true;
@@ -325,8 +345,16 @@ literal_end(const char *s, const char *e)
 		return nint <= 18 && (nint == 1 || *d0 != '0') ? p : NULL;
 	if (d0 != s)
 		return NULL;
-	return keyword_at(s, e, "true", 4) ? s + 4 : keyword_at(s, e, "false", 5) ? s + 5 :
-	    keyword_at(s, e, "undefined", 9) ? s + 9 : NULL;
+	switch (*s | 0x20) {
+	case 't':
+		return keyword_at(s, e, "true", 4);
+	case 'f':
+		return keyword_at(s, e, "false", 5);
+	case 'u':
+		return keyword_at(s, e, "undefined", 9);
+	default:
+		return NULL;
+	}
 }
 
 /* Is s[0..n) one such literal? */

@@ -342,12 +342,11 @@ ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
 const char *
 ca_startd_machine_key(const ca_ad *ad)
 {
-	const char *m = lit_str(ad, ca_intern("Machine", 7));
-	const char *n = lit_str(ad, ca_intern("Name", 4));
+	const char *m = lit_str(ad, ca_intern("Machine", 7)), *n;
 
 	if (m != NULL)
 		return m;
-	if (n != NULL) {
+	if ((n = lit_str(ad, ca_intern("Name", 4))) != NULL) {
 		const char *at = strchr(n, '@');
 		return at ? at + 1 : n;
 	}

@@ -1148,10 +1148,12 @@ lit_text(char *buf, size_t cap)
 		"\"a\"b", "\"abc", "\"a\\\\\"", "\"\\n\"", "true", "TRUE", "False",
 		"undefined", "UNDEFINED", "error", "truex", "tru", "--1", "1 ", " 1",
 		"\"0123456789abcdef\\q\"", "\"0123456789abcdef\"\"", "\"01234567\"",
+		"TrUe", "FALSE", "uNdEfInEd", "Tru", "12345678901234567", "123456789012345678",
+		"1234567890.12345678901", "0.000000001234", "1e123456", "12345678\xe9",
 	};
 	static const char *piece[] = {
 		"0", "1", "9", "-", ".", "e", "E", "+", "\"", "\\", "a", " ", "x",
-		"\"\"", "\\\"", "true", "12345678",
+		"\"\"", "\\\"", "true", "12345678", "\xe9", ":", "/",
 	};
 	if (lit_pick(3) == 0)
 		return fixed[lit_pick(sizeof fixed / sizeof fixed[0])];
