@@ -236,15 +236,22 @@ next_cut(int64_t target, int64_t span)
 	return cut;
 }
 
-/* A reader of part p, its text in sb; NULL on a read error. */
+/* A reader of part p, its text in sb; NULL on a read error. The pass
+ * writes out and frees every ad of a part before the next part is read,
+ * so the ads keep their lines in sb (under CA_SELFCHECK sb is made anew
+ * for each part: an ad that outlived its part is a use after free). */
 static ca_reader *
 part_reader(const struct part *p, strbuf *sb)
 {
 	size_t n = (size_t)(p->end - p->start);
 
+#ifdef CA_SELFCHECK
+	strbuf_release(sb);
+#endif
 	if (text_at(sb, p->start, n) == NULL)
 		return NULL;
 	ca_reader *r = ca_reader_open_mem(P.name, sb->buf, n, CA_FMT_LONG, NULL);
+	ca_reader_mem_stays(r);
 	ca_reader_set_line(r, p->line > INT32_MAX ? INT32_MAX : (int)p->line);
 	return r;
 }

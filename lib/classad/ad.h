@@ -282,12 +282,14 @@ ca_ad_stamp(const ca_ad *ad)
 	return ad->stamp;
 }
 
-/* An ad's lines in the long format, len bytes, in its arena, as they were
- * when the ad's version was `version`. */
+/* An ad's lines in the long format, s[0..len), as they were when the ad's
+ * version was `version`: in own[], in its arena, or where the reader read
+ * them when that memory stays (ca_reader_mem_stays). */
 struct ca_ad_text {
+	const char *s;
 	size_t len;
 	uint32_t version;
-	char s[];
+	char own[];
 };
 
 /* A top-level ad with an arena of its own; free with ca_ad_free. */
@@ -334,7 +336,7 @@ void ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
  * spelled as ca_ad_set spells. */
 void ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *spell, const char *s, size_t n);
 /* A reader that has copied the lines of ad, as it completes it, to t (in
- * ad's arena), each exactly as the long format's writer prints that
+ * ad's arena, or t says where they stay), each exactly as the long format's writer prints that
  * attribute, keeps them with it: the writer then copies them while the ad
  * does not change, and after a change still copies the runs of lines whose
  * attributes are kept as text there (ca_ad_lines). */

@@ -120,8 +120,9 @@ struct ca_expr *ca_expr_kept(ca_arena *a, const char *s, size_t n);
 void ca_ad_append_kept(ca_ad *ad, const ca_name *name, const char *s, size_t n,
     bool at_place);
 
-/* ca_ad_append_src of text that is in ad's arena already: it is kept
- * where it is, and need not end in a NUL. Inline while the ad's own table
+/* ca_ad_append_src of text that is in ad's arena already, or in memory
+ * that outlives the ad (ca_reader_mem_stays): it is kept where it is, and
+ * need not end in a NUL. Inline while the ad's own table
  * has room, as a reader's ad mostly has (ca_ad_reserve). */
 static inline void
 ca_ad_append_src_at(ca_ad *ad, const ca_name *name, const char *s, size_t n)

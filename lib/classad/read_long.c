@@ -415,6 +415,8 @@ same_text(strbuf *sb, const ca_expr *e, const char *s, size_t n)
  * and the ad keeps the block (ca_ad_keep_text): a filter writes an ad it
  * did not change with one copy. Comments are not part of it (the writer
  * drops them too). The first line that is not so ends the block.
+ * Where the memory read stays (ca_reader_mem_stays), the block is the
+ * lines where they are, while they follow each other there: no copy.
  */
 static void
 text_start(ca_reader *r, ca_ad *ad)
@@ -422,23 +424,27 @@ text_start(ca_reader *r, ca_ad *ad)
 	r->text = NULL;
 	if (r->pack)
 		return;
-	r->text_cap = r->last_bytes + 256;
+	r->in_place = r->mem_stays && r->borrowed;
+	r->text_cap = r->in_place ? 0 : r->last_bytes + 256;
 	r->text = ca_arena_alloc(ad->arena, sizeof *r->text + r->text_cap);
+	r->text->s = r->text->own;
 	r->text->len = 0;
 }
 
-/* The ad's text moved to a block with room for n more bytes (and more).
- * The literals kept in the old block move with it: on their lines, they
- * are written as read once they are read (as_read), as in an ad whose
- * text never moved. */
+/* The ad's text moved to a block of its arena with room for n more bytes
+ * (and more), from the one it outgrew or from where it was read (a line
+ * that does not follow the last there). The literals kept in it move with
+ * it: on their lines, they are written as read once they are read
+ * (as_read), as in an ad whose text never moved. */
 static __attribute__((noinline, cold)) void
 text_grow(ca_reader *r, ca_ad *ad, size_t n)
 {
 	struct ca_ad_text *t = r->text;
-	size_t cap = r->text_cap * 2 + n;
+	size_t cap = (r->text_cap > t->len ? r->text_cap : t->len) * 2 + n + 256;
 	struct ca_ad_text *nt = ca_arena_alloc(ad->arena, sizeof *nt + cap);
 
-	memcpy(nt->s, t->s, t->len);
+	nt->s = nt->own;
+	memcpy(nt->own, t->s, t->len);
 	nt->len = t->len;
 	for (uint32_t i = 0; i < ad->n; i++) {
 		ca_attr *at = &ad->attrs[i];
@@ -446,20 +452,33 @@ text_grow(ca_reader *r, ca_ad *ad, size_t n)
 			continue;
 		size_t off = (uintptr_t)at->u_.s - (uintptr_t)t->s;
 		if (off < t->len)
-			at->u_.s = nt->s + off;
+			at->u_.s = nt->own + off;
 	}
 	r->text = nt;
 	r->text_cap = cap;
+	r->in_place = false;
 }
 
-/* Room for n more bytes of the ad's text. */
-static inline char *
-text_room(ca_reader *r, ca_ad *ad, size_t n)
+/* The line ls[0..n) added to the ad's text: where it is there. */
+static inline const char *
+text_line(ca_reader *r, ca_ad *ad, const char *ls, size_t n)
 {
-	if (n > r->text_cap - r->text->len)
+	struct ca_ad_text *t = r->text;
+
+	if (r->in_place) {
+		if (t->len == 0)
+			t->s = ls;
+		if (t->s + t->len == ls) {
+			t->len += n;
+			return ls;
+		}
+	}
+	if (r->in_place || n > r->text_cap - t->len)
 		text_grow(r, ad, n);
-	char *d = r->text->s + r->text->len;
-	r->text->len += n;
+	t = r->text;
+	char *d = t->own + t->len;
+	memcpy(d, ls, n);
+	t->len += n;
 	return d;
 }
 
@@ -473,8 +492,7 @@ append_literal(ca_reader *r, ca_ad *ad, const ca_name *nm, const char *ls, size_
     size_t at, size_t tn, bool as_written)
 {
 	if (r->text != NULL && as_written) {
-		char *d = text_room(r, ad, n);
-		memcpy(d, ls, n);
+		const char *d = text_line(r, ad, ls, n);
 		ca_ad_append_src_at(ad, nm, d + at, tn);
 		return;
 	}
@@ -622,8 +640,8 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			ad = ca_ad_new();
 			/* sized like the last ad, which it likely resembles;
 			 * with room for its text beside (text_start) */
-			ca_ad_reserve(ad, (uint32_t)r->shape.n, r->pack ? r->last_bytes :
-			    2 * r->last_bytes + 1024);
+			ca_ad_reserve(ad, (uint32_t)r->shape.n, r->pack || r->mem_stays ?
+			    r->last_bytes : 2 * r->last_bytes + 1024);
 			r->ad_line = r->line;
 			r->ad_off = r->base + r->pos;
 			r->in_shape = r->exact = true;
@@ -701,7 +719,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			ca_ad_append(ad, nm, spell, e);
 			if (r->text != NULL && as_written && same_text(&r->sb2, e, rs, (size_t)(re - rs)) &&
 			    ca_wr_long_plain(nm, spell, nlen))
-				memcpy(text_room(r, ad, next), ls, next);
+				(void)text_line(r, ad, ls, next);
 			else
 				r->text = NULL;
 		} else {

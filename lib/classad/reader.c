@@ -707,6 +707,12 @@ ca_reader_pack(ca_reader *r)
 	ca_share_allow(CA_SHARE_HELD);
 }
 
+void
+ca_reader_mem_stays(ca_reader *r)
+{
+	r->mem_stays = r->fd < 0;
+}
+
 /* Texts longer than this are parsed each time: they are rarely repeated.
  * Short ones are looked up too: that is quicker than parsing them. */
 #define SHARE_TEXT_MAX	4096

@@ -54,6 +54,11 @@ bool ca_reader_warning(ca_reader *r, ca_diag *w);
  * most 2 MB for the process; a packing reader lets it grow to 64 MB,
  * which holding the whole input makes worth it. */
 void ca_reader_pack(ca_reader *r);
+/* For a reader of memory (ca_reader_open_mem) that stays until every ad
+ * read from it is freed (a filter's part of a file, written out before
+ * the next is read): an ad of the long format keeps its lines where they
+ * are in that memory, rather than a copy in its arena. */
+void ca_reader_mem_stays(ca_reader *r);
 /* The format in use (after detection, known once the first ad is read). */
 ca_format ca_reader_format(const ca_reader *r);
 /* 1-based line where the last ad returned starts. */

@@ -65,6 +65,7 @@ struct ca_reader {
 	char *buf;
 	size_t cap, pos, end;
 	bool borrowed;		/* buf is the caller's memory */
+	bool mem_stays;		/* it outlives the ads (ca_reader_mem_stays) */
 	bool pack;		/* ca_reader_pack */
 	/* long: the names of the last ad, in order, as it spelled them
 	 * (the spellings interned). While an ad has only names of it, in its
@@ -87,6 +88,7 @@ struct ca_reader {
 	 * is not, and when ads are packed */
 	struct ca_ad_text *text;
 	size_t text_cap;
+	bool in_place;		/* text is the ad's lines where they are in buf */
 	uint64_t ad_off;	/* where the ad being read starts in the text */
 	size_t last_bytes;	/* how long the last ad's text was */
 	bool eof;		/* nothing follows buf[end] */

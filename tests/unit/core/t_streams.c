@@ -1379,7 +1379,12 @@ UNIT_SUITE(streams_long_kept_text)
 	for (int i = 0; i < 100; i++)
 		bn += (size_t)snprintf(big + bn, sizeof big - bn, "Big%d = \"%040d\"\n", i, i);
 	ca_intern("START", 5);	/* the name's own spelling is another */
-	for (size_t c = 0; c <= sizeof cases / sizeof cases[0]; c++) {
+	/* the lines copied to each ad, or kept where they were read in memory
+	 * that stays (but for an ad whose lines a comment parts) */
+	const size_t ncases = sizeof cases / sizeof cases[0] + 1;	/* and big */
+	for (size_t i = 0; i < 2 * ncases; i++) {
+		bool stays = i >= ncases;
+		size_t c = i % ncases;
 		const char *t = c < sizeof cases / sizeof cases[0] ? cases[c].text : big;
 		bool kept0 = c < sizeof cases / sizeof cases[0] ? cases[c].kept : true;
 		strbuf in = STRBUF_INIT, out = STRBUF_INIT;
@@ -1387,11 +1392,15 @@ UNIT_SUITE(streams_long_kept_text)
 		strbuf_addf(&in, "KtA = 0\n\n%s\n%s\n", t, t);
 		ca_diag err;
 		ca_reader *r = ca_reader_open_mem("t", in.buf, in.len, CA_FMT_LONG, &err);
+		if (stays)
+			ca_reader_mem_stays(r);
 		ca_ad *ad;
 		size_t n = 0;
 		for (int k = 0; k < 3; k++) {
 			CHECK(ca_reader_next(r, &ad, &err) == 1);
 			const char *text = ca_ad_text(ad, &n);
+			bool in_place = text != NULL && (uintptr_t)text - (uintptr_t)in.buf < in.len;
+			CHECK(in_place == (text != NULL && stays && (k == 0 || c != 2)));
 			same_as_copy(ad);
 			/* a line not kept as a literal's text is kept when
 			 * the writer prints its tree so, the first time (its
