@@ -187,6 +187,21 @@ ca_ad_copy_attr(ca_ad *dst, const ca_ad *src, const ca_attr *at)
 		ca_ad_set_src(dst, ca_attr_name(at), ca_attr_spell(at), text, n);
 		return;
 	}
+	/* a literal the entry can hold (src's as a value or as a node) is
+	 * held as its value: reading it then fetches no node, and src's
+	 * value gets none made */
+	ca_value v;
+	if (ca_attr_lit(at, &v) && v.kind != CA_LIST && v.kind != CA_AD && ca_attr_fits(v)) {
+		const ca_name *nm = ca_attr_name(at);
+		v = ca_value_copy_into(dst->arena, v);
+		ca_attr *to = ca_ad_find(dst, nm);
+		if (to == NULL)
+			to = ca_ad_entry(dst, nm, ca_attr_spell(at));
+		else
+			ca_ad_changed(dst, nm);
+		ca_attr_put_value(to, v);
+		return;
+	}
 	ca_ad_set(dst, ca_attr_name(at), ca_attr_spell(at),
 	    ca_expr_copy(dst->arena, ca_attr_expr(src, at)));
 }

@@ -203,11 +203,9 @@ template_of(ca_replay *r, const ca_ad *ad)
 {
 	ca_ad *t = ca_ad_new();
 
-	for (uint32_t i = 0; i < ad->n; i++) {
-		const char *nm = ca_attr_spell(&ad->attrs[i]);
-		if (kept(r, nm))
-			ca_ad_set_copy(t, nm, strlen(nm), ca_attr_expr(ad, &ad->attrs[i]));
-	}
+	for (uint32_t i = 0; i < ad->n; i++)
+		if (kept(r, ca_attr_spell(&ad->attrs[i])))
+			ca_ad_copy_attr(t, ad, &ad->attrs[i]);
 	strbuf_reset(&r->tmp);
 	ca_format_ad(&r->tmp, t, CA_FMT_NEW);
 	uint64_t h = ca_hash_bytes(0, r->tmp.buf ? r->tmp.buf : "", r->tmp.len);

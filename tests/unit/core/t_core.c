@@ -792,6 +792,51 @@ UNIT_SUITE(core_spellings)
 	ca_ad_free(ad);
 }
 
+/* A copy holds the literals of its source as values, whether the source
+ * holds them so or as nodes (its own or the store's), and makes no node
+ * in the source; a list and an expression stay nodes. The copy prints as
+ * the source does, keeps its spellings, and replacing in it leaves the
+ * source alone. */
+UNIT_SUITE(core_copy_literals)
+{
+	const char *text = "[ CpInt = 7; CpReal = 2.5; CpStr = \"short\"; CpLong = "
+	    "\"a string longer than the store shares\"; CpBool = true; CpList = { 1, 2 }; "
+	    "CpExpr = CpInt + 1; CPspelled = 3 ]";
+	ca_diag err;
+	ca_ad *src = ca_parse_ad(text, strlen(text), NULL, 0, &err);
+	CHECK(src != NULL);
+	ca_set_int(src, "CpValue", 11);		/* held as a value */
+	ca_ad_set(src, ca_intern("CpNode", 6), NULL, ca_expr_lit(src->arena, ca_int(12)));
+	static const char *const lits[] = { "CpInt", "CpReal", "CpStr", "CpLong", "CpBool",
+	    "CPspelled", "CpValue", "CpNode" };
+	ca_ad *cp = ca_ad_copy(src);
+	for (size_t i = 0; i < sizeof lits / sizeof lits[0]; i++) {
+		const ca_attr *a = ca_ad_findn(src, lits[i], strlen(lits[i]));
+		const ca_attr *b = ca_ad_findn(cp, lits[i], strlen(lits[i]));
+		ca_value u, v;
+		CHECK(b != NULL && (b->lit_cached & CA_LIT_VALUE));
+		CHECK(ca_attr_lit(a, &u) && ca_attr_lit(b, &v) && ca_value_same(u, v));
+		CHECK(strcmp(ca_attr_spell(a), ca_attr_spell(b)) == 0);
+	}
+	CHECK(ca_ad_findn(src, "CpValue", 7)->lit_cached & CA_LIT_VALUE);	/* no node made */
+	CHECK(!(ca_ad_findn(cp, "CpList", 6)->lit_cached & CA_LIT_VALUE));
+	CHECK(!(ca_ad_findn(cp, "CpExpr", 6)->lit_cached & CA_LIT_VALUE));
+	strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	ca_format_ad(&a, src, CA_FMT_LONG);
+	ca_format_ad(&b, cp, CA_FMT_LONG);
+	CHECK(strcmp(a.buf, b.buf) == 0 && strstr(b.buf, "CPspelled = 3\n") != NULL);
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	CHECK(gi(&cx, cp, "CpExpr") == 8);
+	ca_set_int(cp, "CpInt", 1);
+	CHECK(gi(&cx, cp, "CpExpr") == 2 && gi(&cx, src, "CpExpr") == 8);
+	ca_ctx_free(&cx);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	ca_ad_free(cp);
+	ca_ad_free(src);
+}
+
 /* An ad read with many attributes gets its index as it grows, so that
  * each new name is not looked for through all before it: every name is
  * found, before and after the ad is trimmed, and a repeated name still
