@@ -45,6 +45,19 @@ ca_expr *ca_expr_copy(ca_arena *a, const ca_expr *e);
 const ca_expr *ca_expr_share(const ca_expr *e);
 /* A literal node holding v (v copied into a). */
 ca_expr *ca_expr_lit(ca_arena *a, ca_value v);
+/* at's expression without making it in its ad, as ca_attr_expr would: for
+ * a literal the entry holds as its value, a node of it in *tmp (good while
+ * the caller keeps tmp); NULL for source text kept as it is. */
+static inline const ca_expr *
+ca_attr_expr_in(const ca_attr *at, ca_expr *tmp)
+{
+	if (!(at->lit_cached & CA_LIT_LAZY))
+		return at->expr_;
+	if (at->kind_ == CA_KIND_SRC)
+		return NULL;
+	*tmp = (ca_expr){ .node = CA_N_LIT, .flags = 1, .u.lit = ca_attr_value(at) };
+	return tmp;
+}
 /* v (strings, lists, ad references) into arena a (short strings: their
  * shared copy). */
 ca_value ca_value_copy_into(ca_arena *a, ca_value v);
@@ -55,7 +68,8 @@ ca_ad *ca_ad_copy_in(ca_arena *a, const ca_ad *src);
 void ca_ad_merge(ca_ad *dst, const ca_ad *src);
 /* Attribute at of another ad, src, into dst, under its name as that ad spells
  * it: its tree copied, or its text while it is kept as such (a literal
- * nothing has read yet stays as it was written). */
+ * nothing has read yet stays as it was written), or the value of a literal
+ * an entry can hold (none is made in src). */
 void ca_ad_copy_attr(ca_ad *dst, const ca_ad *src, const ca_attr *at);
 /* Insert a copy of e (from any arena) under the name text s. */
 void ca_ad_set_copy(ca_ad *ad, const char *s, size_t len, const struct ca_expr *e);

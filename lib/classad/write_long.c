@@ -50,20 +50,6 @@ ca_wr_long_plain(const ca_name *name, const char *spell, size_t n)
 	return nm->long_plain == 1;
 }
 
-/* The expression of at to print, without making it when it is not made
- * yet: the node of the literal the entry holds, in *tmp. NULL for text
- * kept as it was read. */
-static const ca_expr *
-attr_tree(const ca_attr *at, ca_expr *tmp)
-{
-	if (!(at->lit_cached & CA_LIT_LAZY))
-		return at->expr_;
-	if (at->kind_ == CA_KIND_SRC)
-		return NULL;
-	*tmp = (ca_expr){ .node = CA_N_LIT, .flags = 1, .u.lit = ca_attr_value(at) };
-	return tmp;
-}
-
 /*
  * An ad changed since it was read still has its lines as read (ca_ad_lines),
  * in its attributes' order, each name once. The writer copies from there
@@ -172,7 +158,7 @@ wr_long(strbuf *sb, const ca_ad *ad)
 		size_t tn;
 		const char *text = ca_attr_src(at, &tn);
 		ca_expr tmp;
-		const ca_expr *e = attr_tree(at, &tmp);
+		const ca_expr *e = ca_attr_expr_in(at, &tmp);
 		if (l.at != NULL && lines_take(sb, &l, at, s, n, text, tn, e)) {
 			unsafe = unsafe || attr_unsafe(at);
 			continue;

@@ -487,9 +487,13 @@ compact(ca_neg *n, const ca_ad *ad, ca_ad *owned)
 	for (uint32_t i = 0; i < ad->n; i++) {
 		const ca_attr *at = &ad->attrs[i];
 		const char *spell = ca_attr_spell(at);
+		/* a value ad holds gets no node made in ad, whose look-ups
+		 * would then fetch it */
+		ca_expr tmp;
+		const ca_expr *e = ca_attr_expr_in(at, &tmp);
 		*ca_vec_push(&n->staging) = (struct staged){ ca_attr_name(at),
 		    spell == ca_attr_name(at)->spell ? NULL : spell,
-		    estore_get(&n->store, ca_attr_expr(ad, at)) };
+		    estore_get(&n->store, e != NULL ? e : ca_attr_expr(ad, at)) };
 		ca_nameset_add(&n->jobnames, ca_attr_name(at));
 	}
 	ca_ad_free(owned);
