@@ -806,26 +806,55 @@ ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *spell, const char *s, 
 	attr_keep_src(at, ad->arena, s, n, false);
 }
 
+/* names deleted in one pass (ca_ad_delete_all takes more a batch at a time) */
+#define DELETE_BATCH 64
+
+size_t
+ca_ad_delete_all(ca_ad *ad, const ca_name *const *which, size_t n)
+{
+	if (n > DELETE_BATCH)
+		return ca_ad_delete_all(ad, which, DELETE_BATCH) +
+		    ca_ad_delete_all(ad, which + DELETE_BATCH, n - DELETE_BATCH);
+	uint32_t at[DELETE_BATCH], k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const ca_attr *a = ca_ad_find(ad, which[i]);
+		if (a == NULL)
+			continue;
+		ca_ad_changed(ad, which[i]);
+		/* the places in order (a name given twice is there once) */
+		uint32_t p = (uint32_t)(a - ad->attrs), j = k++;
+		while (j > 0 && at[j - 1] > p) {
+			at[j] = at[j - 1];
+			j--;
+		}
+		at[j] = p;
+	}
+	if (k == 0)
+		return 0;
+	if (ca_table_of(ad) == CA_TABLE_FIXED)
+		table_resize(ad, ad->cap, ad->icap);
+	/* the attributes kept move down over the places deleted */
+	uint32_t w = at[0], j = 0;
+	for (uint32_t r = at[0]; r < ad->n; r++) {
+		if (j < k && at[j] == r) {
+			while (j < k && at[j] == r)
+				j++;
+			continue;
+		}
+		ad->attrs[w++] = ad->attrs[r];
+	}
+	size_t gone = ad->n - w;
+	ad->n = w;
+	ad->shape = 0;		/* the places after the first moved */
+	if (ad->index)
+		index_build(ad);
+	return gone;
+}
+
 bool
 ca_ad_delete(ca_ad *ad, const ca_name *name)
 {
-	ca_attr *at = ca_ad_find(ad, name);
-
-	if (at == NULL)
-		return false;
-	ca_ad_changed(ad, name);
-	if (ca_table_of(ad) == CA_TABLE_FIXED) {
-		size_t i = (size_t)(at - ad->attrs);
-		table_resize(ad, ad->cap, ad->icap);
-		at = &ad->attrs[i];
-	}
-	size_t i = (size_t)(at - ad->attrs);
-	memmove(at, at + 1, (ad->n - i - 1) * sizeof *at);
-	ad->n--;
-	ad->shape = 0;		/* the places after it moved */
-	if (ad->index)
-		index_build(ad);
-	return true;
+	return ca_ad_delete_all(ad, &name, 1) > 0;
 }
 
 const ca_expr *

@@ -319,6 +319,10 @@ ca_ad_find(const ca_ad *ad, const ca_name *name)
 ca_attr *ca_ad_findn(const ca_ad *ad, const char *s, size_t len);	/* by text */
 struct ca_expr *ca_ad_lookup(const ca_ad *ad, const char *name);	/* by C string */
 bool ca_ad_delete(ca_ad *ad, const ca_name *name);
+/* ca_ad_delete of each of which[0..n) that ad has, with one new index for
+ * them all (a program that drops a set of attributes at once): how many
+ * went. */
+size_t ca_ad_delete_all(ca_ad *ad, const ca_name *const *which, size_t n);
 /* Put back an attribute of ad as it was when *saved was copied from its
  * entry (ad's own, not another's), after ca_ad_set changed it: what a
  * program that sets values for a while remembers, without making the

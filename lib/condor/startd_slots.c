@@ -301,11 +301,16 @@ ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
 	d->pol = p->pol;
 	d->st = CA_S_UNCLAIMED;
 	d->ac = CA_A_IDLE;
+	/* the partitionable slot's times in each state and activity, and
+	 * what makes it one, go at once */
+	const ca_name *gone[CA_S_NSTATES * CA_A_NACTS + 2];
+	size_t ng = 0;
 	for (int st = 0; st < CA_S_NSTATES; st++)
 		for (int ac = 0; ac < CA_A_NACTS; ac++)
-			ca_ad_delete(d->ad, sd->tt[st][ac]);
-	del(sd, d, A_PSLOT);
-	del(sd, d, A_BFDEST);
+			gone[ng++] = sd->tt[st][ac];
+	gone[ng++] = sd->n[A_PSLOT];
+	gone[ng++] = sd->n[A_BFDEST];
+	ca_ad_delete_all(d->ad, gone, ng);
 	const char *pn = slot_name(sd, p), *at = strchr(pn, '@');
 	strbuf_reset(&sd->tmp);
 	strbuf_add(&sd->tmp, pn, at ? (size_t)(at - pn) : strlen(pn));

@@ -171,8 +171,7 @@ ca_sd_begin_claim(ca_startd *sd, struct slot *s)
 {
 	static const int held[] = { A_HELDJOB, A_HOLDREASON, A_HOLDCODE, A_HOLDSUB };
 
-	for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
-		del(sd, s, held[i]);
+	del_all(sd, s, held, sizeof held / sizeof held[0]);
 	set_real(sd, s, A_CURRENTRANK, ca_sd_slot_rank(sd, s, job_of(sd, s)));
 	set_int(sd, s, A_CLAIMSTART, s->clock);
 	set_int(sd, s, A_CLAIMJOBSTARTS, 0);
@@ -190,8 +189,7 @@ end_claim(ca_startd *sd, struct slot *s)
 		A_TJOBSUSP, A_TCLAIMRUN, A_TCLAIMSUSP, A_RETLEFT, A_EVICTION, A_GONE
 	};
 
-	for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
-		del(sd, s, gone[i]);
+	del_all(sd, s, gone, sizeof gone / sizeof gone[0]);
 	s->gone = false;
 	set_real(sd, s, A_CURRENTRANK, 0.0);
 }
@@ -204,8 +202,7 @@ ca_sd_drop_preempting(ca_startd *sd, struct slot *s)
 		A_PMATCHTIME, A_PCLAIMTIME
 	};
 
-	for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
-		del(sd, s, gone[i]);
+	del_all(sd, s, gone, sizeof gone / sizeof gone[0]);
 	ca_sd_publish_requirements(sd, s);
 }
 
@@ -562,9 +559,9 @@ ca_sd_claim_preempting(ca_startd *sd, struct slot *s, const char *how)
 void
 ca_sd_stop_draining(ca_startd *sd, struct slot *s)
 {
-	del(sd, s, A_DRAINING);
-	del(sd, s, A_DRAINHOW);
-	del(sd, s, A_DRAINRESUME);
+	static const int gone[] = { A_DRAINING, A_DRAINHOW, A_DRAINRESUME };
+
+	del_all(sd, s, gone, sizeof gone / sizeof gone[0]);
 }
 
 /* Why the running job is in retirement, or NULL when it is not. */

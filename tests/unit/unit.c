@@ -32,6 +32,21 @@ unit_check(int ok, const char *expr, const char *file, int line)
 	fprintf(stderr, "%s:%d: check failed: %s\n", file, line, expr);
 }
 
+uint64_t
+unit_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * UINT64_C(2685821657736338717);
+}
+
+unsigned
+unit_pick(uint64_t *s, unsigned n)
+{
+	return (unsigned)(unit_rand(s) >> 33) % n;
+}
+
 static int
 cmp_suite(const void *a, const void *b)
 {

@@ -3,6 +3,7 @@
 #ifndef UNIT_H
 #define UNIT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 typedef void (*unit_fn)(void);
@@ -16,5 +17,11 @@ extern int unit_failed, unit_passed;
 	static void name(void)
 
 #define CHECK(cond) unit_check(!!(cond), #cond, __FILE__, __LINE__)
+
+/* The next number of a suite's own deterministic sequence (xorshift64*),
+ * its state in *s (not 0), and one below n from it: randomized suites
+ * are the same every run. */
+uint64_t unit_rand(uint64_t *s);
+unsigned unit_pick(uint64_t *s, unsigned n);
 
 #endif

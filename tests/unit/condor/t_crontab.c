@@ -432,16 +432,12 @@ UNIT_SUITE(crontab_dst)
 
 /* ---- brute force ---- */
 
-/* A tiny deterministic generator (xorshift64*). */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
 static uint64_t
 rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ull;
+	return unit_rand(&rng_state);
 }
 
 static int

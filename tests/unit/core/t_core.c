@@ -792,6 +792,45 @@ UNIT_SUITE(core_spellings)
 	ca_ad_free(ad);
 }
 
+/* Deleting a set of names at once leaves the ad as deleting them one by
+ * one does, with the rest in their order: names it lacks, a name given
+ * twice, every name, a packed ad, an ad with an index, more names than
+ * a batch; each name it had counts as a change. */
+UNIT_SUITE(core_delete_all)
+{
+	uint64_t rng = 0x6a09e667f3bcc909u;
+	char name[32];
+	const ca_name *nm[150];
+	for (int i = 0; i < 150; i++) {
+		snprintf(name, sizeof name, "Del%d", i);
+		nm[i] = ca_intern(name, strlen(name));
+	}
+	for (int round = 0; round < 200; round++) {
+		int size = round % 3 == 0 ? 5 : round % 3 == 1 ? 40 : 120;
+		ca_ad *one = ca_ad_new();
+		for (int i = 0; i < size; i++)
+			ca_ad_set(one, nm[i], NULL, ca_expr_lit(one->arena, ca_int(i)));
+		ca_ad_trim(one);
+		ca_ad *all = round % 2 ? ca_ad_pack(one) : ca_ad_copy(one);
+		const ca_name *which[150];
+		size_t n = unit_pick(&rng, 150);
+		for (size_t k = 0; k < n; k++)
+			which[k] = nm[unit_pick(&rng, 150)];
+		uint32_t v0 = all->version;
+		size_t had = 0;
+		for (size_t k = 0; k < n; k++)
+			had += ca_ad_delete(one, which[k]);
+		CHECK(ca_ad_delete_all(all, which, n) == had);
+		CHECK(all->n == one->n && (all->version != v0) == (had > 0));
+		for (uint32_t i = 0; i < one->n; i++)
+			CHECK(ca_attr_name(&all->attrs[i]) == ca_attr_name(&one->attrs[i]));
+		for (int i = 0; i < 150; i++)
+			CHECK((ca_ad_find(all, nm[i]) != NULL) == (ca_ad_find(one, nm[i]) != NULL));
+		ca_ad_free(one);
+		ca_ad_free(all);
+	}
+}
+
 /* A copy holds the literals of its source as values, whether the source
  * holds them so or as nodes (its own or the store's), and makes no node
  * in the source; a list and an expression stay nodes. The copy prints as

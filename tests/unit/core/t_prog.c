@@ -13,10 +13,7 @@ static uint64_t seed = UINT64_C(0x2545f4914f6cdd1d);
 static unsigned
 pick(unsigned n)
 {
-	seed ^= seed >> 12;
-	seed ^= seed << 25;
-	seed ^= seed >> 27;
-	return (unsigned)((seed * UINT64_C(2685821657736338717)) >> 33) % n;
+	return unit_pick(&seed, n);
 }
 
 static const char *const leaves[] = {

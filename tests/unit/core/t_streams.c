@@ -1131,10 +1131,7 @@ static uint64_t lit_rng = 0x9e3779b97f4a7c15u;
 static unsigned
 lit_pick(unsigned n)
 {
-	lit_rng ^= lit_rng << 13;
-	lit_rng ^= lit_rng >> 7;
-	lit_rng ^= lit_rng << 17;
-	return (unsigned)(lit_rng % n);
+	return unit_pick(&lit_rng, n);
 }
 
 static const char *
