@@ -632,16 +632,10 @@ ca_ad_lookup(const ca_ad *ad, const char *name)
 	return at ? ca_attr_expr(ad, at) : NULL;
 }
 
-void
-ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
+/* name, which ad lacks, added to it holding e: its entry. */
+static ca_attr *
+add_entry(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
-	ca_attr *at = ca_ad_find(ad, name);
-
-	ca_ad_changed(ad, name);
-	if (at) {
-		ca_attr_set_expr(at, e);
-		return;
-	}
 	/* An ad that shares its shape's index and has just its names takes
 	 * the shape of its names with this one (shape_next) and its index.
 	 * Otherwise it keeps its index for a few names more (a slot's
@@ -667,8 +661,9 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 		} else if (ad->index)
 			index_build(ad);
 	}
-	at = &ad->attrs[ad->n++];
-	at->name_id = spell ? ca_intern_spelling(name, spell, strlen(spell)) : name->id;
+	ca_attr *at = &ad->attrs[ad->n++];
+	at->name_id = spell == NULL || spell == name->spell ? name->id :
+	    ca_intern_spelling(name, spell, strlen(spell));
 	at->busy = 0;
 	ca_attr_set_expr(at, e);
 	uint32_t to = grow ? shape_next(ad->shape, name, ad->attrs, ad->n) : 0;
@@ -677,9 +672,9 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 		ad->shape = to;
 		ad->index = sh->index;
 		ad->icap = sh->icap;
-		return;
+		return at;
 	}
-	if (ad->n > CA_INDEX_FROM && sh == NULL) {
+	if (ad->n > CA_INDEX_FROM && sh == NULL) {	/* index_build may move the table */
 		if (ad->n * 2 + 2 > ad->icap)
 			index_build(ad);
 		else {
@@ -689,6 +684,19 @@ ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 			ad->index[j] = (name->hash & index_tags(ad->icap)) | ad->n;
 		}
 	}
+	return &ad->attrs[ad->n - 1];
+}
+
+void
+ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
+{
+	ca_attr *at = ca_ad_find(ad, name);
+
+	ca_ad_changed(ad, name);
+	if (at)
+		ca_attr_set_expr(at, e);
+	else
+		(void)add_entry(ad, name, spell, e);
 }
 
 /* A new last entry named name_id in ad, whose own table has no index
@@ -764,14 +772,18 @@ ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n)
 static const ca_expr placeholder = { .node = CA_N_LIT };
 
 ca_attr *
+ca_ad_entry_new(ca_ad *ad, const ca_name *name, const char *spell)
+{
+	ca_ad_changed(ad, name);
+	return add_entry(ad, name, spell, (ca_expr *)(uintptr_t)&placeholder);
+}
+
+ca_attr *
 ca_ad_entry(ca_ad *ad, const ca_name *name, const char *spell)
 {
 	ca_attr *at = ca_ad_find(ad, name);
 
-	if (at != NULL)
-		return at;
-	ca_ad_set(ad, name, spell, (ca_expr *)(uintptr_t)&placeholder);
-	return ca_ad_find(ad, name);
+	return at != NULL ? at : ca_ad_entry_new(ad, name, spell);
 }
 
 void

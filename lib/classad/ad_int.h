@@ -110,6 +110,8 @@ ca_attr_keep_src(ca_attr *at, const char *text, size_t n)
 /* The entry of name in ad, added (spelled spell, holding nothing yet: the
  * caller fills it) if ad has none. */
 ca_attr *ca_ad_entry(ca_ad *ad, const ca_name *name, const char *spell);
+/* The same for a name the caller has just looked for in ad, in vain. */
+ca_attr *ca_ad_entry_new(ca_ad *ad, const ca_name *name, const char *spell);
 
 /* The literal node of text s[0..n) kept as one literal (ca_ad_append_src),
  * in arena a. */

@@ -33,7 +33,7 @@ set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v, bool own)
 		return true;
 	}
 	if (at == NULL)
-		at = ca_ad_entry(ad, name, spell);
+		at = ca_ad_entry_new(ad, name, spell);
 	else
 		ca_ad_changed(ad, name);
 	ca_attr_put_value(at, v);

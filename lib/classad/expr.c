@@ -196,7 +196,7 @@ ca_ad_copy_attr(ca_ad *dst, const ca_ad *src, const ca_attr *at)
 		v = ca_value_copy_into(dst->arena, v);
 		ca_attr *to = ca_ad_find(dst, nm);
 		if (to == NULL)
-			to = ca_ad_entry(dst, nm, ca_attr_spell(at));
+			to = ca_ad_entry_new(dst, nm, ca_attr_spell(at));
 		else
 			ca_ad_changed(dst, nm);
 		ca_attr_put_value(to, v);
