@@ -459,6 +459,7 @@ event(ca_schedd *q, const ca_ad *job, int num, int64_t t)
 	int64_t c = -1, p = -1;
 	bool nice;
 
+	ca_ad_reserve(ev, 16, 512);	/* room for what an event says */
 	ca_set_str(ev, "MyType", event_type(num));
 	ca_set_int(ev, "EventTypeNumber", num);
 	ca_set_int(ev, "EventTime", t);
