@@ -778,6 +778,16 @@ ca_ad_entry_new(ca_ad *ad, const ca_name *name, const char *spell)
 	return add_entry(ad, name, spell, (ca_expr *)(uintptr_t)&placeholder);
 }
 
+void
+ca_ad_put_value(ca_ad *ad, const ca_name *name, const char *spell, ca_attr *at, ca_value v)
+{
+	if (at == NULL)
+		at = ca_ad_entry_new(ad, name, spell);
+	else
+		ca_ad_changed(ad, name);
+	ca_attr_put_value(at, v);
+}
+
 ca_attr *
 ca_ad_entry(ca_ad *ad, const ca_name *name, const char *spell)
 {
@@ -818,7 +828,7 @@ ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *spell, const char *s, 
 	attr_keep_src(at, ad->arena, s, n, false);
 }
 
-/* names deleted in one pass (ca_ad_delete_all takes more a batch at a time) */
+/* names deleted in one pass (ca_ad_delete_all takes more, a batch at a time) */
 #define DELETE_BATCH 64
 
 size_t

@@ -112,6 +112,10 @@ ca_attr_keep_src(ca_attr *at, const char *text, size_t n)
 ca_attr *ca_ad_entry(ca_ad *ad, const ca_name *name, const char *spell);
 /* The same for a name the caller has just looked for in ad, in vain. */
 ca_attr *ca_ad_entry_new(ca_ad *ad, const ca_name *name, const char *spell);
+/* name (spelled spell) of ad holds v, a value an entry can hold
+ * (ca_attr_fits) whose bytes live as long as ad: at, ad's entry of name
+ * the caller looked up, or a new one when that is NULL. */
+void ca_ad_put_value(ca_ad *ad, const ca_name *name, const char *spell, ca_attr *at, ca_value v);
 
 /* The literal node of text s[0..n) kept as one literal (ca_ad_append_src),
  * in arena a. */

@@ -32,11 +32,7 @@ set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v, bool own)
 		ca_ad_set(ad, name, spell, ca_expr_lit(ad->arena, v));
 		return true;
 	}
-	if (at == NULL)
-		at = ca_ad_entry_new(ad, name, spell);
-	else
-		ca_ad_changed(ad, name);
-	ca_attr_put_value(at, v);
+	ca_ad_put_value(ad, name, spell, at, v);
 	return true;
 }
 

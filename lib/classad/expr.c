@@ -194,12 +194,7 @@ ca_ad_copy_attr(ca_ad *dst, const ca_ad *src, const ca_attr *at)
 	if (ca_attr_lit(at, &v) && v.kind != CA_LIST && v.kind != CA_AD && ca_attr_fits(v)) {
 		const ca_name *nm = ca_attr_name(at);
 		v = ca_value_copy_into(dst->arena, v);
-		ca_attr *to = ca_ad_find(dst, nm);
-		if (to == NULL)
-			to = ca_ad_entry_new(dst, nm, ca_attr_spell(at));
-		else
-			ca_ad_changed(dst, nm);
-		ca_attr_put_value(to, v);
+		ca_ad_put_value(dst, nm, ca_attr_spell(at), ca_ad_find(dst, nm), v);
 		return;
 	}
 	ca_ad_set(dst, ca_attr_name(at), ca_attr_spell(at),
