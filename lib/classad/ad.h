@@ -145,6 +145,14 @@ ca_attr_fits(ca_value v)
 	}
 }
 
+/* Whether an entry holds v as its value rather than in a node
+ * (ca_attr_put_value): no list or ad, and it fits. */
+static inline bool
+ca_attr_holds(ca_value v)
+{
+	return v.kind != CA_LIST && v.kind != CA_AD && ca_attr_fits(v);
+}
+
 /* The value an entry holds (CA_LIT_VALUE). */
 static inline ca_value
 ca_attr_value(const ca_attr *at)
@@ -340,8 +348,8 @@ void ca_ad_append_src(ca_ad *ad, const ca_name *name, const char *s, size_t n);
  * spelled as ca_ad_set spells. */
 void ca_ad_set_src(ca_ad *ad, const ca_name *name, const char *spell, const char *s, size_t n);
 /* A reader that has copied the lines of ad, as it completes it, to t (in
- * ad's arena, or t says where they stay), each exactly as the long format's writer prints that
- * attribute, keeps them with it: the writer then copies them while the ad
+ * ad's arena, or t says where they stay), each exactly as the long
+ * format's writer prints that attribute, keeps them with it: the writer then copies them while the ad
  * does not change, and after a change still copies the runs of lines whose
  * attributes are kept as text there (ca_ad_lines). */
 void ca_ad_keep_text(ca_ad *ad, struct ca_ad_text *t);

@@ -28,7 +28,7 @@ set_lit(ca_ad *ad, const ca_name *name, const char *spell, ca_value v, bool own)
 		ca_ad_changed(ad, name);
 		return true;
 	}
-	if (v.kind == CA_LIST || v.kind == CA_AD || !ca_attr_fits(v)) {
+	if (!ca_attr_holds(v)) {
 		ca_ad_set(ad, name, spell, ca_expr_lit(ad->arena, v));
 		return true;
 	}

@@ -191,7 +191,7 @@ ca_ad_copy_attr(ca_ad *dst, const ca_ad *src, const ca_attr *at)
 	 * held as its value: reading it then fetches no node, and src's
 	 * value gets none made */
 	ca_value v;
-	if (ca_attr_lit(at, &v) && v.kind != CA_LIST && v.kind != CA_AD && ca_attr_fits(v)) {
+	if (ca_attr_lit(at, &v) && ca_attr_holds(v)) {
 		const ca_name *nm = ca_attr_name(at);
 		v = ca_value_copy_into(dst->arena, v);
 		ca_ad_put_value(dst, nm, ca_attr_spell(at), ca_ad_find(dst, nm), v);

@@ -432,15 +432,18 @@ del(ca_startd *sd, struct slot *s, int a)
 	ca_ad_delete(s->ad, sd->n[a]);
 }
 
-/* del of attributes a[0..n) (at most 32), at once. */
+/* del of attributes a[0..n), 32 at once. */
 static inline void
 del_all(ca_startd *sd, struct slot *s, const int *a, size_t n)
 {
 	const ca_name *nm[32];
 
-	for (size_t i = 0; i < n && i < 32; i++)
-		nm[i] = sd->n[a[i]];
-	ca_ad_delete_all(s->ad, nm, n < 32 ? n : 32);
+	for (size_t i = 0; i < n; i += 32) {
+		size_t k = n - i < 32 ? n - i : 32;
+		for (size_t j = 0; j < k; j++)
+			nm[j] = sd->n[a[i + j]];
+		ca_ad_delete_all(s->ad, nm, k);
+	}
 }
 
 static inline bool
