@@ -368,13 +368,18 @@ step_machine(ca_smachine *m)
 	return false;
 }
 
+/* Names a slot stepped gets room for as it is read: the policy the startd
+ * publishes into it and a claim's attributes, added to every slot of a
+ * dump; so its table need not move to take them. */
+#define SLOT_ROOM	32
+
 /* Called with each machine read; true when it keeps the machine. */
 typedef bool (*machine_fn)(ca_smachine *m);
 
 /* The slot ads, or machine descriptions, of every input: files, else
  * standard input. fn(ad, path, line) gets each ad read. */
 static void
-read_ads(void (*fn)(ca_ad *ad, const char *path, int line), ca_format *fmt)
+read_ads(void (*fn)(ca_ad *ad, const char *path, int line), ca_format *fmt, uint32_t room)
 {
 	for (int f = 0; f < (opt.nfiles ? opt.nfiles : 1); f++) {
 		const char *path = opt.nfiles ? opt.files[f] : "-";
@@ -385,6 +390,7 @@ read_ads(void (*fn)(ca_ad *ad, const char *path, int line), ca_format *fmt)
 			slots_lost = true;
 			continue;
 		}
+		ca_reader_room(r, room);
 		while (cli_next_ad(r, &ad, &slots_lost))
 			fn(ad, path, ca_reader_ad_line(r));
 		if (fmt != NULL && f == 0)
@@ -437,7 +443,7 @@ static void
 read_slots(machine_fn fn, ca_format *fmt)
 {
 	machine_done = fn;
-	read_ads(add_slot, fmt);
+	read_ads(add_slot, fmt, fn == step_machine ? SLOT_ROOM : 0);
 	slots_end();
 }
 
@@ -560,6 +566,7 @@ part_run(void *arg, ca_reader *r, const char *path, FILE *out, strbuf *st)
 	if (out != NULL)
 		writer = ca_writer_open(out, CA_FMT_LONG, false);
 	machine_done = step_machine;
+	ca_reader_room(r, SLOT_ROOM);
 	while (cli_next_ad(r, &ad, &slots_lost)) {
 		add_slot(ad, path, ca_reader_ad_line(r));
 		ads++;
@@ -906,7 +913,7 @@ run(void)
 {
 	if (opt.init) {
 		out_open(cli_common.out);
-		read_ads(init_add, NULL);
+		read_ads(init_add, NULL, 0);
 		init_all();
 		out_close(!slots_lost);
 	} else if (opt.timeline) {

@@ -220,9 +220,12 @@ ca_intern_at_cleanup(void (*fn)(void))
 	}
 }
 
+static void spare_free(void);
+
 void
 ca_intern_cleanup(void)
 {
+	spare_free();
 	ca_str_shared_cleanup();
 	for (size_t i = 0; i < sizeof cleanups / sizeof cleanups[0]; i++)
 		if (cleanups[i] != NULL) {
@@ -253,6 +256,49 @@ ca_intern_cleanup(void)
 /* names an ad sharing its shape's index may have beyond the shape's */
 #define EXTRAS_MAX 8
 
+/*
+ * Ads freed, kept for the next ones made: a filter frees each ad before it
+ * reads the next, mostly as large, which then takes the freed one's table
+ * and arena chunk rather than asking malloc for blocks of kilobytes (a
+ * tenth of a cheap ad's cost). A few, not large ones. Not under
+ * CA_SELFCHECK, where an ad used after it was freed must stay a fault.
+ */
+#define SPARE_ADS	16
+#define SPARE_TABLE_MAX	1024	/* attributes */
+#define SPARE_ARENA_MAX	((size_t)64 << 10)
+static struct {
+	struct ca_owned_ad *at[SPARE_ADS];
+	int n;
+} spare;
+
+static void
+spare_free(void)
+{
+	while (spare.n > 0) {
+		struct ca_owned_ad *o = spare.at[--spare.n];
+		free(o->ad.attrs);
+		ca_arena_free(&o->arena);
+		free(o);
+	}
+}
+
+/* Keep the freed ad o if there is room: true when kept. */
+static bool
+spare_keep(struct ca_owned_ad *o)
+{
+#ifdef CA_SELFCHECK
+	(void)o;
+	return false;
+#else
+	if (spare.n == SPARE_ADS || ca_table_of(&o->ad) != CA_TABLE_HEAP || o->ad.cap > SPARE_TABLE_MAX ||
+	    o->arena.total > SPARE_ARENA_MAX)
+		return false;
+	ca_arena_reset(&o->arena);
+	spare.at[spare.n++] = o;
+	return true;
+#endif
+}
+
 /* The index of an ad's attributes is open addressing over their places,
  * not a ca_dict: ca_ad_find is the evaluation's hottest lookup, and an ad
  * nested in an arena could not free a dict's memory. */
@@ -261,8 +307,18 @@ ca_intern_cleanup(void)
 ca_ad *
 ca_ad_new(void)
 {
-	struct ca_owned_ad *o = ca_xcalloc(1, sizeof *o);
+	struct ca_owned_ad *o;
 
+	if (spare.n > 0) {
+		/* an empty ad with the table and arena chunk of a freed one */
+		o = spare.at[--spare.n];
+		ca_attr *attrs = o->ad.attrs;
+		uint32_t cap = o->ad.cap;
+		memset(&o->ad, 0, sizeof o->ad);
+		o->ad.attrs = attrs;
+		o->ad.cap = cap;
+	} else
+		o = ca_xcalloc(1, sizeof *o);
 	o->ad.arena = &o->arena;
 	o->ad.own_arena = true;
 	o->ad.stamp = ++ca_stamps_;
@@ -298,6 +354,8 @@ ca_ad_free(ca_ad *ad)
 	if (ad == NULL || !ad->own_arena)
 		return;
 	struct ca_owned_ad *o = (struct ca_owned_ad *)ad;
+	if (spare_keep(o))
+		return;
 	if (ca_table_of(ad) == CA_TABLE_HEAP)
 		free(ad->attrs);
 	ca_arena_free(&o->arena);
@@ -520,52 +578,57 @@ ca_ad_reserve(ca_ad *ad, uint32_t n, size_t bytes)
 {
 	if (ad->n != 0 || ca_table_of(ad) == CA_TABLE_FIXED || n == 0 || n > UINT32_MAX / 4)
 		return;
-	table_resize(ad, n, 0);
+	/* a table a freed ad left (ca_ad_new) serves if not much larger */
+	if (ad->cap < n || ad->cap - n > n / 4 + 16)
+		table_resize(ad, n, 0);
 	ca_arena_reserve(ad->arena, bytes < 65536 ? bytes : 65536);
 }
 
 void
 ca_ad_trim(ca_ad *ad)
 {
-	ca_ad_trim_shaped(ad, ca_ad_shape_of(ad->attrs, ad->n));
+	ca_ad_trim_shaped(ad, ca_ad_shape_of(ad->attrs, ad->n), 0);
 }
 
-/* ad's table for shape: a shaped ad shares the shape's index. */
+/* ad's table for shape, with room for `room` names more (and not twice
+ * that): a shaped ad shares the shape's index. */
 static void
-shape_table(ca_ad *ad, uint32_t shape)
+shape_table(ca_ad *ad, uint32_t shape, uint32_t room)
 {
+	uint32_t cap = ad->n + room;
+
 	ad->shape = shape;
 	if (ca_table_of(ad) != CA_TABLE_HEAP || ad->n == 0)
 		return;
 	if (ad->shape != 0) {
-		/* the shape's index, and a table of just the attributes */
+		/* the shape's index, and a table of the attributes */
 		const struct ca_shape *sh = &shapes.at.at[ad->shape - 1];
-		if (ad->cap != ad->n || ad->icap != 0)
-			table_resize(ad, ad->n, 0);
+		if (ad->cap < cap || ad->cap - cap > room || ad->icap != 0)
+			table_resize(ad, cap, 0);
 		ad->index = sh->index;
 		ad->icap = sh->icap;
 		if (sh->index)
 			ad->table |= CA_TABLE_SHARED_INDEX;
 		return;
 	}
-	if (ad->cap == ad->n)
+	if (ad->cap <= cap + room)	/* not grown: an ad without a shape is rare */
 		return;
 	uint32_t *old = ad->index;
 	if (old == NULL) {
-		table_resize(ad, ad->n, 0);
+		table_resize(ad, cap, 0);
 		return;
 	}
 	/* the index sits after the attributes: move it down, then shrink */
-	memmove(ad->attrs + ad->n, old, ad->icap * sizeof *old);
-	ad->index = (uint32_t *)(ad->attrs + ad->n);
-	table_resize(ad, ad->n, ad->icap);
+	memmove(ad->attrs + cap, old, ad->icap * sizeof *old);
+	ad->index = (uint32_t *)(ad->attrs + cap);
+	table_resize(ad, cap, ad->icap);
 }
 
 void
-ca_ad_trim_shaped(ca_ad *ad, uint32_t shape)
+ca_ad_trim_shaped(ca_ad *ad, uint32_t shape, uint32_t room)
 {
 	ad->stamp = ++ca_stamps_;	/* complete: what was appended counts */
-	shape_table(ad, shape);
+	shape_table(ad, shape, room);
 }
 
 void
@@ -576,7 +639,7 @@ ca_ad_reshape(ca_ad *ad)
 	if ((sh != NULL && sh->n == ad->n) || ad->n == 0 || ca_table_of(ad) != CA_TABLE_HEAP ||
 	    shapes.at.n >= SHAPES_MAX)
 		return;
-	shape_table(ad, ca_ad_shape_of(ad->attrs, ad->n));
+	shape_table(ad, ca_ad_shape_of(ad->attrs, ad->n), 0);
 }
 
 void
@@ -690,8 +753,12 @@ add_entry(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 void
 ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 {
-	ca_attr *at = ca_ad_find(ad, name);
+	ca_ad_set_found(ad, ca_ad_find(ad, name), name, spell, e);
+}
 
+void
+ca_ad_set_found(ca_ad *ad, ca_attr *at, const ca_name *name, const char *spell, ca_expr *e)
+{
 	ca_ad_changed(ad, name);
 	if (at)
 		ca_attr_set_expr(at, e);

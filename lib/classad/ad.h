@@ -311,6 +311,10 @@ void ca_ad_free(ca_ad *ad);
  * used); another spelling is numbered (ca_intern_spelling), so it need not
  * live on. (ca_ad_set_copy in expr.h copies an expression from elsewhere.) */
 void ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, struct ca_expr *e);
+/* ca_ad_set by a caller that has just looked for name in ad: at is what
+ * ca_ad_find answered (NULL: the name is added without a second look). */
+void ca_ad_set_found(ca_ad *ad, ca_attr *at, const ca_name *name, const char *spell,
+    struct ca_expr *e);
 ca_attr *ca_ad_find_slow(const ca_ad *ad, const ca_name *name);
 /* The attribute name of ad, or NULL. Ads of one shape list the same names
  * in the same order, so the place the name was last found in an ad of
@@ -375,9 +379,9 @@ ca_ad_text(const ca_ad *ad, size_t *len)
  * and find its shape (ads read from one stream mostly share a few); ads of
  * one shape share one hash index. */
 void ca_ad_trim(ca_ad *ad);
-/* The same, when the caller knows that ad has the names of shape (a
- * shape number, not 0), in that order. */
-void ca_ad_trim_shaped(ca_ad *ad, uint32_t shape);
+/* The same, for the shape (a number, 0 for none) of ad's names, which
+ * the caller knows; room for `room` names more is kept (ca_reader_room). */
+void ca_ad_trim_shaped(ca_ad *ad, uint32_t shape, uint32_t room);
 /* A deletion takes an ad's shape away (the places after it moved), and
  * names added after its shape's are found more slowly (and make a copy
  * find its shape afresh): this gives ad the shape of the names it has

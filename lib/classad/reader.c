@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "ad.h"
+#include "ad_int.h"
 #include "arena.h"
 #include "parser.h"
 #include "print.h"
@@ -691,10 +692,9 @@ ca_reader_next(ca_reader *r, ca_ad **out, ca_diag *err)
 			ca_ad *p = ca_ad_pack(*out);
 			ca_ad_free(*out);
 			*out = p;
-		} else if (hint != 0)
-			ca_ad_trim_shaped(*out, hint);
-		else
-			ca_ad_trim(*out);
+		} else
+			ca_ad_trim_shaped(*out, hint != 0 ? hint :
+			    ca_ad_shape_of((*out)->attrs, (*out)->n), r->room);
 		r->shape.id = (*out)->shape;	/* the long reader's shape is this ad's */
 	}
 	return rc;
@@ -711,6 +711,12 @@ void
 ca_reader_mem_stays(ca_reader *r)
 {
 	r->mem_stays = r->fd < 0;
+}
+
+void
+ca_reader_room(ca_reader *r, uint32_t names)
+{
+	r->room = names < 1024 ? names : 1024;
 }
 
 /* Texts longer than this are parsed each time: they are rarely repeated.

@@ -59,6 +59,11 @@ void ca_reader_pack(ca_reader *r);
  * the next is read): an ad of the long format keeps its lines where they
  * are in that memory, rather than a copy in its arena. */
 void ca_reader_mem_stays(ca_reader *r);
+/* Ads read get room in their tables for this many names more than they
+ * were read with: for a program that adds some to every ad it reads (a
+ * startd publishing its policy into its slots), which then need not move
+ * a table grown full. Not for ads a program holds (ca_reader_pack). */
+void ca_reader_room(ca_reader *r, uint32_t names);
 /* The format in use (after detection, known once the first ad is read). */
 ca_format ca_reader_format(const ca_reader *r);
 /* 1-based line where the last ad returned starts. */

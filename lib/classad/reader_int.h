@@ -67,6 +67,7 @@ struct ca_reader {
 	bool borrowed;		/* buf is the caller's memory */
 	bool mem_stays;		/* it outlives the ads (ca_reader_mem_stays) */
 	bool pack;		/* ca_reader_pack */
+	uint32_t room;		/* names an ad gets room for (ca_reader_room) */
 	/* long: the names of the last ad, in order, as it spelled them
 	 * (the spellings interned). While an ad has only names of it, in its
 	 * order (in_shape), up to shape.at[spos], a name spelled as one of

@@ -152,6 +152,14 @@ wr_long(strbuf *sb, const ca_ad *ad)
 	for (uint32_t i = 0; i < ad->n; i++) {
 		size_t n;
 		const ca_attr *at = &ad->attrs[i];
+		/* most lines: a literal kept as its text on its line, which
+		 * follows the last line taken (see lines_take) */
+		if (at->kind_ == CA_KIND_SRC && l.run != NULL &&
+		    (uintptr_t)at->u_.s - (uintptr_t)l.next == ca_attr_name(at)->len + 3 &&
+		    (uintptr_t)at->u_.s - (uintptr_t)l.at < (uintptr_t)(l.end - l.at)) {
+			l.next = at->u_.s + at->x_ + 1;
+			continue;
+		}
 		const char *s = attr_spell(at, &n);
 		/* a literal kept as its text is written as it came; an
 		 * expression many ads share is printed once */

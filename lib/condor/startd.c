@@ -353,8 +353,8 @@ ca_sd_publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca
 			pub->same = cur;
 		return;
 	}
-	ca_ad_set(s->ad, n, spell, pub->shared != NULL ? (ca_expr *)(uintptr_t)pub->shared :
-	    ca_expr_copy(s->ad->arena, e));
+	ca_ad_set_found(s->ad, at, n, spell, pub->shared != NULL ?
+	    (ca_expr *)(uintptr_t)pub->shared : ca_expr_copy(s->ad->arena, e));
 }
 
 /* The policy expressions and STARTD_ATTRS, as the configuration has them. */

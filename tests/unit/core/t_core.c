@@ -792,6 +792,18 @@ UNIT_SUITE(core_spellings)
 	ca_ad_free(ad);
 }
 
+/* nm[i] is the name prefix followed by i, for i below n. */
+static void
+intern_numbered(const ca_name **nm, int n, const char *prefix)
+{
+	char name[32];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "%s%d", prefix, i);
+		nm[i] = ca_intern(name, strlen(name));
+	}
+}
+
 /* Deleting a set of names at once leaves the ad as deleting them one by
  * one does, with the rest in their order: names it lacks, a name given
  * twice, every name, a packed ad, an ad with an index, more names than
@@ -799,12 +811,8 @@ UNIT_SUITE(core_spellings)
 UNIT_SUITE(core_delete_all)
 {
 	uint64_t rng = 0x6a09e667f3bcc909u;
-	char name[32];
 	const ca_name *nm[150];
-	for (int i = 0; i < 150; i++) {
-		snprintf(name, sizeof name, "Del%d", i);
-		nm[i] = ca_intern(name, strlen(name));
-	}
+	intern_numbered(nm, 150, "Del");
 	for (int round = 0; round < 200; round++) {
 		int size = round % 3 == 0 ? 5 : round % 3 == 1 ? 40 : 120;
 		ca_ad *one = ca_ad_new();
@@ -829,6 +837,67 @@ UNIT_SUITE(core_delete_all)
 		ca_ad_free(one);
 		ca_ad_free(all);
 	}
+}
+
+/* An ad freed lends its table and arena chunk to the next one made: that
+ * one starts empty (no names, shape, text or changes) and takes names,
+ * indexes and a larger size as a new one would; ca_ad_set_found adds or
+ * replaces as ca_ad_set does. */
+UNIT_SUITE(core_spare_ads)
+{
+	uint64_t rng = 0xbb67ae8584caa73bu;
+	const ca_name *nm[300];
+	intern_numbered(nm, 300, "Spare");
+	for (int round = 0; round < 24; round++) {
+		/* some ads at once, freed in turn, of sizes small to large */
+		ca_ad *ads[24];
+		int held = 1 + (int)unit_pick(&rng, 24);
+		for (int k = 0; k < held; k++) {
+			ca_ad *ad = ads[k] = ca_ad_new();
+			CHECK(ad->n == 0 && ad->shape == 0 && ad->version == 0 && ad->text == NULL &&
+			    ad->index == NULL && ad->icap == 0);
+			for (int i = 0; i < 300; i += 7)
+				CHECK(ca_ad_find(ad, nm[i]) == NULL);
+			int size = (int)unit_pick(&rng, 300);
+			ca_ad_reserve(ad, (uint32_t)(size / 2 + 1), (size_t)size * 8);
+			for (int i = 0; i < size; i++) {
+				ca_attr *at = ca_ad_find(ad, nm[i]);
+				ca_ad_set_found(ad, at, nm[i], NULL, ca_expr_lit(ad->arena, ca_int(i)));
+			}
+			/* replaced, through both ways */
+			for (int i = 0; i < size; i += 3)
+				ca_ad_set_found(ad, ca_ad_find(ad, nm[i]), nm[i], NULL,
+				    ca_expr_lit(ad->arena, ca_int(-i)));
+			for (int i = 1; i < size; i += 3)
+				ca_ad_set(ad, nm[i], NULL, ca_expr_lit(ad->arena, ca_int(-i)));
+			if (round % 2)
+				ca_ad_trim(ad);
+			CHECK(ad->n == (uint32_t)size);
+			for (int i = 0; i < 300; i++) {
+				const ca_attr *at = ca_ad_find(ad, nm[i]);
+				ca_value v;
+				CHECK((at != NULL) == (i < size));
+				if (at != NULL)
+					CHECK(ca_attr_lit(at, &v) && v.kind == CA_INT &&
+					    v.u.i == (i % 3 == 2 ? i : -i));
+			}
+		}
+		for (int k = 0; k < held; k++)
+			ca_ad_free(ads[k]);
+	}
+
+	/* an arena reset keeps its chunk; reserved larger, a larger one */
+	ca_arena a = { 0 };
+	(void)ca_arena_alloc(&a, 100);
+	ca_arena_reset(&a);
+	ca_arena_reserve(&a, 512);
+	CHECK(a.total >= 512 && a.total < 8192);
+	ca_arena_reserve(&a, 8192);
+	CHECK(a.total == 8192);
+	char *p = ca_arena_alloc(&a, 8000);
+	memset(p, 1, 8000);
+	CHECK(a.total == 8192);
+	ca_arena_free(&a);
 }
 
 /* A copy holds the literals of its source as values, whether the source

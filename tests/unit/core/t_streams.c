@@ -1606,6 +1606,64 @@ UNIT_SUITE(streams_long_changed_lines)
 	ca_ctx_free(&cx);
 }
 
+/* Ads read with room for names more (ca_reader_room) keep it after they
+ * are read, packed ads excepted; and an ad whose literals kept as text
+ * follow each other on their lines writes the lines of those left, a
+ * deleted one's not, whether its lines were copied or stay where read. */
+UNIT_SUITE(streams_long_room_and_runs)
+{
+	static const char text[] =
+	    "RrA = 1\nRrB = 22\nRrC = \"three\"\nRrD = 4.5\nRrE = true\nRrF = 6\n\n";
+	static const char *const drop[] = { "RrA", "RrB", "RrC", "RrE", "RrF" };
+	ca_diag err;
+	strbuf out = STRBUF_INIT, want = STRBUF_INIT;
+
+	for (int mode = 0; mode < 3; mode++) {
+		ca_reader *r = ca_reader_open_mem("t", text, sizeof text - 1, CA_FMT_LONG, &err);
+		if (mode == 1)
+			ca_reader_mem_stays(r);
+		if (mode == 2)
+			ca_reader_pack(r);
+		ca_reader_room(r, 9);
+		ca_ad *ad;
+		CHECK(ca_reader_next(r, &ad, &err) == 1);
+		ca_reader_close(r);
+		CHECK(ad->n == 6);
+		CHECK(mode == 2 || ad->cap >= 6 + 9);
+		for (int i = 0; i < 9; i++)	/* the room taken: nothing moves */
+			ca_set_int(ad, i % 2 ? "RrOdd" : "RrEven", i);
+		CHECK(ad->n == 8);
+		ca_ad_free(ad);
+	}
+	/* each one deleted, and each two that follow each other */
+	for (int mode = 0; mode < 2; mode++)
+		for (size_t d = 0; d < 2 * (sizeof drop / sizeof drop[0]) - 1; d++) {
+			ca_reader *r = ca_reader_open_mem("t", text, sizeof text - 1, CA_FMT_LONG,
+			    &err);
+			if (mode)
+				ca_reader_mem_stays(r);
+			ca_ad *ad;
+			CHECK(ca_reader_next(r, &ad, &err) == 1);
+			ca_reader_close(r);
+			size_t a = d % 5, b = d < 5 ? a : a + 1;
+			strbuf_reset(&want);
+			for (const char *l = text; *l != '\n'; l = strchr(l, '\n') + 1) {
+				size_t len = (size_t)(strchr(l, '\n') - l) + 1;
+				if (strncmp(l, drop[a], 3) != 0 && strncmp(l, drop[b], 3) != 0)
+					strbuf_add(&want, l, len);
+			}
+			strbuf_addc(&want, '\n');
+			CHECK(ca_unset(ad, drop[a]));
+			if (b != a)
+				CHECK(ca_unset(ad, drop[b]));
+			long_text(ad, &out);
+			CHECK(strcmp(out.buf, want.buf) == 0);
+			ca_ad_free(ad);
+		}
+	strbuf_release(&out);
+	strbuf_release(&want);
+}
+
 /* How an ad is written does not depend on the ads read before it: the
  * first ad of a stream (its text grown as it was read, its expressions not
  * yet shared) writes a literal it read, and keeps its lines, as the same
