@@ -318,14 +318,20 @@ void ca_ad_set_found(ca_ad *ad, ca_attr *at, const ca_name *name, const char *sp
 ca_attr *ca_ad_find_slow(const ca_ad *ad, const ca_name *name);
 /* The attribute name of ad, or NULL. Ads of one shape list the same names
  * in the same order, so the place the name was last found in an ad of
- * this shape is checked first, inline; the hash index is the slow path. */
+ * this shape is checked first, inline, and so is its absence from an ad
+ * with just its shape's names (a shape's first names are its ads'); the
+ * hash index is the slow path. */
 static inline ca_attr *
 ca_ad_find(const ca_ad *ad, const ca_name *name)
 {
 	uint32_t k = ad->shape % CA_NAME_AT, h = name->at[k].pos;
 
-	if (name->at[k].shape == ad->shape && h < ad->n && ca_attr_is(&ad->attrs[h], name))
-		return &ad->attrs[h];
+	if (name->at[k].shape == ad->shape) {
+		if (h < ad->n && ca_attr_is(&ad->attrs[h], name))
+			return &ad->attrs[h];
+		if (h == CA_POS_ABSENT + ad->n && ad->shape != 0)
+			return NULL;
+	}
 	return ca_ad_find_slow(ad, name);
 }
 ca_attr *ca_ad_findn(const ca_ad *ad, const char *s, size_t len);	/* by text */
