@@ -113,13 +113,30 @@ ca_value_identical(ca_value a, ca_value b)
 	}
 }
 
+/* Eight bytes at a time: the names, machines and users programs hash are
+ * a few words long. */
 uint64_t
 ca_hash_bytes(uint64_t h, const char *s, size_t n)
 {
+	uint64_t w;
+
 	h = ca_hash_mix(h, n);
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
-	return h;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
+		h ^= h >> 29;
+	}
+	if (n >= 4) {	/* two words of four, overlapping */
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else if (n > 0)
+		w = (uint64_t)(unsigned char)s[0] << 16 | (uint64_t)(unsigned char)s[n / 2] << 8 |
+		    (unsigned char)s[n - 1];
+	else
+		w = 0;
+	return ca_hash_mix(h, w);
 }
 
 uint64_t
