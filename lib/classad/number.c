@@ -275,6 +275,18 @@ strtod_c(const char *s, char **end)
 	return strtod_l(s, end, c_locale);
 }
 
+/* m * 2^e, m below 2^54: exact, the result a normal double. */
+static double
+times_pow2(uint64_t m, int e)
+{
+	if (e < -1022 || e > 1023)
+		return ldexp((double)m, e);
+	uint64_t bits = (uint64_t)(e + 1023) << 52;
+	double p;
+	memcpy(&p, &bits, sizeof p);
+	return (double)m * p;
+}
+
 /* x rounded half to even to 53 bits, times 2^e2 (x > 0, the result a
  * normal double). */
 static double
@@ -283,12 +295,12 @@ round_to_double(u128 x, bool sticky, int e2)
 	int n = bits128(x), shift = n - 53;
 
 	if (shift <= 0)
-		return ldexp((double)(uint64_t)x, e2);
+		return times_pow2((uint64_t)x, e2);
 	u128 g = x & (((u128)1 << shift) - 1), half = (u128)1 << (shift - 1);
 	uint64_t m = (uint64_t)(x >> shift);
 	if (g > half || (g == half && (sticky || (m & 1))))
 		m++;
-	return ldexp((double)m, e2 + shift);	/* m == 2^53 is still exact */
+	return times_pow2(m, e2 + shift);	/* m == 2^53 is still exact */
 }
 
 bool
@@ -387,6 +399,48 @@ ca_strtod(const char *s, char **end)
 	return v;
 }
 
+/*
+ * The digits at *pp (before e) into *mant, eight at a time where they
+ * are, *nd counting those from the first that is not 0; *pp moves past
+ * them. False at a twentieth such digit (the caller reads the text the
+ * slow way). Eight bytes that are all digits are one number: each byte
+ * less '0', then pairs, fours and the eight combined in place (the first
+ * digit is the lowest byte).
+ */
+static inline bool
+take_digits(const char **pp, const char *e, uint64_t *mant, int *nd)
+{
+	const char *p = *pp;
+	const uint64_t highs = UINT64_C(0xf0f0f0f0f0f0f0f0);
+
+	while (e - p >= 8 && *nd <= 11) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		if (((w & highs) | ((w + UINT64_C(0x0606060606060606)) & highs) >> 4) !=
+		    UINT64_C(0x3333333333333333))
+			break;
+		uint64_t d = w - UINT64_C(0x3030303030303030);
+		d = (d * 10 + (d >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
+		d = (d * 100 + (d >> 16)) & UINT64_C(0x0000ffff0000ffff);
+		d = (d * 10000 + (d >> 32)) & UINT64_C(0xffffffff);
+		if (*mant != 0)
+			*nd += 8;
+		else
+			for (uint64_t x = d; x != 0; x /= 10)
+				(*nd)++;
+		*mant = *mant * 100000000 + d;
+		p += 8;
+	}
+	for (; p < e && ca_is_digit((unsigned char)*p); p++) {
+		if (*nd >= 19)
+			return false;
+		*mant = *mant * 10 + (unsigned)(*p - '0');
+		*nd += *mant != 0;
+	}
+	*pp = p;
+	return true;
+}
+
 double
 ca_real_of_text(const char *s, size_t n)
 {
@@ -395,20 +449,14 @@ ca_real_of_text(const char *s, size_t n)
 	int nd = 0, exp10 = 0;
 	double v;
 
-	for (; p < e && ca_is_digit((unsigned char)*p); p++) {
-		if (nd >= 19)
+	if (!take_digits(&p, e, &mant, &nd))
+		goto slow;
+	if (p < e && *p == '.') {
+		const char *f = ++p;
+		if (!take_digits(&p, e, &mant, &nd))
 			goto slow;
-		mant = mant * 10 + (unsigned)(*p - '0');
-		nd += mant != 0;
+		exp10 -= (int)(p - f);
 	}
-	if (p < e && *p == '.')
-		for (p++; p < e && ca_is_digit((unsigned char)*p); p++) {
-			if (nd >= 19)
-				goto slow;
-			mant = mant * 10 + (unsigned)(*p - '0');
-			nd += mant != 0;
-			exp10--;
-		}
 	if (p < e && (*p == 'e' || *p == 'E')) {
 		bool eneg = false;
 		int ev = 0, ed = 0;

@@ -1345,6 +1345,38 @@ UNIT_SUITE(core_kept_literal_read)
 /* A literal the long reader kept as text has the value the parser gives the
  * same text: integers up to the 18 digits it keeps, and reals whose integer
  * part is longer than any integer. */
+/* Decimal text reads as strtod reads it, to the bit: runs of digits of
+ * every length around the eight taken at once, leading zeros, a point,
+ * an exponent, more digits than a 64-bit significand holds. */
+UNIT_SUITE(core_real_of_text)
+{
+	uint64_t rng = 0x3c6ef372fe94f82bu;
+	char text[96];
+
+	for (int round = 0; round < 20000; round++) {
+		size_t n = 0;
+		unsigned zeros = unit_pick(&rng, 4) == 0 ? unit_pick(&rng, 10) : 0;
+		unsigned whole = unit_pick(&rng, 22), frac = unit_pick(&rng, 26);
+		for (unsigned i = 0; i < zeros; i++)
+			text[n++] = '0';
+		for (unsigned i = 0; i < whole; i++)
+			text[n++] = (char)('0' + unit_pick(&rng, 10));
+		if (n == 0 || unit_pick(&rng, 4) != 0) {
+			text[n++] = '.';
+			for (unsigned i = 0; i < (n == 1 ? frac + 1 : frac); i++)
+				text[n++] = (char)('0' + (i < 9 && zeros ? 0 : unit_pick(&rng, 10)));
+		}
+		if (unit_pick(&rng, 5) == 0)
+			n += (size_t)snprintf(text + n, sizeof text - n, "e%s%u",
+			    unit_pick(&rng, 2) ? "-" : "", unit_pick(&rng, 40));
+		text[n] = '\0';
+		double want = strtod(text, NULL), got = ca_real_of_text(text, n);
+		CHECK(memcmp(&want, &got, sizeof want) == 0);
+		if (memcmp(&want, &got, sizeof want) != 0)
+			fprintf(stderr, "  %s: %.17g, not %.17g\n", text, got, want);
+	}
+}
+
 UNIT_SUITE(core_kept_numbers)
 {
 	static const char *const lit[] = {
