@@ -1834,6 +1834,26 @@ same_as_one() {
 	stderr=$err
 }
 
+@test "a machine's slots stepped after others of their shapes, as stepped alone" {
+	pool 12
+	# slots of other shapes: a published name there already, a value of
+	# one that is not the policy's, a published name not configured
+	awk -v RS= -v ORS='\n\n' 'NR % 5 == 1 { $0 = $0 "\nIS_OWNER = true" }
+	    NR % 7 == 3 { sub(/\nStart = [^\n]*/, "\nStart = false") }
+	    NR % 11 == 4 { $0 = $0 "\nSUSPEND_VANILLA = true" } 1' "$TMP/pool.ads" >"$TMP/mixed.ads"
+	grep -q '^IS_OWNER = true' "$TMP/mixed.ads"
+	grep -q '^Start = false' "$TMP/mixed.ads"
+	startd-step --parallel 1 --now $((T0 + 100)) "$TMP/mixed.ads" >"$TMP/all.ads"
+	: >"$TMP/alone.ads"
+	for ((i = 1; i <= 12; i++)); do
+		awk -v RS= -v ORS='\n\n' -v m="$(printf 'gpu%04d.' "$i")" 'index($0, "Machine = \"" m)' \
+		    "$TMP/mixed.ads" >"$TMP/one.ads"
+		startd-step --parallel 1 --now $((T0 + 100)) "$TMP/one.ads" >>"$TMP/alone.ads"
+	done
+	[[ $(grep -c '^Name = ' "$TMP/all.ads") == $(grep -c '^Name = ' "$TMP/mixed.ads") ]]
+	cmp "$TMP/all.ads" "$TMP/alone.ads"
+}
+
 @test "--parallel: the slots of a file stepped in several processes, as one process steps them" {
 	pool 40
 	same_as_one --now $((T0 + 100)) -e "$TMP/pev.ads" "$TMP/pool.ads"

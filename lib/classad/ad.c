@@ -855,6 +855,41 @@ ca_ad_put_value(ca_ad *ad, const ca_name *name, const char *spell, ca_attr *at, 
 	ca_attr_put_value(at, v);
 }
 
+uint32_t
+ca_ad_full_shape(const ca_ad *ad)
+{
+	const struct ca_shape *sh = ca_ad_shape(ad->shape);
+
+	return sh != NULL && sh->n == ad->n ? ad->shape : 0;
+}
+
+bool
+ca_ad_append_run(ca_ad *ad, const ca_attr *run, uint32_t n, uint32_t to)
+{
+	const struct ca_shape *sh = ca_ad_shape(ad->shape), *t = ca_ad_shape(to);
+
+	if (sh == NULL || t == NULL || ad->n != sh->n || t->n != ad->n + n || t->index == NULL ||
+	    ca_table_of(ad) != CA_TABLE_HEAP || !(ad->table & CA_TABLE_SHARED_INDEX))
+		return false;
+	for (uint32_t k = 0; k < n; k++)
+		if (t->names[ad->n + k] != ca_attr_name(&run[k]))
+			return false;
+	if (ad->cap < t->n)
+		table_resize(ad, t->n, 0);
+	for (uint32_t k = 0; k < n; k++) {
+		ca_ad_changed(ad, ca_attr_name(&run[k]));
+		ca_attr *at = &ad->attrs[ad->n + k];
+		*at = run[k];
+		at->busy = 0;
+	}
+	ad->n = t->n;
+	ad->shape = to;
+	ad->index = t->index;
+	ad->icap = t->icap;
+	ad->table |= CA_TABLE_SHARED_INDEX;
+	return true;
+}
+
 ca_attr *
 ca_ad_entry(ca_ad *ad, const ca_name *name, const char *spell)
 {

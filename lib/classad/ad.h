@@ -311,6 +311,16 @@ void ca_ad_free(ca_ad *ad);
  * used); another spelling is numbered (ca_intern_spelling), so it need not
  * live on. (ca_ad_set_copy in expr.h copies an expression from elsewhere.) */
 void ca_ad_set(ca_ad *ad, const ca_name *name, const char *spell, struct ca_expr *e);
+/* ad's shape when it has just the names of that shape (a number, as
+ * ca_ad_trim finds it), else 0. */
+uint32_t ca_ad_full_shape(const ca_ad *ad);
+/* Entries added to an ad that has just the names of its shape, as the
+ * same sets (in the same order) left another ad of that shape, which then
+ * had shape `to`: run[0..n), whose values are the store's shared trees or
+ * literals the entries hold, are copied, and ad takes shape `to`. False,
+ * and nothing done, when ad or `to` is not so. What a program that adds
+ * the same names to every ad it reads keeps from the first of a shape. */
+bool ca_ad_append_run(ca_ad *ad, const ca_attr *run, uint32_t n, uint32_t to);
 /* ca_ad_set by a caller that has just looked for name in ad: at is what
  * ca_ad_find answered (NULL: the name is added without a second look). */
 void ca_ad_set_found(ca_ad *ad, ca_attr *at, const ca_name *name, const char *spell,

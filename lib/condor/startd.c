@@ -213,8 +213,10 @@ ca_sd_set_detected(ca_startd *sd, int64_t cores, int64_t memory)
 static void
 policy_free(struct policy *p)
 {
-	for (size_t i = 0; i < p->sa.n; i++)
+	for (size_t i = 0; i < p->sa.n; i++) {
 		ca_vec_free(&p->sa.at[i].a);
+		free(p->sa.at[i].runs);
+	}
 	ca_vec_free(&p->sa);
 	ca_arena_free(&p->arena);
 	free(p);
@@ -330,7 +332,7 @@ policy_sattrs(ca_startd *sd, struct policy *p, int64_t id)
 }
 
 /* A writer prints a shared copy once (ca_sd_publish_expr). */
-void
+int
 ca_sd_publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca_expr *e,
     struct pub *pub)
 {
@@ -341,52 +343,131 @@ ca_sd_publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca
 	 * compared without making its node */
 	if (at != NULL && e->node == CA_N_LIT && ca_attr_lit_in(s->ad, at, &v) &&
 	    ca_value_same(v, e->u.lit))
-		return;
+		return PUB_KEPT;
 	const ca_expr *cur = at != NULL ? ca_attr_expr(s->ad, at) : NULL;
 	if (pub->shared == NULL)
 		pub->shared = ca_expr_share(e);
 	if (cur != NULL && (cur == pub->shared || cur == pub->same))
-		return;
+		return PUB_KEPT;
 	if (ca_expr_same(cur, e, 0)) {
 		/* a shared tree lives as long as the store */
 		if (cur->flags & CA_EXPR_SHARED)
 			pub->same = cur;
-		return;
+		return PUB_KEPT;
 	}
 	/* spelled as the name is: added without looking the spelling up */
 	if (pub->spell == NULL)
 		pub->spell = strcmp(spell, n->spell) == 0 ? n->spell : spell;
 	ca_ad_set_found(s->ad, at, n, pub->spell, pub->shared != NULL ?
 	    (ca_expr *)(uintptr_t)pub->shared : ca_expr_copy(s->ad->arena, e));
+	return at != NULL ? PUB_SET : pub->shared != NULL ? PUB_ADDED : PUB_OWN;
 }
 
-/* The policy expressions and STARTD_ATTRS, as the configuration has them. */
+/* A pass publishing the policy in a slot: place k of it adds the name
+ * the run (if any) added already, or does what ca_sd_publish_expr does,
+ * noted. */
+#define PASS_DELETED	(1u << 8)
+struct pass {
+	struct slot *s;
+	const struct pub_run *run;
+	unsigned k;
+	unsigned did;		/* 1 << PUB_*, or'ed; PASS_DELETED */
+	uint64_t added[PUB_POS / 64];
+};
+
+static void
+pass_publish(struct pass *ps, const ca_name *n, const char *spell, const ca_expr *e,
+    struct pub *pub)
+{
+	unsigned k = ps->k++;
+
+	if (ps->run != NULL && k < PUB_POS && (ps->run->added[k / 64] >> (k % 64) & 1))
+		return;
+	int r = ca_sd_publish_expr(ps->s, n, spell, e, pub);
+	ps->did |= 1u << r;
+	if (r == PUB_ADDED && k < PUB_POS)
+		ps->added[k / 64] |= (uint64_t)1 << (k % 64);
+}
+
+static void
+pass_delete(struct pass *ps, const ca_name *n)
+{
+	ps->k++;
+	if (get_expr(ps->s->ad, n) != NULL) {
+		ca_ad_delete(ps->s->ad, n);
+		ps->did |= PASS_DELETED;
+	}
+}
+
+/* The run kept for slots of shape `from`, or NULL. */
+static const struct pub_run *
+run_of(const struct sattrs *sa, uint32_t from)
+{
+	for (int i = 0; sa->runs != NULL && i < PUB_RUNS; i++)
+		if (sa->runs[i].from == from)
+			return &sa->runs[i];
+	return NULL;
+}
+
+/* Keep what pass ps added to its slot, which had shape `from` and n0
+ * names, and then shape `to`. */
+static void
+run_keep(struct sattrs *sa, const struct pass *ps, uint32_t from, uint32_t n0, uint32_t to)
+{
+	const ca_ad *ad = ps->s->ad;
+
+	if (ad->n - n0 > PUB_RUN_MAX || ps->k > PUB_POS)
+		return;
+	if (sa->runs == NULL)
+		sa->runs = ca_xcalloc(PUB_RUNS, sizeof *sa->runs);
+	struct pub_run *r = &sa->runs[sa->runs_next];
+	sa->runs_next = (sa->runs_next + 1) % PUB_RUNS;
+	r->from = from;
+	r->to = to;
+	r->n = ad->n - n0;
+	memcpy(r->added, ps->added, sizeof r->added);
+	memcpy(r->at, ad->attrs + n0, r->n * sizeof *r->at);
+}
+
+/* The policy expressions and STARTD_ATTRS, as the configuration has them.
+ * The names a slot of a shape lacks are those the other slots of that
+ * shape lack: what the first added to them the next take at once (a run). */
 void
 ca_sd_publish_policy(ca_startd *sd, struct slot *s)
 {
 	struct policy *p = s->pol;
+	struct sattrs *sa = policy_sattrs(sd, p, s->id);
+	uint32_t from = ca_ad_full_shape(s->ad), n0 = s->ad->n;
+	struct pass ps = { s, from != 0 ? run_of(sa, from) : NULL, 0, 0, { 0 } };
 
+	if (ps.run != NULL && !ca_ad_append_run(s->ad, ps.run->at, ps.run->n, ps.run->to))
+		ps.run = NULL;
 	for (int i = 0; i < PX_N; i++) {
 		bool pub = (pxinfo[i].flags & (PUB | PUB_DEFINED)) ||
 		    (sd->backfill && (pxinfo[i].flags & PUB_BACKFILL));
 		if (!pub)
 			continue;
 		if (p->x[i] != NULL)
-			ca_sd_publish_expr(s, p->xname[i], pxinfo[i].attr, p->x[i], &p->xpub[i]);
-		else if (!(pxinfo[i].flags & PUB_DEFINED) && get_expr(s->ad, p->xname[i]) != NULL)
-			ca_ad_delete(s->ad, p->xname[i]);
+			pass_publish(&ps, p->xname[i], pxinfo[i].attr, p->x[i], &p->xpub[i]);
+		else if (!(pxinfo[i].flags & PUB_DEFINED))
+			pass_delete(&ps, p->xname[i]);
 	}
 	for (int i = 0; i < PX_NVANILLA; i++) {
 		if (p->vx[i] != NULL)
-			ca_sd_publish_expr(s, p->vname[i], vanilla_knob[i], p->vx[i], &p->vxpub[i]);
-		else if (get_expr(s->ad, p->vname[i]) != NULL)
-			ca_ad_delete(s->ad, p->vname[i]);
+			pass_publish(&ps, p->vname[i], vanilla_knob[i], p->vx[i], &p->vxpub[i]);
+		else
+			pass_delete(&ps, p->vname[i]);
 	}
-	ca_sd_publish_expr(s, sd->n[A_WRL], ca_sd_aname[A_WRL], sd->wrl, &sd->wrl_pub);
-	struct sattrs *sa = policy_sattrs(sd, p, s->id);
+	pass_publish(&ps, sd->n[A_WRL], ca_sd_aname[A_WRL], sd->wrl, &sd->wrl_pub);
 	for (size_t i = 0; i < sa->a.n; i++)
-		ca_sd_publish_expr(s, sa->a.at[i].name, sa->a.at[i].spell, sa->a.at[i].e,
+		pass_publish(&ps, sa->a.at[i].name, sa->a.at[i].spell, sa->a.at[i].e,
 		    &sa->a.at[i].pub);
+	/* names added with shared trees at the end, none deleted nor with a
+	 * copy of the slot's own: the run of the slots of its shape */
+	uint32_t to;
+	if (ps.run == NULL && from != 0 && (ps.did & 1u << PUB_ADDED) &&
+	    !(ps.did & (PASS_DELETED | 1u << PUB_OWN)) && (to = ca_ad_full_shape(s->ad)) != 0)
+		run_keep(sa, &ps, from, n0, to);
 }
 
 /* ---- the simulator ---- */

@@ -87,9 +87,25 @@ struct sattr {
 	struct pub pub;		/* e published */
 };
 
+/* What publishing a policy added to a slot of a shape: the entries of the
+ * names it lacked, the places in the pass that added them, and the shape
+ * the slot then had. The next slots of that shape take the entries at
+ * once (ca_ad_append_run); the pass goes on for the names they have. */
+#define PUB_RUN_MAX	48
+#define PUB_RUNS	8
+#define PUB_POS		256	/* places in a pass that a run can tell */
+struct pub_run {
+	uint32_t from, to;	/* shapes; from 0: none kept */
+	uint32_t n;
+	uint64_t added[PUB_POS / 64];
+	ca_attr at[PUB_RUN_MAX];
+};
+
 struct sattrs {
 	int64_t id;			/* the SlotID it is for */
 	ca_vec(struct sattr) a;
+	struct pub_run *runs;		/* PUB_RUNS of them, made when needed */
+	uint32_t runs_next;		/* the one to give up for a new one */
 };
 
 /* The policy compiled for machines with given detected cores and memory
@@ -546,8 +562,11 @@ struct policy *ca_sd_policy_for(ca_startd *sd, int64_t cores, int64_t memory);
 void ca_sd_publish_policy(ca_startd *sd, struct slot *s);
 /* Put expression e under name n (spelled spell) in slot s unless the same
  * is there: its shared copy pub->shared (made the first time), which every
- * slot holds as it is, or else a copy of its own. */
-void ca_sd_publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca_expr *e,
+ * slot holds as it is, or else a copy of its own. What it did: nothing,
+ * added the name with the shared copy, replaced the slot's, or added the
+ * name with a copy of the slot's own. */
+enum { PUB_KEPT, PUB_ADDED, PUB_SET, PUB_OWN };
+int ca_sd_publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca_expr *e,
     struct pub *pub);
 /* Policy knob px for slot s (the job of its claim as TARGET when with_job):
  * its value, its truth (1, 0, -1), or a number (def when not a number). */

@@ -988,6 +988,77 @@ read_ads(const strbuf *sb, ca_ad **ad, int n)
 	ca_reader_close(r);
 }
 
+/* The names one ad of a shape was given, copied at once to another of
+ * that shape (ca_ad_append_run), leave it as giving them one by one does:
+ * the same names in order, shape, values and index. An ad with a name
+ * more than its shape's, a run that does not end in the shape given, or a
+ * shape not grown so, is refused and left as it was. */
+UNIT_SUITE(core_append_run)
+{
+	strbuf sb = STRBUF_INIT;
+	for (int k = 0; k < 4; k++) {
+		strbuf_addf(&sb, "Name = \"run%d\"\n", k);
+		for (int i = 0; i < 24; i++)
+			strbuf_addf(&sb, "RunAttr%d = %d\n", i, i * k);
+		strbuf_adds(&sb, "\n");
+	}
+	ca_ad *ad[4];
+	read_ads(&sb, ad, 4);
+	uint32_t from = ca_ad_full_shape(ad[0]);
+	CHECK(from != 0 && ca_ad_full_shape(ad[1]) == from && ca_ad_full_shape(ad[3]) == from);
+	ca_diag err;
+	static const char *const added[] = { "RunX", "RunY", "RunZ" };
+	const ca_expr *shared[3];
+	for (int j = 0; j < 3; j++) {
+		char text[32];
+		int n = snprintf(text, sizeof text, "RunAttr%d + %d", j, j);
+		ca_arena a = { 0 };
+		shared[j] = ca_expr_share(ca_parse_expr(&a, text, (size_t)n, 0, &err));
+		CHECK(shared[j] != NULL);
+		ca_arena_free(&a);
+	}
+	uint32_t n0 = ad[0]->n;
+	for (int j = 0; j < 3; j++)
+		ca_ad_set(ad[0], ca_intern(added[j], strlen(added[j])), NULL,
+		    (ca_expr *)(uintptr_t)shared[j]);
+	uint32_t to = ca_ad_full_shape(ad[0]);
+	CHECK(to != 0 && to != from && ad[0]->n == n0 + 3);
+	/* one by one in ad[1], at once in ad[2] */
+	for (int j = 0; j < 3; j++)
+		ca_ad_set(ad[1], ca_intern(added[j], strlen(added[j])), NULL,
+		    (ca_expr *)(uintptr_t)shared[j]);
+	uint32_t v = ad[2]->version;
+	CHECK(ca_ad_append_run(ad[2], ad[0]->attrs + n0, 3, to));
+	CHECK(ad[2]->version == v + 3);
+	ca_ctx cx;
+	ca_ctx_init(&cx);
+	CHECK(ad[2]->n == ad[1]->n && ad[2]->shape == ad[1]->shape && ad[2]->shape == to &&
+	    ad[2]->index == ad[1]->index);
+	for (uint32_t i = 0; i < ad[1]->n; i++)
+		CHECK(ca_attr_name(&ad[2]->attrs[i]) == ca_attr_name(&ad[1]->attrs[i]));
+	for (int j = 0; j < 3; j++)
+		CHECK(gi(&cx, ad[2], added[j]) == 2 * j + j && gi(&cx, ad[1], added[j]) == j + j);
+	CHECK(gi(&cx, ad[2], "RunAttr5") == 10 && !ca_has(ad[2], "Never"));
+	/* refused: not of the shape's names alone, a run of other names, a
+	 * shape that is not where the run leads */
+	ca_set_int(ad[3], "RunExtra", 1);
+	uint32_t n3 = ad[3]->n;
+	CHECK(!ca_ad_append_run(ad[3], ad[0]->attrs + n0, 3, to) && ad[3]->n == n3);
+	ca_ad *ad4[1];
+	read_ads(&sb, ad4, 1);
+	CHECK(!ca_ad_append_run(ad4[0], ad[0]->attrs + n0 + 1, 2, to));
+	CHECK(!ca_ad_append_run(ad4[0], ad[0]->attrs + n0, 3, from));
+	CHECK(!ca_ad_append_run(ad4[0], ad[0]->attrs + n0, 2, to));
+	ca_attr swapped[3] = { ad[0]->attrs[n0 + 1], ad[0]->attrs[n0], ad[0]->attrs[n0 + 2] };
+	CHECK(!ca_ad_append_run(ad4[0], swapped, 3, to));
+	CHECK(ad4[0]->n == n0 && ca_ad_full_shape(ad4[0]) == from);
+	ca_ad_free(ad4[0]);
+	for (int k = 0; k < 4; k++)
+		ca_ad_free(ad[k]);
+	ca_ctx_free(&cx);
+	strbuf_release(&sb);
+}
+
 /* Ads of one shape given the same names in the same order go from shape
  * to shape together, each sharing the index of the shape it is in; names
  * given in another order make another shape. With no room left for
