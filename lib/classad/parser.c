@@ -705,14 +705,21 @@ kept_value(ca_arena *a, const char *s, size_t n)
 	if (s[0] == '"') {
 		char *buf = ca_arena_alloc(a, n);
 		size_t k = 0;
-		for (size_t i = 1; i < n && s[i] != '"'; i++) {
-			if (s[i] != '\\' || i + 1 >= n || s[i + 1] != '"')
-				buf[k++] = s[i];
-			else if (i + 2 == n) {	/* "C:\" ends the line */
-				buf[k++] = '\\';
-				break;
-			} else
-				buf[k++] = s[++i];
+		if (n >= 2 && s[n - 1] == '"' && memchr(s + 1, '\\', n - 2) == NULL) {
+			/* no backslash: the text between the quotes as it is (one
+			 * literal has no other quote) */
+			k = n - 2;
+			memcpy(buf, s + 1, k);
+		} else {
+			for (size_t i = 1; i < n && s[i] != '"'; i++) {
+				if (s[i] != '\\' || i + 1 >= n || s[i + 1] != '"')
+					buf[k++] = s[i];
+				else if (i + 2 == n) {	/* "C:\" ends the line */
+					buf[k++] = '\\';
+					break;
+				} else
+					buf[k++] = s[++i];
+			}
 		}
 		buf[k] = '\0';
 		const char *sh = ca_str_shared(buf, k);
