@@ -506,26 +506,80 @@ append_literal(ca_reader *r, ca_ad *ad, const ca_name *nm, const char *ls, size_
  * line cannot be blank, a comment or a banner (the name was read before),
  * so it is taken here in one pass, its literal kept as text; anything
  * else (false) is left for the general path, nothing consumed.
+ * usual_line: whether the line at p (before e) is such a line of name x:
+ * its newline, *vs where its literal starts; else NULL.
  */
-static bool
-kept_line(ca_reader *r, ca_ad *ad)
+static inline const char *
+usual_line(const struct shape_name *x, const char *p, const char *e, const char **vs)
 {
-	const struct shape_name *x = &r->shape.at[r->spos];
-	const char *p = r->buf + r->pos, *e = r->buf + r->end;
 	size_t nlen = x->len;
 
 	if (!x->own || (size_t)(e - p) < nlen + 4 ||
 	    !ca_same_bytes(p, x->spell, nlen) || p[nlen] != ' ' || p[nlen + 1] != '=' ||
 	    p[nlen + 2] != ' ')
-		return false;
-	const char *vs = p + nlen + 3, *nl = literal_line(vs, e);
+		return NULL;
+	*vs = p + nlen + 3;
+	return literal_line(*vs, e);
+}
+
+static bool
+kept_line(ca_reader *r, ca_ad *ad)
+{
+	const struct shape_name *x = &r->shape.at[r->spos];
+	const char *p = r->buf + r->pos, *e = r->buf + r->end, *vs;
+	const char *nl = usual_line(x, p, e, &vs);
+
 	if (nl == NULL)
 		return false;
 	size_t n = (size_t)(nl - p) + 1;
-	append_literal(r, ad, x->name, p, n, nlen + 3, (size_t)(nl - vs), x->plain);
+	append_literal(r, ad, x->name, p, n, (size_t)(vs - p), (size_t)(nl - vs), x->plain);
 	r->spos++;
 	next_line(r, n);
 	return true;
+}
+
+/* kept_line over the lines that follow, while each is of that kind with
+ * a name of its own spelling that the writer prints so, where the ad's
+ * lines stay where they are read (in_place) and its table has room: the
+ * reader's and the ad's counts kept in locals and stored once. How many
+ * lines it took (0: kept_line and the general path go on). */
+static size_t
+kept_run(ca_reader *r, ca_ad *ad)
+{
+	struct ca_ad_text *t = r->text;
+	const char *p = r->buf + r->pos, *e = r->buf + r->end, *from = p;
+
+	if (t == NULL || !r->in_place || (t->len != 0 && t->s + t->len != p) ||
+	    ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP || ad->text != NULL)
+		return 0;
+	const struct shape_name *names = r->shape.at;
+	uint32_t spos = r->spos, nnames = (uint32_t)r->shape.n, n = ad->n;
+	uint32_t room = ad->cap < CA_INDEX_APPEND - 1 ? ad->cap : CA_INDEX_APPEND - 1;
+	ca_attr *attrs = ad->attrs;
+	while (spos < nnames && n < room) {
+		const struct shape_name *x = &names[spos];
+		const char *vs, *nl = x->plain ? usual_line(x, p, e, &vs) : NULL;
+		if (nl == NULL || (size_t)(nl - vs) > CA_SRC_MAX)
+			break;
+		ca_attr *at = &attrs[n++];
+		at->name_id = x->name->id;
+		ca_attr_keep_src(at, vs, (size_t)(nl - vs));
+		p = nl + 1;
+		spos++;
+	}
+	size_t lines = spos - r->spos;
+	if (lines == 0)
+		return 0;
+	ad->version += (uint32_t)lines;	/* each counted (ca_ad_counted), no text yet */
+	ad->n = n;
+	if (t->len == 0)
+		t->s = from;
+	t->len += (size_t)(p - from);
+	r->spos = spos;
+	r->pos += (size_t)(p - from);
+	r->line += (int)lines;
+	r->lstart = r->base + r->pos;
+	return lines;
 }
 
 /* Where the ad being read, which has had the names of the shape it
@@ -569,7 +623,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		return R_FATAL;
 	for (;;) {
 		if (ad != NULL && r->in_shape && !r->pack && r->spos < r->shape.n &&
-		    kept_line(r, ad))
+		    (kept_run(r, ad) > 0 || kept_line(r, ad)))
 			continue;
 		rc = get_line(r, &len, &next);
 		if (rc == 0)

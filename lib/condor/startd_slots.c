@@ -344,14 +344,29 @@ ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
 
 /* ---- machines: slots from a stream ---- */
 
+/* Machine and Name, interned once for every slot's key (until the names
+ * are freed). */
+static const ca_name *key_names[2];
+
+static void
+key_names_forget(void)
+{
+	key_names[0] = key_names[1] = NULL;
+}
+
 const char *
 ca_startd_machine_key(const ca_ad *ad)
 {
-	const char *m = lit_str(ad, ca_intern("Machine", 7)), *n;
+	if (key_names[0] == NULL) {
+		key_names[0] = ca_intern("Machine", 7);
+		key_names[1] = ca_intern("Name", 4);
+		ca_intern_at_cleanup(key_names_forget);
+	}
+	const char *m = lit_str(ad, key_names[0]), *n;
 
 	if (m != NULL)
 		return m;
-	if ((n = lit_str(ad, ca_intern("Name", 4))) != NULL) {
+	if ((n = lit_str(ad, key_names[1])) != NULL) {
 		const char *at = strchr(n, '@');
 		return at ? at + 1 : n;
 	}

@@ -1660,6 +1660,26 @@ UNIT_SUITE(streams_long_room_and_runs)
 			CHECK(strcmp(out.buf, want.buf) == 0);
 			ca_ad_free(ad);
 		}
+	/* lines taken many at a time are counted: a bad line after them, and
+	 * the ads after it, are where they are */
+	static const char bad[] = "RrA = 1\nRrB = 2\nRrC = 3\nRrD = 4\nRrE = 5\n\n"
+	    "RrA = 1\nRrB = 2\nRrC = 3\nRrD = 4\nRrE = (1 +\n\n"
+	    "RrA = 5\nRrB = 6\nRrC = 7\nRrD = 8\nRrE = 9\n\n";
+	for (int mode = 0; mode < 2; mode++) {
+		ca_reader *r = ca_reader_open_mem("t", bad, sizeof bad - 1, CA_FMT_LONG, &err);
+		if (mode)
+			ca_reader_mem_stays(r);
+		ca_ad *ad;
+		CHECK(ca_reader_next(r, &ad, &err) == 1 && ca_reader_ad_line(r) == 1);
+		ca_ad_free(ad);
+		CHECK(ca_reader_next(r, &ad, &err) == -1 && err.line == 11);
+		CHECK(ca_reader_next(r, &ad, &err) == 1 && ca_reader_ad_line(r) == 13 && ad->n == 5);
+		ca_ad_free(ad);
+		CHECK(ca_reader_next(r, &ad, &err) == 0);
+		int after;
+		CHECK(ca_reader_read_all(r, &after) && after == 19);
+		ca_reader_close(r);
+	}
 	strbuf_release(&out);
 	strbuf_release(&want);
 }
