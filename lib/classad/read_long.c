@@ -558,6 +558,23 @@ kept_run(ca_reader *r, ca_ad *ad)
 	ca_attr *attrs = ad->attrs;
 	while (spos < nnames && n < room) {
 		const struct shape_name *x = &names[spos];
+		if (x->src != NULL) {
+			/* the text of the store's tree the last ad had here: that
+			 * tree, which parsing the text finds, kept as its line */
+			size_t nlen = x->len, sl = x->srclen;
+			if (!x->plain || (size_t)(e - p) <= nlen + 3 + sl ||
+			    !ca_same_bytes(p, x->spell, nlen) || p[nlen] != ' ' ||
+			    p[nlen + 1] != '=' || p[nlen + 2] != ' ' || p[nlen + 3 + sl] != '\n' ||
+			    memcmp(p + nlen + 3, x->src, sl) != 0)
+				break;
+			ca_attr *at = &attrs[n++];
+			at->name_id = x->id;
+			at->busy = 0;
+			ca_attr_set_expr(at, (ca_expr *)(uintptr_t)x->shared);
+			p += nlen + 4 + sl;
+			spos++;
+			continue;
+		}
 		const char *vs, *nl = x->plain ? usual_line(x, p, e, &vs) : NULL;
 		if (nl == NULL || (size_t)(nl - vs) > CA_SRC_MAX)
 			break;
@@ -808,8 +825,12 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			const ca_attr *at = &ad->attrs[i];
 			const ca_name *nm = ca_attr_name(at);
 			const char *s = ca_attr_spell(at);	/* interned: it stays */
+			const ca_expr *e = at->lit_cached & CA_LIT_LAZY ? NULL : at->expr_;
+			size_t sl = 0;
+			const char *src = e != NULL ? ca_share_source(e, CA_P_OLDSTR, &sl) : NULL;
 			*ca_vec_push(&r->shape) = (struct shape_name){ nm, s, nm->len,
-			    s == nm->spell, ca_wr_long_plain(nm, s, nm->len) };
+			    s == nm->spell, ca_wr_long_plain(nm, s, nm->len), at->name_id,
+			    src != NULL ? e : NULL, src, sl };
 		}
 	}
 	*out = ad;

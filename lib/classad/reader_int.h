@@ -36,6 +36,12 @@ struct shape_names {
 		uint32_t len;
 		bool own;	/* spell is the name's own spelling */
 		bool plain;	/* the long format's writer prints it so */
+		uint32_t id;	/* the name as spelled (ca_attr.name_id) */
+		/* the store's tree the last ad had here, and its source text
+		 * (ca_share_source), or NULL */
+		const struct ca_expr *shared;
+		const char *src;
+		size_t srclen;
 	} *at;
 	size_t n, cap;
 	uint32_t id;

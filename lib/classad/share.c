@@ -148,6 +148,21 @@ ca_share_text_find(const char *s, size_t n, int pflags, uint64_t hash)
 	return e ? &e->node : NULL;
 }
 
+const char *
+ca_share_source(const ca_expr *e, int pflags, size_t *len)
+{
+	if (!(e->flags & CA_EXPR_SHARED))
+		return NULL;
+	const ca_shared *sh = ca_shared_of(e);
+	size_t on;
+	const char *old;
+	if (sh->kind != (pflags & 0x7f) || (old = ca_share_old_text(e, &on)) == NULL ||
+	    on != sh->len || memcmp(old, sh->key, on) != 0)
+		return NULL;
+	*len = sh->len;
+	return sh->key;
+}
+
 const ca_expr *
 ca_share_text_add(const char *s, size_t n, int pflags, uint64_t hash, const ca_expr *e)
 {

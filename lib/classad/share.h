@@ -72,6 +72,10 @@ const ca_expr *ca_share_value(ca_value v);
  * with CA_PR_OLD (printed the first time, then kept while the store has
  * room: NULL when it has none, then print e). */
 const char *ca_share_old_text(const ca_expr *e, size_t *len);
+/* The source text shared root e is the tree of, read with parser flags
+ * pflags, when e prints in the old syntax as that same text: a line of
+ * that text is e, kept as it is. NULL otherwise. */
+const char *ca_share_source(const ca_expr *e, int pflags, size_t *len);
 /* Whether the long format cannot hold shared root e (old_unsafe(e) the
  * first time, then kept). */
 bool ca_share_old_unsafe(const ca_expr *e, bool (*old_unsafe)(const ca_expr *));

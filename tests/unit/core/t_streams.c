@@ -1680,6 +1680,47 @@ UNIT_SUITE(streams_long_room_and_runs)
 		CHECK(ca_reader_read_all(r, &after) && after == 19);
 		ca_reader_close(r);
 	}
+	/* an expression the last ad had at the same place, the same text:
+	 * the store's tree, its line kept; another text there is parsed */
+	static const char exprs[] =
+	    "RrA = 1\nRrStart = RrA > 0 && RrB < 3\nRrB = 2\nRrW = RrA && RrB\n\n"
+	    "RrA = 1\nRrStart = RrA > 0 && RrB < 3\nRrB = 2\nRrW = RrA && RrB\n\n"
+	    "RrA = 1\nRrStart = RrA > 0 && RrB < 3\nRrB = 2\nRrW = RrA && RrB\n\n"
+	    "RrA = 1\nRrStart = RrA > 0 || RrB < 3\nRrB = 5\nRrW = RrA && RrB\n\n"
+	    "RrA = 1\nRrStart = RrA > 0 && RrB < 3 \nRrB = 5\nRrW = RrA && RrB\n\n";
+	for (int mode = 0; mode < 2; mode++) {
+		ca_reader *r = ca_reader_open_mem("t", exprs, sizeof exprs - 1, CA_FMT_LONG, &err);
+		if (mode)
+			ca_reader_mem_stays(r);
+		ca_ad *ad[5];
+		ca_ctx cx;
+		ca_ctx_init(&cx);
+		for (int k = 0; k < 5; k++)
+			CHECK(ca_reader_next(r, &ad[k], &err) == 1 && ad[k]->n == 4);
+		ca_ad *end;
+		CHECK(ca_reader_next(r, &end, &err) == 0);
+		ca_reader_close(r);
+		const ca_expr *st[5];
+		for (int k = 0; k < 5; k++)
+			st[k] = ca_attr_expr(ad[k], ca_ad_findn(ad[k], "RrStart", 7));
+		CHECK(st[1] == st[2] && (st[2]->flags & CA_EXPR_SHARED) && st[3] != st[2]);
+		for (int k = 1; k < 3; k++) {
+			size_t n;
+			const char *t = ca_ad_text(ad[k], &n);
+			CHECK(t != NULL && n == 62 && memcmp(t, exprs + 63 * k, n) == 0);
+		}
+		bool b;
+		CHECK(ca_get_bool(&cx, ad[2], "RrStart", &b) == 1 && b);
+		CHECK(ca_get_bool(&cx, ad[3], "RrStart", &b) == 1 && b);
+		CHECK(ca_get_bool(&cx, ad[4], "RrStart", &b) == 1 && !b);
+		CHECK(ca_get_bool(&cx, ad[2], "RrW", &b) == 1 && b);
+		strbuf_reset(&out);
+		ca_format_ad(&out, ad[4], CA_FMT_LONG);
+		CHECK(strstr(out.buf, "RrStart = RrA > 0 && RrB < 3\n") != NULL);
+		for (int k = 0; k < 5; k++)
+			ca_ad_free(ad[k]);
+		ca_ctx_free(&cx);
+	}
 	strbuf_release(&out);
 	strbuf_release(&want);
 }
