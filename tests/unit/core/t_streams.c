@@ -1606,6 +1606,19 @@ UNIT_SUITE(streams_long_changed_lines)
 	ca_ctx_free(&cx);
 }
 
+/* A reader of the long format over text[0..n), its memory staying if
+ * stays. */
+static ca_reader *
+open_long(const char *text, size_t n, bool stays)
+{
+	ca_diag err;
+	ca_reader *r = ca_reader_open_mem("t", text, n, CA_FMT_LONG, &err);
+
+	if (stays)
+		ca_reader_mem_stays(r);
+	return r;
+}
+
 /* Ads read with room for names more (ca_reader_room) keep it after they
  * are read, packed ads excepted; and an ad whose literals kept as text
  * follow each other on their lines writes the lines of those left, a
@@ -1619,9 +1632,7 @@ UNIT_SUITE(streams_long_room_and_runs)
 	strbuf out = STRBUF_INIT, want = STRBUF_INIT;
 
 	for (int mode = 0; mode < 3; mode++) {
-		ca_reader *r = ca_reader_open_mem("t", text, sizeof text - 1, CA_FMT_LONG, &err);
-		if (mode == 1)
-			ca_reader_mem_stays(r);
+		ca_reader *r = open_long(text, sizeof text - 1, mode == 1);
 		if (mode == 2)
 			ca_reader_pack(r);
 		ca_reader_room(r, 9);
@@ -1638,10 +1649,7 @@ UNIT_SUITE(streams_long_room_and_runs)
 	/* each one deleted, and each two that follow each other */
 	for (int mode = 0; mode < 2; mode++)
 		for (size_t d = 0; d < 2 * (sizeof drop / sizeof drop[0]) - 1; d++) {
-			ca_reader *r = ca_reader_open_mem("t", text, sizeof text - 1, CA_FMT_LONG,
-			    &err);
-			if (mode)
-				ca_reader_mem_stays(r);
+			ca_reader *r = open_long(text, sizeof text - 1, mode);
 			ca_ad *ad;
 			CHECK(ca_reader_next(r, &ad, &err) == 1);
 			ca_reader_close(r);
@@ -1666,9 +1674,7 @@ UNIT_SUITE(streams_long_room_and_runs)
 	    "RrA = 1\nRrB = 2\nRrC = 3\nRrD = 4\nRrE = (1 +\n\n"
 	    "RrA = 5\nRrB = 6\nRrC = 7\nRrD = 8\nRrE = 9\n\n";
 	for (int mode = 0; mode < 2; mode++) {
-		ca_reader *r = ca_reader_open_mem("t", bad, sizeof bad - 1, CA_FMT_LONG, &err);
-		if (mode)
-			ca_reader_mem_stays(r);
+		ca_reader *r = open_long(bad, sizeof bad - 1, mode);
 		ca_ad *ad;
 		CHECK(ca_reader_next(r, &ad, &err) == 1 && ca_reader_ad_line(r) == 1);
 		ca_ad_free(ad);
@@ -1689,9 +1695,7 @@ UNIT_SUITE(streams_long_room_and_runs)
 	    "RrA = 1\nRrStart = RrA > 0 || RrB < 3\nRrB = 5\nRrW = RrA && RrB\n\n"
 	    "RrA = 1\nRrStart = RrA > 0 && RrB < 3 \nRrB = 5\nRrW = RrA && RrB\n\n";
 	for (int mode = 0; mode < 2; mode++) {
-		ca_reader *r = ca_reader_open_mem("t", exprs, sizeof exprs - 1, CA_FMT_LONG, &err);
-		if (mode)
-			ca_reader_mem_stays(r);
+		ca_reader *r = open_long(exprs, sizeof exprs - 1, mode);
 		ca_ad *ad[5];
 		ca_ctx cx;
 		ca_ctx_init(&cx);
