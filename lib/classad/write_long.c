@@ -118,6 +118,23 @@ lines_take(strbuf *sb, struct lines *l, const ca_attr *at, const char *s, size_t
 
 static bool old_line_unsafe(const ca_expr *e);
 
+/* "Name = text" and a newline, in one piece. */
+static void
+usual_line_out(strbuf *sb, const char *s, size_t n, const char *text, size_t tn)
+{
+	size_t len = n + 3 + tn + 1;
+
+	if (len >= sb->cap - sb->len)
+		strbuf_grow(sb, len);
+	char *d = sb->buf + sb->len;
+	memcpy(d, s, n);
+	memcpy(d + n, " = ", 3);
+	memcpy(d + n + 3, text, tn);
+	d[len - 1] = '\n';
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
 /* Whether the long format may not hold the expression at holds as its
  * line: only a tree can hold what it cannot (a literal kept as text, or
  * its value, is one line's literal). A line copied from those the ad was
@@ -172,21 +189,18 @@ wr_long(strbuf *sb, const ca_ad *ad)
 			continue;
 		}
 		run_flush(sb, &l);
-		unsafe = unsafe || (e != NULL && old_line_unsafe(e));
 		bool plain = ca_wr_long_plain(ca_attr_name(at), s, n);
+		if (plain && e == &tmp && tmp.u.lit.kind == CA_INT) {
+			/* an integer the entry holds: its digits */
+			char digits[24];
+			usual_line_out(sb, s, n, digits, ca_fmt_i64(digits, tmp.u.lit.u.i));
+			continue;
+		}
+		unsafe = unsafe || (e != NULL && old_line_unsafe(e));
 		if (e != NULL && (e->flags & CA_EXPR_SHARED))
 			text = ca_share_old_text(e, &tn);
 		if (plain && text != NULL) {	/* the usual line, in one piece */
-			size_t len = n + 3 + tn + 1;
-			if (len >= sb->cap - sb->len)
-				strbuf_grow(sb, len);
-			char *d = sb->buf + sb->len;
-			memcpy(d, s, n);
-			memcpy(d + n, " = ", 3);
-			memcpy(d + n + 3, text, tn);
-			d[len - 1] = '\n';
-			sb->len += len;
-			sb->buf[sb->len] = '\0';
+			usual_line_out(sb, s, n, text, tn);
 			continue;
 		}
 		size_t from = sb->len;
