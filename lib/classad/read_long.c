@@ -539,10 +539,13 @@ kept_line(ca_reader *r, ca_ad *ad)
 }
 
 /* kept_line over the lines that follow, while each is of that kind with
- * a name of its own spelling that the writer prints so, where the ad's
- * lines stay where they are read (in_place) and its table has room: the
- * reader's and the ad's counts kept in locals and stored once. How many
- * lines it took (0: kept_line and the general path go on). */
+ * a name of its own spelling that the writer prints so, or has the text
+ * the last ad had at its place (a literal, or the source text of the
+ * store's tree), where the ad's lines stay where they are read (in_place)
+ * and its table has room: the reader's and the ad's counts kept in locals
+ * and stored once. A text the same as the last ad's is compared, not
+ * scanned. How many lines it took (0: kept_line and the general path go
+ * on). */
 static size_t
 kept_run(ca_reader *r, ca_ad *ad)
 {
@@ -552,35 +555,37 @@ kept_run(ca_reader *r, ca_ad *ad)
 	if (t == NULL || !r->in_place || (t->len != 0 && t->s + t->len != p) ||
 	    ad->index != NULL || ca_table_of(ad) != CA_TABLE_HEAP || ad->text != NULL)
 		return 0;
-	const struct shape_name *names = r->shape.at;
+	struct shape_name *names = r->shape.at;
 	uint32_t spos = r->spos, nnames = (uint32_t)r->shape.n, n = ad->n;
 	uint32_t room = ad->cap < CA_INDEX_APPEND - 1 ? ad->cap : CA_INDEX_APPEND - 1;
 	ca_attr *attrs = ad->attrs;
 	while (spos < nnames && n < room) {
-		const struct shape_name *x = &names[spos];
-		if (x->src != NULL) {
-			/* the text of the store's tree the last ad had here: that
-			 * tree, which parsing the text finds, kept as its line */
-			size_t nlen = x->len, sl = x->srclen;
-			if (!x->plain || (size_t)(e - p) <= nlen + 3 + sl ||
-			    !ca_same_bytes(p, x->spell, nlen) || p[nlen] != ' ' ||
-			    p[nlen + 1] != '=' || p[nlen + 2] != ' ' || p[nlen + 3 + sl] != '\n' ||
-			    memcmp(p + nlen + 3, x->src, sl) != 0)
-				break;
+		struct shape_name *x = &names[spos];
+		size_t nlen = x->len, tl = x->len_text;
+		const char *vs, *nl;
+		if (x->text != NULL && x->plain && (size_t)(e - p) > nlen + 3 + tl &&
+		    ca_same_bytes(p, x->spell, nlen) && p[nlen] == ' ' && p[nlen + 1] == '=' &&
+		    p[nlen + 2] == ' ' && *(nl = (vs = p + nlen + 3) + tl) == '\n' &&
+		    memcmp(vs, x->text, tl) == 0) {
+			/* the text the last ad had here: as that one's, the
+			 * store's tree (which parsing the text finds), or the
+			 * literal kept as its text */
 			ca_attr *at = &attrs[n++];
 			at->name_id = x->id;
-			at->busy = 0;
-			ca_attr_set_expr(at, (ca_expr *)(uintptr_t)x->shared);
-			p += nlen + 4 + sl;
-			spos++;
-			continue;
-		}
-		const char *vs, *nl = x->plain ? usual_line(x, p, e, &vs) : NULL;
-		if (nl == NULL || (size_t)(nl - vs) > CA_SRC_MAX)
+			if (x->shared != NULL) {
+				at->busy = 0;
+				ca_attr_set_expr(at, (ca_expr *)(uintptr_t)x->shared);
+			} else
+				ca_attr_keep_src(at, vs, tl);
+		} else if (x->shared == NULL && x->plain &&
+		    (nl = usual_line(x, p, e, &vs)) != NULL && (size_t)(nl - vs) <= CA_SRC_MAX) {
+			ca_attr *at = &attrs[n++];
+			at->name_id = x->name->id;
+			ca_attr_keep_src(at, vs, (size_t)(nl - vs));
+			x->text = vs;
+			x->len_text = (size_t)(nl - vs);
+		} else
 			break;
-		ca_attr *at = &attrs[n++];
-		at->name_id = x->name->id;
-		ca_attr_keep_src(at, vs, (size_t)(nl - vs));
 		p = nl + 1;
 		spos++;
 	}
@@ -830,7 +835,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			const char *src = e != NULL ? ca_share_source(e, CA_P_OLDSTR, &sl) : NULL;
 			*ca_vec_push(&r->shape) = (struct shape_name){ nm, s, nm->len,
 			    s == nm->spell, ca_wr_long_plain(nm, s, nm->len), at->name_id,
-			    src != NULL ? e : NULL, src, sl };
+			    src != NULL ? e : NULL, src, src != NULL ? sl : 0 };
 		}
 	}
 	*out = ad;

@@ -37,11 +37,13 @@ struct shape_names {
 		bool own;	/* spell is the name's own spelling */
 		bool plain;	/* the long format's writer prints it so */
 		uint32_t id;	/* the name as spelled (ca_attr.name_id) */
-		/* the store's tree the last ad had here, and its source text
-		 * (ca_share_source), or NULL */
+		/* the text the last ad had here, when its line is one a run
+		 * takes (kept_run): the store's tree `shared` and its source
+		 * text (ca_share_source), or a literal where it was read; or
+		 * NULL */
 		const struct ca_expr *shared;
-		const char *src;
-		size_t srclen;
+		const char *text;
+		size_t len_text;
 	} *at;
 	size_t n, cap;
 	uint32_t id;

@@ -1693,14 +1693,20 @@ UNIT_SUITE(streams_long_room_and_runs)
 	    "RrA = 1\nRrStart = RrA > 0 && RrB < 3\nRrB = 2\nRrW = RrA && RrB\n\n"
 	    "RrA = 1\nRrStart = RrA > 0 && RrB < 3\nRrB = 2\nRrW = RrA && RrB\n\n"
 	    "RrA = 1\nRrStart = RrA > 0 || RrB < 3\nRrB = 5\nRrW = RrA && RrB\n\n"
-	    "RrA = 1\nRrStart = RrA > 0 && RrB < 3 \nRrB = 5\nRrW = RrA && RrB\n\n";
+	    "RrA = 1\nRrStart = RrA > 0 && RrB < 3 \nRrB = 5\nRrW = RrA && RrB\n\n"
+	    "RrA = 12\nRrStart = RrA > 0 && RrB < 3\nRrB = 5\nRrW = RrA && RrB\n\n";
 	for (int mode = 0; mode < 2; mode++) {
 		ca_reader *r = open_long(exprs, sizeof exprs - 1, mode);
-		ca_ad *ad[5];
+		ca_ad *ad[6];
 		ca_ctx cx;
 		ca_ctx_init(&cx);
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < 6; k++)
 			CHECK(ca_reader_next(r, &ad[k], &err) == 1 && ad[k]->n == 4);
+		/* a literal the last ad had too, or another that begins so */
+		int64_t i;
+		CHECK(ca_get_int(&cx, ad[4], "RrA", &i) == 1 && i == 1);
+		CHECK(ca_get_int(&cx, ad[5], "RrA", &i) == 1 && i == 12);
+		CHECK(ca_get_int(&cx, ad[5], "RrB", &i) == 1 && i == 5);
 		ca_ad *end;
 		CHECK(ca_reader_next(r, &end, &err) == 0);
 		ca_reader_close(r);
@@ -1721,7 +1727,7 @@ UNIT_SUITE(streams_long_room_and_runs)
 		strbuf_reset(&out);
 		ca_format_ad(&out, ad[4], CA_FMT_LONG);
 		CHECK(strstr(out.buf, "RrStart = RrA > 0 && RrB < 3\n") != NULL);
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < 6; k++)
 			ca_ad_free(ad[k]);
 		ca_ctx_free(&cx);
 	}
