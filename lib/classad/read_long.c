@@ -562,14 +562,16 @@ kept_run(ca_reader *r, ca_ad *ad)
 	while (spos < nnames && n < room) {
 		struct shape_name *x = &names[spos];
 		size_t nlen = x->len, tl = x->len_text;
-		const char *vs, *nl;
-		if (x->text != NULL && x->plain && (size_t)(e - p) > nlen + 3 + tl &&
-		    ca_same_bytes(p, x->spell, nlen) && p[nlen] == ' ' && p[nlen + 1] == '=' &&
-		    p[nlen + 2] == ' ' && *(nl = (vs = p + nlen + 3) + tl) == '\n' &&
-		    memcmp(vs, x->text, tl) == 0) {
+		if (!x->plain || (size_t)(e - p) < nlen + 4 || !ca_same_bytes(p, x->spell, nlen) ||
+		    p[nlen] != ' ' || p[nlen + 1] != '=' || p[nlen + 2] != ' ')
+			break;
+		const char *vs = p + nlen + 3, *nl;
+		if (x->text != NULL && (size_t)(e - vs) > tl && vs[tl] == '\n' &&
+		    (tl <= 16 ? ca_same_bytes(vs, x->text, tl) : memcmp(vs, x->text, tl) == 0)) {
 			/* the text the last ad had here: as that one's, the
 			 * store's tree (which parsing the text finds), or the
 			 * literal kept as its text */
+			nl = vs + tl;
 			ca_attr *at = &attrs[n++];
 			at->name_id = x->id;
 			if (x->shared != NULL) {
@@ -577,8 +579,8 @@ kept_run(ca_reader *r, ca_ad *ad)
 				ca_attr_set_expr(at, (ca_expr *)(uintptr_t)x->shared);
 			} else
 				ca_attr_keep_src(at, vs, tl);
-		} else if (x->shared == NULL && x->plain &&
-		    (nl = usual_line(x, p, e, &vs)) != NULL && (size_t)(nl - vs) <= CA_SRC_MAX) {
+		} else if (x->shared == NULL && x->own && (nl = literal_line(vs, e)) != NULL &&
+		    (size_t)(nl - vs) <= CA_SRC_MAX) {
 			ca_attr *at = &attrs[n++];
 			at->name_id = x->name->id;
 			ca_attr_keep_src(at, vs, (size_t)(nl - vs));
