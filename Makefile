@@ -22,7 +22,7 @@ MANDIR     ?= $(PREFIX)/share/man
 DATADIR    ?= $(PREFIX)/share/classad-tools
 
 CC       ?= cc
-CFLAGS   ?= -O2 -g
+CFLAGS   ?= -O3 -g
 VERSION   = 0.1.0
 WARN      = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-missing-field-initializers \

@@ -658,7 +658,7 @@ UNIT_SUITE(config_random)
 	const char *text = "A = $RANDOM_INTEGER(0, 1000000)\nB = $RANDOM_INTEGER(0, 1000000)\n"
 	    "C = $RANDOM_INTEGER(0, 1000000)$RANDOM_INTEGER(0, 1000000)\n";
 	ca_config *c = cfg_of(text);
-	char a[64], b[64];
+	char a[512], b[512];
 
 	snprintf(a, sizeof a, "%s", str(c, "A"));
 	snprintf(b, sizeof b, "%s", str(c, "B"));
@@ -669,7 +669,7 @@ UNIT_SUITE(config_random)
 	ca_config_free(c);
 	c = cfg_of(text);
 	ca_config_set_seed(c, 42);
-	char a42[64];
+	char a42[512];
 	snprintf(a42, sizeof a42, "%s", str(c, "A"));
 	ca_config_free(c);
 	c = cfg_of(text);
