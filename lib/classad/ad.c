@@ -45,9 +45,9 @@ number(const ca_name *nm, const char *spell)
 	if (id >= names.ids) {
 		names.ids = names.ids ? 2 * names.ids : 1024;
 		ca_name_ids_ = ca_xreallocarray(ca_name_ids_, names.ids, sizeof *ca_name_ids_);
-		ca_name_ids_[0] = (struct ca_name_id){ NULL, NULL, 0 };
+		ca_name_ids_[0] = (struct ca_name_id){ NULL, NULL, 0, 0 };
 	}
-	ca_name_ids_[id] = (struct ca_name_id){ nm, spell, 0 };
+	ca_name_ids_[id] = (struct ca_name_id){ nm, spell, 0, nm->len };
 	return id;
 }
 

@@ -43,6 +43,7 @@ struct ca_name_id {
 	const ca_name *name;
 	const char *spell;
 	uint32_t older;		/* the name's spelling numbered before, or 0 */
+	uint32_t len;		/* of the name (every spelling's): one load less */
 };
 #define CA_NAME_OTHER	0x80000000u
 extern struct ca_name_id *ca_name_ids_;

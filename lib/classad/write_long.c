@@ -172,7 +172,7 @@ wr_long(strbuf *sb, const ca_ad *ad)
 		/* most lines: a literal kept as its text on its line, which
 		 * follows the last line taken (see lines_take) */
 		if (at->kind_ == CA_KIND_SRC && l.run != NULL &&
-		    (uintptr_t)at->u_.s - (uintptr_t)l.next == ca_attr_name(at)->len + 3 &&
+		    (uintptr_t)at->u_.s - (uintptr_t)l.next == ca_name_id_of(at->name_id)->len + 3 &&
 		    (uintptr_t)at->u_.s - (uintptr_t)l.at < (uintptr_t)(l.end - l.at)) {
 			l.next = at->u_.s + at->x_ + 1;
 			continue;

@@ -15,7 +15,7 @@ static inline const char *
 attr_spell(const ca_attr *at, size_t *len)
 {
 	/* a spelling differs from the name's only in case */
-	*len = ca_attr_name(at)->len;
+	*len = ca_name_id_of(at->name_id)->len;
 	return ca_attr_spell(at);
 }
 
