@@ -257,11 +257,13 @@ ca_intern_cleanup(void)
 #define EXTRAS_MAX 8
 
 /*
- * Ads freed, kept for the next ones made: a filter frees each ad before it
- * reads the next, mostly as large, which then takes the freed one's table
- * and arena chunk rather than asking malloc for blocks of kilobytes (a
- * tenth of a cheap ad's cost). A few, not large ones. Not under
- * CA_SELFCHECK, where an ad used after it was freed must stay a fault.
+ * Ads freed, kept for the next ones a reader makes: a filter frees each ad
+ * before it reads the next, mostly as large, which then takes a freed
+ * one's table and arena chunk (ca_ad_new_sized) rather than asking malloc
+ * for blocks of kilobytes (a tenth of a cheap ad's cost). A few, not large
+ * ones, and only where they fit: an ad held keeps at most twice the room
+ * it was made with. Not under CA_SELFCHECK, where an ad used after it was
+ * freed must stay a fault.
  */
 #define SPARE_ADS	16
 #define SPARE_TABLE_MAX	1024	/* attributes */
@@ -307,22 +309,38 @@ spare_keep(struct ca_owned_ad *o)
 ca_ad *
 ca_ad_new(void)
 {
-	struct ca_owned_ad *o;
+	struct ca_owned_ad *o = ca_xcalloc(1, sizeof *o);
 
-	if (spare.n > 0) {
+	o->ad.arena = &o->arena;
+	o->ad.own_arena = true;
+	o->ad.stamp = ++ca_stamps_;
+	return &o->ad;
+}
+
+ca_ad *
+ca_ad_new_sized(uint32_t n, size_t bytes)
+{
+	bytes = bytes < 65536 ? bytes : 65536;
+	for (int i = spare.n - 1; i >= 0 && n > 0; i--) {
+		struct ca_owned_ad *o = spare.at[i];
+		if (o->ad.cap < n || o->ad.cap - n > n + 16 || o->arena.total < bytes ||
+		    o->arena.total - bytes > bytes + 1024)
+			continue;
 		/* an empty ad with the table and arena chunk of a freed one */
-		o = spare.at[--spare.n];
+		spare.at[i] = spare.at[--spare.n];
 		ca_attr *attrs = o->ad.attrs;
 		uint32_t cap = o->ad.cap;
 		memset(&o->ad, 0, sizeof o->ad);
 		o->ad.attrs = attrs;
 		o->ad.cap = cap;
-	} else
-		o = ca_xcalloc(1, sizeof *o);
-	o->ad.arena = &o->arena;
-	o->ad.own_arena = true;
-	o->ad.stamp = ++ca_stamps_;
-	return &o->ad;
+		o->ad.arena = &o->arena;
+		o->ad.own_arena = true;
+		o->ad.stamp = ++ca_stamps_;
+		return &o->ad;
+	}
+	ca_ad *ad = ca_ad_new();
+	ca_ad_reserve(ad, n, bytes);
+	return ad;
 }
 
 ca_ad *
@@ -578,9 +596,7 @@ ca_ad_reserve(ca_ad *ad, uint32_t n, size_t bytes)
 {
 	if (ad->n != 0 || ca_table_of(ad) == CA_TABLE_FIXED || n == 0 || n > UINT32_MAX / 4)
 		return;
-	/* a table a freed ad left (ca_ad_new) serves if not much larger */
-	if (ad->cap < n || ad->cap - n > n / 4 + 16)
-		table_resize(ad, n, 0);
+	table_resize(ad, n, 0);
 	ca_arena_reserve(ad->arena, bytes < 65536 ? bytes : 65536);
 }
 

@@ -143,17 +143,9 @@ ca_arena_strndup(ca_arena *a, const char *s, size_t n)
 void
 ca_arena_reserve(ca_arena *a, size_t n)
 {
-	if (n == 0)
+	if (a->head != NULL || n == 0)
 		return;
 	n = (n + 7) & ~(size_t)7;
-	if (a->head != NULL) {
-		/* a chunk kept by ca_arena_reset, still empty, too small:
-		 * replaced */
-		if (a->head->next != NULL || a->cur != (char *)a->head->align || a->head->size >= n)
-			return;
-		free(a->head);
-		memset(a, 0, sizeof *a);
-	}
 	ca_chunk *c = new_chunk(a, n);
 	c->next = NULL;
 	a->head = c;

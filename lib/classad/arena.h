@@ -35,8 +35,7 @@ char *ca_arena_strndup(ca_arena *a, const char *s, size_t n);
 /* Allocate n elements of size sz, checking n*sz for overflow. */
 void *ca_arena_array(ca_arena *a, size_t n, size_t sz);
 /* Before the first allocation: make the first chunk n bytes (rather than
- * the default size), for an arena whose needs are known; an arena just
- * reset keeps its chunk if it is that large. */
+ * the default size), for an arena whose needs are known. */
 void ca_arena_reserve(ca_arena *a, size_t n);
 void ca_arena_reset(ca_arena *a);	/* keep the largest chunk, drop the rest */
 void ca_arena_free(ca_arena *a);	/* release everything; a stays usable */

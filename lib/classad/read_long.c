@@ -715,12 +715,10 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 		while (rs < re && is_blank((unsigned char)*rs))
 			rs++;
 		if (ad == NULL) {
-			ad = ca_ad_new();
 			/* sized like the last ad, which it likely resembles;
 			 * with room for its text beside (text_start) */
-			ca_ad_reserve(ad, (uint32_t)r->shape.n + (r->pack ? 0 : r->room),
-			    r->pack || r->mem_stays ?
-			    r->last_bytes : 2 * r->last_bytes + 1024);
+			ad = ca_ad_new_sized((uint32_t)r->shape.n + (r->pack ? 0 : r->room),
+			    r->pack || r->mem_stays ? r->last_bytes : 2 * r->last_bytes + 1024);
 			r->ad_line = r->line;
 			r->ad_off = r->base + r->pos;
 			r->in_shape = r->exact = true;

@@ -839,10 +839,12 @@ UNIT_SUITE(core_delete_all)
 	}
 }
 
-/* An ad freed lends its table and arena chunk to the next one made: that
- * one starts empty (no names, shape, text or changes) and takes names,
- * indexes and a larger size as a new one would; ca_ad_set_found adds or
- * replaces as ca_ad_set does. */
+/* An ad freed lends its table and arena chunk to the next one a reader
+ * makes (ca_ad_new_sized) if they fit: not smaller than asked, nor twice
+ * as large; that one starts empty (no names, shape, text or changes) and
+ * takes names, indexes and a larger size as a new one would. An ad made
+ * otherwise is made anew. ca_ad_set_found adds or replaces as ca_ad_set
+ * does. */
 UNIT_SUITE(core_spare_ads)
 {
 	uint64_t rng = 0xbb67ae8584caa73bu;
@@ -853,13 +855,20 @@ UNIT_SUITE(core_spare_ads)
 		ca_ad *ads[24];
 		int held = 1 + (int)unit_pick(&rng, 24);
 		for (int k = 0; k < held; k++) {
-			ca_ad *ad = ads[k] = ca_ad_new();
+			int size = (int)unit_pick(&rng, 300);
+			uint32_t want = (uint32_t)(size / 2 + 1);
+			size_t bytes = (size_t)size * 8;
+			ca_ad *ad = ads[k] = k % 3 ? ca_ad_new_sized(want, bytes) : ca_ad_new();
 			CHECK(ad->n == 0 && ad->shape == 0 && ad->version == 0 && ad->text == NULL &&
 			    ad->index == NULL && ad->icap == 0);
+			if (k % 3)	/* room as asked, not twice that */
+				CHECK(ad->cap >= want && ad->cap <= 2 * want + 16 &&
+				    (bytes < 8 || ad->arena->total >= bytes) &&
+				    ad->arena->total <= 2 * bytes + 1024);
+			else
+				CHECK(ad->cap == 0 && ad->arena->total == 0);
 			for (int i = 0; i < 300; i += 7)
 				CHECK(ca_ad_find(ad, nm[i]) == NULL);
-			int size = (int)unit_pick(&rng, 300);
-			ca_ad_reserve(ad, (uint32_t)(size / 2 + 1), (size_t)size * 8);
 			for (int i = 0; i < size; i++) {
 				ca_attr *at = ca_ad_find(ad, nm[i]);
 				ca_ad_set_found(ad, at, nm[i], NULL, ca_expr_lit(ad->arena, ca_int(i)));
@@ -885,19 +894,6 @@ UNIT_SUITE(core_spare_ads)
 		for (int k = 0; k < held; k++)
 			ca_ad_free(ads[k]);
 	}
-
-	/* an arena reset keeps its chunk; reserved larger, a larger one */
-	ca_arena a = { 0 };
-	(void)ca_arena_alloc(&a, 100);
-	ca_arena_reset(&a);
-	ca_arena_reserve(&a, 512);
-	CHECK(a.total >= 512 && a.total < 8192);
-	ca_arena_reserve(&a, 8192);
-	CHECK(a.total == 8192);
-	char *p = ca_arena_alloc(&a, 8000);
-	memset(p, 1, 8000);
-	CHECK(a.total == 8192);
-	ca_arena_free(&a);
 }
 
 /* A copy holds the literals of its source as values, whether the source
