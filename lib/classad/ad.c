@@ -261,9 +261,10 @@ ca_intern_cleanup(void)
  * before it reads the next, mostly as large, which then takes a freed
  * one's table and arena chunk (ca_ad_new_sized) rather than asking malloc
  * for blocks of kilobytes (a tenth of a cheap ad's cost). A few, not large
- * ones, and only where they fit: an ad held keeps at most twice the room
- * it was made with. Not under CA_SELFCHECK, where an ad used after it was
- * freed must stay a fault.
+ * ones, and only where they fit: an ad held keeps at most twice the table
+ * and four times the arena it was made with (an arena grows by doubling).
+ * Not under CA_SELFCHECK, where an ad used after it was freed must stay a
+ * fault.
  */
 #define SPARE_ADS	16
 #define SPARE_TABLE_MAX	1024	/* attributes */
@@ -323,8 +324,8 @@ ca_ad_new_sized(uint32_t n, size_t bytes)
 	bytes = bytes < 65536 ? bytes : 65536;
 	for (int i = spare.n - 1; i >= 0 && n > 0; i--) {
 		struct ca_owned_ad *o = spare.at[i];
-		if (o->ad.cap < n || o->ad.cap - n > n + 16 || o->arena.total < bytes ||
-		    o->arena.total - bytes > bytes + 1024)
+		if (o->ad.cap < n || o->ad.cap - n > n + 16 || o->arena.total < bytes / 2 ||
+		    o->arena.total > 4 * bytes + 4096)
 			continue;
 		/* an empty ad with the table and arena chunk of a freed one */
 		spare.at[i] = spare.at[--spare.n];

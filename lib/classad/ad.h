@@ -412,8 +412,9 @@ void ca_ad_reshape(ca_ad *ad);
  * an ad of n) makes no table again and again. */
 void ca_ad_reserve(ca_ad *ad, uint32_t n, size_t bytes);
 /* ca_ad_new, then ca_ad_reserve(n, bytes): with the table and arena chunk
- * of an ad freed before when they are that large and not twice as large
- * (a reader making each ad like the last it freed). */
+ * of an ad freed before when they fit, the table room for n and not for
+ * twice that, the chunk from half to four times bytes (a reader making
+ * each ad like the last it freed). */
 ca_ad *ca_ad_new_sized(uint32_t n, size_t bytes);
 /* A copy of src (with its own arena) in one allocation sized to it, its
  * shared trees shared: what a reader hands out for an ad it built in a
