@@ -722,7 +722,10 @@ kept_value(ca_arena *a, const char *s, size_t n)
 			}
 		}
 		buf[k] = '\0';
-		const char *sh = ca_str_shared(buf, k);
+		/* its bytes are in the arena already: sharing them saves no
+		 * room, and once the table is full a look-up mostly misses, in
+		 * a table too large for the cache */
+		const char *sh = ca_str_shared_full() ? NULL : ca_str_shared(buf, k);
 		return ca_str(sh ? sh : buf, (uint32_t)k);
 	}
 	if (s[0] != '-' && s[0] != '.' && !ca_is_digit((unsigned char)s[0]))

@@ -71,6 +71,12 @@ ca_str_shared(const char *s, size_t len)
 	return p + 1;
 }
 
+bool
+ca_str_shared_full(void)
+{
+	return shared.n >= SHARED_MAX;
+}
+
 void
 ca_str_shared_cleanup(void)
 {

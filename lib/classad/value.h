@@ -92,6 +92,7 @@ ca_value ca_str_new(ca_arena *a, const char *s, size_t len);
  * NULL when longer than CA_SHARED_STR bytes or when the table is full. */
 #define CA_SHARED_STR 31
 const char *ca_str_shared(const char *s, size_t len);
+bool ca_str_shared_full(void);		/* no string enters any more */
 void ca_str_shared_cleanup(void);	/* ca_intern_cleanup() calls it */
 
 /* The truth of v where the logic operators need to tell values apart: 1
