@@ -293,8 +293,8 @@ spare_keep(struct ca_owned_ad *o)
 	(void)o;
 	return false;
 #else
-	if (spare.n == SPARE_ADS || ca_table_of(&o->ad) != CA_TABLE_HEAP || o->ad.cap > SPARE_TABLE_MAX ||
-	    o->arena.total > SPARE_ARENA_MAX)
+	if (spare.n == SPARE_ADS || ca_table_of(&o->ad) != CA_TABLE_HEAP ||
+	    o->ad.cap > SPARE_TABLE_MAX || o->arena.total > SPARE_ARENA_MAX)
 		return false;
 	ca_arena_reset(&o->arena);
 	spare.at[spare.n++] = o;
