@@ -712,6 +712,21 @@ ca_ad_lookup(const ca_ad *ad, const char *name)
 	return at ? ca_attr_expr(ad, at) : NULL;
 }
 
+/* The number of name spelled spell (NULL: its own spelling). A spelling
+ * differs from the name's only in case, so it is the name's length: no
+ * strlen, and the name's own text at another address is found at once. */
+static uint32_t
+spelling_id(const ca_name *name, const char *spell)
+{
+	if (spell == NULL || spell == name->spell)
+		return name->id;
+#ifdef CA_SELFCHECK
+	if (strlen(spell) != name->len)
+		abort();
+#endif
+	return ca_intern_spelling(name, spell, name->len);
+}
+
 /* name, which ad lacks, added to it holding e: its entry. */
 static ca_attr *
 add_entry(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
@@ -742,8 +757,7 @@ add_entry(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 			index_build(ad);
 	}
 	ca_attr *at = &ad->attrs[ad->n++];
-	at->name_id = spell == NULL || spell == name->spell ? name->id :
-	    ca_intern_spelling(name, spell, strlen(spell));
+	at->name_id = spelling_id(name, spell);
 	at->busy = 0;
 	ca_attr_set_expr(at, e);
 	uint32_t to = grow ? shape_next(ad->shape, name, ad->attrs, ad->n) : 0;
@@ -809,8 +823,7 @@ ca_ad_append(ca_ad *ad, const ca_name *name, const char *spell, ca_expr *e)
 		ca_ad_set(ad, name, spell, e);
 		return;
 	}
-	ca_attr_set_expr(append_entry(ad, spell ? ca_intern_spelling(name, spell, strlen(spell)) :
-	    name->id), e);
+	ca_attr_set_expr(append_entry(ad, spelling_id(name, spell)), e);
 }
 
 /* at (the ad's, in arena a) keeps text s[0..n), copied unless at_place;

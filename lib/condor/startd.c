@@ -355,10 +355,7 @@ ca_sd_publish_expr(struct slot *s, const ca_name *n, const char *spell, const ca
 			pub->same = cur;
 		return PUB_KEPT;
 	}
-	/* spelled as the name is: added without looking the spelling up */
-	if (pub->spell == NULL)
-		pub->spell = strcmp(spell, n->spell) == 0 ? n->spell : spell;
-	ca_ad_set_found(s->ad, at, n, pub->spell, pub->shared != NULL ?
+	ca_ad_set_found(s->ad, at, n, spell, pub->shared != NULL ?
 	    (ca_expr *)(uintptr_t)pub->shared : ca_expr_copy(s->ad->arena, e));
 	return at != NULL ? PUB_SET : pub->shared != NULL ? PUB_ADDED : PUB_OWN;
 }

@@ -76,7 +76,6 @@ enum {
  * same by comparing pointers. */
 struct pub {
 	const ca_expr *shared, *same;
-	const char *spell;	/* the name's own spelling, if it is the same */
 };
 
 /* An attribute published from STARTD_ATTRS. */
