@@ -71,48 +71,59 @@ run_flush(strbuf *sb, struct lines *l)
 	l->run = NULL;
 }
 
-/* The line of at (spelled s[0..n), its text kept as text[0..tn) or NULL,
- * its shared tree e or NULL) as read, if it is still at's: copied (into
- * the run) and true. Otherwise its old line, if next, is passed. */
-static bool
-lines_take(strbuf *sb, struct lines *l, const ca_attr *at, const char *s, size_t n,
-    const char *text, size_t tn, const ca_expr *e)
+/* The line [line, end) joins the run: the run goes on if it follows it,
+ * else a new one starts there. */
+static inline void
+run_take(strbuf *sb, struct lines *l, const char *line, const char *end)
 {
-	const char *line = NULL, *end = NULL;
-
-	if (text != NULL) {
-		/* kept text in the lines is on its own line, as the reader put it */
-		if ((uintptr_t)text - (uintptr_t)l->at >= (size_t)(l->end - l->at) ||
-		    (uintptr_t)text - (uintptr_t)l->at < n + 3)
-			return false;
-		line = text - n - 3;
-		end = text + tn + 1;
-	} else {
-		const char *p = l->next;
-		if (p == NULL || (size_t)(l->end - p) <= n + 3 || memcmp(p, s, n) != 0 ||
-		    memcmp(p + n, " = ", 3) != 0)
-			return false;
-		const char *t = p + n + 3, *nl = memchr(t, '\n', (size_t)(l->end - t));
-		if (nl == NULL)
-			return false;
-		size_t en;
-		const char *et = e != NULL && (e->flags & CA_EXPR_SHARED) ?
-		    ca_share_old_text(e, &en) : NULL;
-		if (!at->as_read && (et == NULL || en != (size_t)(nl - t) || memcmp(t, et, en) != 0)) {
-			/* changed since: its old line is passed */
-			run_flush(sb, l);
-			l->next = nl + 1;
-			return false;
-		}
-		line = p;
-		end = nl + 1;
-	}
 	if (line != l->next) {
 		run_flush(sb, l);
 		l->run = line;
 	} else if (l->run == NULL)
 		l->run = line;
 	l->next = end;
+}
+
+/* A literal at kept as its text in the ad's lines is on its own line
+ * there, as the reader put it (its name, " = ", the text, a newline):
+ * that line taken, true; most lines are so. */
+static inline bool
+src_take(strbuf *sb, struct lines *l, const ca_attr *at)
+{
+	if (at->kind_ != CA_KIND_SRC)
+		return false;
+	size_t off = (uintptr_t)at->u_.s - (uintptr_t)l->at,
+	    pre = ca_name_id_of(at->name_id)->len + 3;
+	if (off >= (size_t)(l->end - l->at) || off < pre)
+		return false;
+	run_take(sb, l, at->u_.s - pre, at->u_.s + at->x_ + 1);
+	return true;
+}
+
+/* The line at next, if it is at's (spelled s[0..n), its shared tree e or
+ * NULL) as read, still at's: taken, true. Otherwise its old line, if
+ * next, is passed. */
+static bool
+lines_take(strbuf *sb, struct lines *l, const ca_attr *at, const char *s, size_t n,
+    const ca_expr *e)
+{
+	const char *p = l->next;
+
+	if (p == NULL || (size_t)(l->end - p) <= n + 3 || memcmp(p, s, n) != 0 ||
+	    memcmp(p + n, " = ", 3) != 0)
+		return false;
+	const char *t = p + n + 3, *nl = memchr(t, '\n', (size_t)(l->end - t));
+	if (nl == NULL)
+		return false;
+	size_t en;
+	const char *et = e != NULL && (e->flags & CA_EXPR_SHARED) ? ca_share_old_text(e, &en) : NULL;
+	if (!at->as_read && (et == NULL || en != (size_t)(nl - t) || memcmp(t, et, en) != 0)) {
+		/* changed since: its old line is passed */
+		run_flush(sb, l);
+		l->next = nl + 1;
+		return false;
+	}
+	run_take(sb, l, p, nl + 1);
 	return true;
 }
 
@@ -169,14 +180,8 @@ wr_long(strbuf *sb, const ca_ad *ad)
 	for (uint32_t i = 0; i < ad->n; i++) {
 		size_t n;
 		const ca_attr *at = &ad->attrs[i];
-		/* most lines: a literal kept as its text on its line, which
-		 * follows the last line taken (see lines_take) */
-		if (at->kind_ == CA_KIND_SRC && l.run != NULL &&
-		    (uintptr_t)at->u_.s - (uintptr_t)l.next == ca_name_id_of(at->name_id)->len + 3 &&
-		    (uintptr_t)at->u_.s - (uintptr_t)l.at < (uintptr_t)(l.end - l.at)) {
-			l.next = at->u_.s + at->x_ + 1;
-			continue;
-		}
+		if (l.at != NULL && src_take(sb, &l, at))
+			continue;	/* the long format holds a literal's line */
 		const char *s = attr_spell(at, &n);
 		/* a literal kept as its text is written as it came; an
 		 * expression many ads share is printed once */
@@ -184,7 +189,7 @@ wr_long(strbuf *sb, const ca_ad *ad)
 		const char *text = ca_attr_src(at, &tn);
 		ca_expr tmp;
 		const ca_expr *e = ca_attr_expr_in(at, &tmp);
-		if (l.at != NULL && lines_take(sb, &l, at, s, n, text, tn, e)) {
+		if (l.at != NULL && text == NULL && lines_take(sb, &l, at, s, n, e)) {
 			unsafe = unsafe || attr_unsafe(at);
 			continue;
 		}
