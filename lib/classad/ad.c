@@ -285,6 +285,17 @@ spare_free(void)
 	}
 }
 
+/* o, its ad's fields zero but for its table, made a new ad of its own
+ * arena. */
+static ca_ad *
+owned_ad(struct ca_owned_ad *o)
+{
+	o->ad.arena = &o->arena;
+	o->ad.own_arena = true;
+	o->ad.stamp = ++ca_stamps_;
+	return &o->ad;
+}
+
 /* Keep the freed ad o if there is room: true when kept. */
 static bool
 spare_keep(struct ca_owned_ad *o)
@@ -310,12 +321,7 @@ spare_keep(struct ca_owned_ad *o)
 ca_ad *
 ca_ad_new(void)
 {
-	struct ca_owned_ad *o = ca_xcalloc(1, sizeof *o);
-
-	o->ad.arena = &o->arena;
-	o->ad.own_arena = true;
-	o->ad.stamp = ++ca_stamps_;
-	return &o->ad;
+	return owned_ad(ca_xcalloc(1, sizeof(struct ca_owned_ad)));
 }
 
 ca_ad *
@@ -334,10 +340,7 @@ ca_ad_new_sized(uint32_t n, size_t bytes)
 		memset(&o->ad, 0, sizeof o->ad);
 		o->ad.attrs = attrs;
 		o->ad.cap = cap;
-		o->ad.arena = &o->arena;
-		o->ad.own_arena = true;
-		o->ad.stamp = ++ca_stamps_;
-		return &o->ad;
+		return owned_ad(o);
 	}
 	ca_ad *ad = ca_ad_new();
 	ca_ad_reserve(ad, n, bytes);

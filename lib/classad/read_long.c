@@ -506,19 +506,27 @@ append_literal(ca_reader *r, ca_ad *ad, const ca_name *nm, const char *ls, size_
  * line cannot be blank, a comment or a banner (the name was read before),
  * so it is taken here in one pass, its literal kept as text; anything
  * else (false) is left for the general path, nothing consumed.
- * usual_line: whether the line at p (before e) is such a line of name x:
- * its newline, *vs where its literal starts; else NULL.
+ * name_line: where the text of the line at p (before e) starts when it
+ * begins with name x as spelled there and " = "; else NULL. usual_line:
+ * whether it is such a line of x's own spelling: its newline, *vs where
+ * its literal starts; else NULL.
  */
 static inline const char *
-usual_line(const struct shape_name *x, const char *p, const char *e, const char **vs)
+name_line(const struct shape_name *x, const char *p, const char *e)
 {
 	size_t nlen = x->len;
 
-	if (!x->own || (size_t)(e - p) < nlen + 4 ||
-	    !ca_same_bytes(p, x->spell, nlen) || p[nlen] != ' ' || p[nlen + 1] != '=' ||
-	    p[nlen + 2] != ' ')
+	if ((size_t)(e - p) < nlen + 4 || !ca_same_bytes(p, x->spell, nlen) || p[nlen] != ' ' ||
+	    p[nlen + 1] != '=' || p[nlen + 2] != ' ')
 		return NULL;
-	*vs = p + nlen + 3;
+	return p + nlen + 3;
+}
+
+static inline const char *
+usual_line(const struct shape_name *x, const char *p, const char *e, const char **vs)
+{
+	if (!x->own || (*vs = name_line(x, p, e)) == NULL)
+		return NULL;
 	return literal_line(*vs, e);
 }
 
@@ -561,11 +569,10 @@ kept_run(ca_reader *r, ca_ad *ad)
 	ca_attr *attrs = ad->attrs;
 	while (spos < nnames && n < room) {
 		struct shape_name *x = &names[spos];
-		size_t nlen = x->len, tl = x->len_text;
-		if (!x->plain || (size_t)(e - p) < nlen + 4 || !ca_same_bytes(p, x->spell, nlen) ||
-		    p[nlen] != ' ' || p[nlen + 1] != '=' || p[nlen + 2] != ' ')
+		size_t tl = x->len_text;
+		const char *vs = x->plain ? name_line(x, p, e) : NULL, *nl;
+		if (vs == NULL)
 			break;
-		const char *vs = p + nlen + 3, *nl;
 		if (x->text != NULL && (size_t)(e - vs) > tl && vs[tl] == '\n' &&
 		    (tl <= 16 ? ca_same_bytes(vs, x->text, tl) : memcmp(vs, x->text, tl) == 0)) {
 			/* the text the last ad had here: as that one's, the
