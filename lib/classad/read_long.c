@@ -570,6 +570,10 @@ kept_run(ca_reader *r, ca_ad *ad)
 	while (spos < nnames && n < room) {
 		struct shape_name *x = &names[spos];
 		size_t tl = x->len_text;
+		/* the text ahead asked for now: a part's text is first read
+		 * here, and its mapped pages are scattered, which the
+		 * processor's own look-ahead does not cross */
+		__builtin_prefetch(p + 1024);
 		const char *vs = x->plain ? name_line(x, p, e) : NULL, *nl;
 		if (vs == NULL)
 			break;
