@@ -73,7 +73,7 @@ static struct {
 	pid_t pid[WORKERS_MAX];
 	int sock[WORKERS_MAX];
 	int out[WORKERS_MAX][2];	/* the workers' memory files for their ads */
-	bool memfd;		/* a worker's are memfds: mapped (sink_write) */
+	bool memfd;		/* a worker's are memfds: mapped (sink_grow) */
 	strbuf win;		/* text read by the parent */
 	strbuf msg;		/* a worker's answer */
 } P;
@@ -311,54 +311,58 @@ part_text_done(struct mapped *m)
 /* A worker's output goes to a memory file (one of two, a part each in
  * turn: the parent writes one out while the worker fills the other), which
  * the parent maps: the ads are not copied through the socket. The worker
- * maps a memfd too and writes each ad into it (its stream unbuffered), so
- * an ad is copied once, not through stdio and then the kernel; a file on
- * disk (no memfd) is written, where a full disk is an error, not a fault
- * in the mapping. */
+ * maps the memfd too, and its writer makes each ad there (the sink's
+ * buffer is the mapping, grown with the file), so an ad's text is made
+ * once and copied nowhere. Without a memfd the buffer is the heap's and a
+ * file on disk gets it at the end of the part, where a full disk is an
+ * error, not a fault in the mapping. */
 struct sink {
+	strbuf out;		/* first: the buffer's grow finds its sink */
 	int fd;
-	size_t len;
-	char *map;		/* the memfd mapped, cap bytes long */
-	size_t cap;
+	char *map;		/* the memfd mapped, out.cap bytes long */
 };
 
-static bool
-sink_grow(struct sink *k, size_t n)
+/* A memfd that cannot grow (no memory left for it) ends the worker: the
+ * parent then runs the part itself, as for any worker that fails. */
+static void
+sink_grow(strbuf *sb, size_t need)
 {
-	size_t cap = k->cap > 0 ? k->cap : (size_t)1 << 20;
+	struct sink *k = (struct sink *)sb;
+	size_t cap = sb->cap > 0 ? sb->cap : (size_t)1 << 20;
 	void *m;
 
-	while (cap - k->len < n) {
+	while (cap < need) {
 		if (cap > SIZE_MAX / 4)
-			return false;
+			_exit(1);
 		cap *= 2;
 	}
 	if (ftruncate(k->fd, (off_t)cap) != 0)
-		return false;
-	m = k->map != NULL ? mremap(k->map, k->cap, cap, MREMAP_MAYMOVE) :
+		_exit(1);
+	m = k->map != NULL ? mremap(k->map, sb->cap, cap, MREMAP_MAYMOVE) :
 	    mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_SHARED, k->fd, 0);
 	if (m == MAP_FAILED)
-		return false;
+		_exit(1);
+	if (k->map == NULL)
+		((char *)m)[0] = '\0';
 	k->map = m;
-	k->cap = cap;
-	return true;
+	sb->buf = m;
+	sb->cap = cap;
 }
 
-/* The stream's cookie is the worker's pointer to the sink of the part
- * under way, which changes with each part. */
-static ssize_t
-sink_write(void *cookie, const char *buf, size_t n)
+static void
+sink_start(struct sink *k)
 {
-	struct sink *k = *(struct sink **)cookie;
+	if (P.memfd)
+		k->out.grow = sink_grow;
+	strbuf_reset(&k->out);
+}
 
-	if (P.memfd) {
-		if (n > k->cap - k->len && !sink_grow(k, n))
-			return -1;
-		memcpy(k->map + k->len, buf, n);
-	} else if (!move_all(k->fd, (char *)(uintptr_t)buf, n, (int64_t)k->len, true))
-		return -1;
-	k->len += n;
-	return (ssize_t)n;
+/* The part's ads are where the parent finds them; false when they cannot
+ * be. */
+static bool
+sink_end(struct sink *k)
+{
+	return P.memfd || move_all(k->fd, k->out.buf, k->out.len, 0, true);
 }
 
 /* A worker: parts in, answers out, until the parent closes the socket. */
@@ -368,18 +372,15 @@ worker(int w, int s)
 	strbuf st = STRBUF_INIT, err = STRBUF_INIT;
 	struct mapped in = { NULL, 0, STRBUF_INIT };
 	FILE *ef = tmpfile();
-	struct sink sinks[2] = { { P.out[w][0], 0, NULL, 0 }, { P.out[w][1], 0, NULL, 0 } };
-	struct sink *sink = &sinks[0];
-	FILE *of = fopencookie(&sink, "w", (cookie_io_functions_t){ NULL, sink_write, NULL,
-	    NULL });
+	struct sink sinks[2] = { { STRBUF_INIT, P.out[w][0], NULL },
+	    { STRBUF_INIT, P.out[w][1], NULL } };
 	struct part p;
 
 	cli_progress_off();
 	cli_lines_relative(P.name);
 	struct sigaction sa = { .sa_handler = worker_fault };
 	sigaction(SIGBUS, &sa, NULL);
-	if (ef == NULL || of == NULL || dup2(fileno(ef), 2) < 0 ||
-	    setvbuf(of, NULL, P.memfd ? _IONBF : _IOFBF, P.memfd ? 0 : (size_t)1 << 16) != 0)
+	if (ef == NULL || dup2(fileno(ef), 2) < 0)
 		_exit(1);
 	for (size_t j = 0; move_all(s, &p, sizeof p, -1, false); j++) {
 		size_t n = (size_t)(p.end - p.start);
@@ -387,14 +388,14 @@ worker(int w, int s)
 		if (text == NULL)
 			_exit(1);
 		ca_reader *r = part_reader(&p, text, n);
-		sink = &sinks[j % 2];
-		sink->len = 0;
+		struct sink *sink = &sinks[j % 2];
+		sink_start(sink);
 		strbuf_reset(&st);
-		size_t ads = P.ops->run(P.arg, r, P.path, of, &st);
+		size_t ads = P.ops->run(P.arg, r, P.path, &sink->out, &st);
 		uint64_t lines = part_lines(r, &p, text, n);
 		ca_reader_close(r);
 		part_text_done(&in);
-		if (fflush(of) != 0)
+		if (!sink_end(sink))
 			_exit(1);
 		fflush(stderr);
 		off_t el = lseek(2, 0, SEEK_END);
@@ -402,7 +403,7 @@ worker(int w, int s)
 		strbuf_grow(&err, (size_t)el + 1);
 		if (el < 0 || pread(2, err.buf, (size_t)el, 0) != el)
 			_exit(1);
-		struct head h = { st.len, (uint64_t)el, (uint64_t)sink->len, ads,
+		struct head h = { st.len, (uint64_t)el, (uint64_t)sink->out.len, ads,
 		    lines, cli_status };
 		if (!move_all(s, &h, sizeof h, -1, true) || !move_all(s, st.buf, st.len, -1, true) ||
 		    !move_all(s, err.buf, (size_t)el, -1, true))

@@ -7,7 +7,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "classad.h"
 
@@ -16,13 +15,13 @@ typedef struct par_ops {
 	 * (compared ignoring the case of A-Z, as host names are) are never
 	 * in two parts. */
 	const char *(*group)(const ca_ad *ad);
-	/* Read the ads of r (a part of path) and write what becomes of them
-	 * to out in the long format, messages to standard error; the number
-	 * of ads read. In a worker st gets what the parent must know of the
-	 * part's effect on state the parts share; in the parent (after a
-	 * worker's part could not stand) out and st are NULL: the ads go to
-	 * the program's own output. */
-	size_t (*run)(void *arg, ca_reader *r, const char *path, FILE *out, strbuf *st);
+	/* Read the ads of r (a part of path) and append what becomes of them
+	 * to out in the long format (ca_writer_open_buf), messages to
+	 * standard error; the number of ads read. In a worker st gets what
+	 * the parent must know of the part's effect on state the parts
+	 * share; in the parent (after a worker's part could not stand) out
+	 * and st are NULL: the ads go to the program's own output. */
+	size_t (*run)(void *arg, ca_reader *r, const char *path, strbuf *out, strbuf *st);
 	/* In the parent, before a worker's part is written: take its st.
 	 * False when the part depended on a part before it that its worker
 	 * did not see; then it and every part after it run in the parent. */

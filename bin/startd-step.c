@@ -557,14 +557,14 @@ enum { PART_LOST = 1, PART_UNWRITABLE = 2, PART_WRITE_FAILED = 4 };
 static unsigned char *ev_known;	/* a worker's events as its last part left them */
 
 static size_t
-part_run(void *arg, ca_reader *r, const char *path, FILE *out, strbuf *st)
+part_run(void *arg, ca_reader *r, const char *path, strbuf *out, strbuf *st)
 {
 	ca_writer *own = writer;
 	size_t told = ca_startd_reported_count(sd), ads = 0;
 	ca_ad *ad;
 
 	if (out != NULL)
-		writer = ca_writer_open(out, CA_FMT_LONG, false);
+		writer = ca_writer_open_buf(out, CA_FMT_LONG);
 	machine_done = step_machine;
 	ca_reader_room(r, SLOT_ROOM);
 	while (cli_next_ad(r, &ad, &slots_lost)) {

@@ -19,6 +19,10 @@ strbuf_grow(strbuf *sb, size_t extra)
 	size_t need = sb->len + extra + 1;
 	if (need <= sb->cap)
 		return;
+	if (sb->grow != NULL) {
+		sb->grow(sb, need);
+		return;
+	}
 	size_t cap = sb->cap ? sb->cap : 64;
 	while (cap < need)
 		cap = cap < SIZE_MAX / 2 ? cap * 2 : need;
@@ -77,20 +81,22 @@ strbuf_reset(strbuf *sb)
 void
 strbuf_release(strbuf *sb)
 {
-	if (sb->cap)
+	if (sb->cap && sb->grow == NULL)
 		free(sb->buf);
 	sb->buf = strbuf_empty;
 	sb->len = sb->cap = 0;
+	sb->grow = NULL;
 }
 
 char *
 strbuf_detach(strbuf *sb, size_t *len)
 {
-	char *p = sb->cap ? sb->buf : ca_xstrndup("", 0);
+	char *p = sb->cap && sb->grow == NULL ? sb->buf : ca_xstrndup(sb->buf, sb->len);
 
 	if (len)
 		*len = sb->len;
 	sb->buf = strbuf_empty;
 	sb->len = sb->cap = 0;
+	sb->grow = NULL;
 	return p;
 }

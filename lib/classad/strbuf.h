@@ -11,10 +11,15 @@ typedef struct strbuf {
 	char *buf;	/* NUL-terminated; points at a shared "" until the first add */
 	size_t len;
 	size_t cap;	/* 0 while buf is the shared empty string */
+	/* NULL: buf is the heap's. Else buf is memory its owner keeps (a
+	 * mapped file, say): grow makes it hold need bytes, buf and cap set
+	 * (it may move buf; it does not return when it cannot), and
+	 * strbuf_release and strbuf_detach leave it to the owner. */
+	void (*grow)(struct strbuf *sb, size_t need);
 } strbuf;
 
 extern char strbuf_empty[];
-#define STRBUF_INIT { strbuf_empty, 0, 0 }
+#define STRBUF_INIT { strbuf_empty, 0, 0, NULL }
 
 void strbuf_grow(strbuf *sb, size_t extra);
 void strbuf_adds(strbuf *sb, const char *s);

@@ -15,7 +15,8 @@
 #define ZOUT	(64 * 1024)
 
 struct ca_writer {
-	FILE *fp;
+	FILE *fp;		/* or NULL: the ads go to *dst */
+	strbuf *dst;
 	ca_format fmt;
 	bool gz;
 	z_stream zs;
@@ -115,6 +116,10 @@ out(ca_writer *w, const char *s, size_t n)
 {
 	if (w->err)
 		return -1;
+	if (w->dst != NULL) {
+		strbuf_add(w->dst, s, n);
+		return 0;
+	}
 	if (!w->gz)
 		return put_raw(w, s, n);
 	while (n > 0) {
@@ -151,16 +156,28 @@ ca_writer_open(FILE *fp, ca_format fmt, bool gzip)
 	return w;
 }
 
+ca_writer *
+ca_writer_open_buf(strbuf *dst, ca_format fmt)
+{
+	ca_writer *w = ca_writer_open(NULL, fmt, false);
+
+	w->dst = dst;
+	return w;
+}
+
 int
 ca_writer_put(ca_writer *w, const ca_ad *ad)
 {
-	strbuf *sb = &w->sb;
+	/* to a buffer the ad is made in place, and taken back if refused */
+	strbuf *sb = w->dst != NULL ? w->dst : &w->sb;
+	size_t mark = sb->len;
 
 	if (w->err) {
 		errno = w->err;
 		return -1;
 	}
-	strbuf_reset(sb);
+	if (w->dst == NULL)
+		strbuf_reset(sb);
 	switch (w->fmt) {
 	case CA_FMT_NEW:
 		strbuf_adds(sb, w->nads ? ",\n" : "{\n");
@@ -192,11 +209,13 @@ ca_writer_put(ca_writer *w, const ca_ad *ad)
 			    "control character (-o new can)";
 	}
 	if (w->refused) {
+		sb->len = mark;
+		sb->buf[mark] = '\0';
 		errno = EILSEQ;
 		return -1;
 	}
 	w->nads++;
-	if (out(w, sb->buf, sb->len) < 0) {
+	if (w->dst == NULL && out(w, sb->buf, sb->len) < 0) {
 		errno = w->err;
 		return -1;
 	}
@@ -256,9 +275,9 @@ ca_writer_close(ca_writer *w)
 		deflateEnd(&w->zs);
 	}
 	errno = 0;
-	if (fflush(w->fp) != 0 && !w->err)
+	if (w->fp != NULL && fflush(w->fp) != 0 && !w->err)
 		w->err = errno ? errno : EIO;
-	if (ferror(w->fp) && !w->err)
+	if (w->fp != NULL && ferror(w->fp) && !w->err)
 		w->err = EIO;
 	if (w->err) {
 		e = w->err;

@@ -26,6 +26,11 @@ ca_writer *ca_writer_open(FILE *fp, ca_format fmt, bool gzip);
  * the end of a line; in JSON and XML an attribute name that is not UTF-8
  * (or, in XML, holds a control character). */
 int ca_writer_put(ca_writer *w, const ca_ad *ad);
+/* A writer that appends its output to *dst (no compression, no I/O
+ * errors): each ad is made there in place, and taken back when refused.
+ * dst may be memory its owner grows (strbuf's grow), such as a mapped
+ * file: the text is then copied nowhere else. */
+ca_writer *ca_writer_open_buf(strbuf *dst, ca_format fmt);
 /* Text of ads another long-format writer wrote (each with its blank line),
  * written as it is (compressed if w is): for a writer of the long format
  * only, whose layout has nothing between ads. 0, or -1 on an I/O error

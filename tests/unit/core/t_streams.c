@@ -467,6 +467,97 @@ UNIT_SUITE(streams_writer_text)
 	ca_ad_free(ad);
 }
 
+/* Memory an owner keeps for a strbuf (grow set): a pool it frees itself,
+ * grown a little at a time so that the writer's ads cross its growths. */
+struct owned {
+	strbuf sb;		/* first: grow finds the owner */
+	char *mem;
+	int grows;
+};
+
+static void
+owned_grow(strbuf *sb, size_t need)
+{
+	struct owned *o = (struct owned *)sb;
+	size_t cap = sb->cap + 16;
+
+	if (cap < need)
+		cap = need;
+	o->mem = realloc(o->mem, cap);
+	if (sb->cap == 0)
+		o->mem[0] = '\0';
+	sb->buf = o->mem;
+	sb->cap = cap;
+	o->grows++;
+}
+
+/* A writer to a buffer makes what one to a stream writes, in every
+ * format, in the buffer's own memory when its owner grows it; an ad it
+ * refuses leaves nothing there, and the next is written as if it had not
+ * come. */
+UNIT_SUITE(streams_writer_to_buffer)
+{
+	const char *src = "[ A = 1; C = { 1, 2 }; D = [ e = 1.5 ]; F = x + 1; G = undefined ]\n"
+	    "[ B = \"x\\ny\" ]\n[ Name = \"slot1@h\"; Memory = 2048; Rank = 0.5 ]\n";
+	const ca_format fmts[] = { CA_FMT_LONG, CA_FMT_NEW, CA_FMT_JSON, CA_FMT_XML };
+	ca_diag err;
+	ca_ad *ads[3];
+	size_t n = 0, len;
+	ca_reader *r = ca_reader_open_mem("t", src, strlen(src), CA_FMT_NEW, &err);
+
+	while (n < 3 && ca_reader_next(r, &ads[n], &err) == 1)
+		n++;
+	ca_reader_close(r);
+	CHECK(n == 3);
+	if (n != 3)
+		return;
+	ca_ad *good[2] = { ads[0], ads[2] };
+	for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+		char *want = write_ads(good, 2, fmts[f], false, &len);
+		strbuf heap = STRBUF_INIT;
+		struct owned o = { STRBUF_INIT, NULL, 0 };
+		o.sb.grow = owned_grow;
+		ca_writer *wh = ca_writer_open_buf(&heap, fmts[f]);
+		ca_writer *wo = ca_writer_open_buf(&o.sb, fmts[f]);
+		for (size_t i = 0; i < 3; i++) {
+			/* the long format refuses B's newline; the others hold it,
+			 * and are not given it */
+			bool refused = i == 1;
+			if (refused && fmts[f] != CA_FMT_LONG)
+				continue;
+			int rh = ca_writer_put(wh, ads[i]), ro = ca_writer_put(wo, ads[i]);
+			CHECK(rh == (refused ? -1 : 0) && ro == rh);
+		}
+		CHECK(ca_writer_close(wh) == 0 && ca_writer_close(wo) == 0);
+		CHECK(heap.len == len && memcmp(heap.buf, want, len) == 0 && heap.buf[len] == '\0');
+		CHECK(o.sb.len == len && memcmp(o.sb.buf, want, len) == 0 && o.sb.buf == o.mem);
+		CHECK(o.grows > 2);
+		if (heap.len != len || memcmp(heap.buf, want, len) != 0)
+			fprintf(stderr, "%s:\n%s\nwant:\n%s", ca_format_name(fmts[f]), heap.buf, want);
+		/* the owner's memory is the owner's to free */
+		strbuf_release(&o.sb);
+		CHECK(o.sb.grow == NULL && o.sb.cap == 0);
+		free(o.mem);
+		strbuf_release(&heap);
+		free(want);
+	}
+
+	/* a refused ad after others leaves the buffer as it was */
+	strbuf sb = STRBUF_INIT;
+	ca_writer *w = ca_writer_open_buf(&sb, CA_FMT_LONG);
+	CHECK(ca_writer_put(w, ads[2]) == 0);
+	size_t before = sb.len;
+	errno = 0;
+	CHECK(ca_writer_put(w, ads[1]) == -1 && errno == EILSEQ);
+	CHECK(sb.len == before && sb.buf[before] == '\0');
+	CHECK(strstr(ca_writer_refusal(w), "newline") != NULL);
+	CHECK(ca_writer_close(w) == 0);
+	CHECK(strcmp(sb.buf, "Name = \"slot1@h\"\nMemory = 2048\nRank = 0.5\n\n") == 0);
+	strbuf_release(&sb);
+	for (size_t i = 0; i < 3; i++)
+		ca_ad_free(ads[i]);
+}
+
 UNIT_SUITE(streams_detect)
 {
 	static const struct {
