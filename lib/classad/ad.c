@@ -275,14 +275,18 @@ static struct {
 } spare;
 
 static void
+spare_drop(struct ca_owned_ad *o)
+{
+	free(o->ad.attrs);
+	ca_arena_free(&o->arena);
+	free(o);
+}
+
+static void
 spare_free(void)
 {
-	while (spare.n > 0) {
-		struct ca_owned_ad *o = spare.at[--spare.n];
-		free(o->ad.attrs);
-		ca_arena_free(&o->arena);
-		free(o);
-	}
+	while (spare.n > 0)
+		spare_drop(spare.at[--spare.n]);
 }
 
 /* o, its ad's fields zero but for its table, made a new ad of its own
@@ -341,6 +345,13 @@ ca_ad_new_sized(uint32_t n, size_t bytes)
 		o->ad.attrs = attrs;
 		o->ad.cap = cap;
 		return owned_ad(o);
+	}
+	if (spare.n == SPARE_ADS) {
+		/* none served: one goes, so that freed ads like this one, which
+		 * likely resembles those to come, find room (else a pool of
+		 * ads of another kind would never change) */
+		spare_drop(spare.at[0]);
+		spare.at[0] = spare.at[--spare.n];
 	}
 	ca_ad *ad = ca_ad_new();
 	ca_ad_reserve(ad, n, bytes);

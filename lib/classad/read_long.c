@@ -727,9 +727,13 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			rs++;
 		if (ad == NULL) {
 			/* sized like the last ad, which it likely resembles;
-			 * with room for its text beside (text_start) */
+			 * with room for its text beside (text_start), unless
+			 * the text stays where it is read: then the arena
+			 * holds only what is made of the text (the first
+			 * chunk an arena has) */
 			ad = ca_ad_new_sized((uint32_t)r->shape.n + (r->pack ? 0 : r->room),
-			    r->pack || r->mem_stays ? r->last_bytes : 2 * r->last_bytes + 1024);
+			    r->pack ? r->last_bytes : r->mem_stays && r->borrowed ? 0 :
+			    r->mem_stays ? r->last_bytes : 2 * r->last_bytes + 1024);
 			r->ad_line = r->line;
 			r->ad_off = r->base + r->pos;
 			r->in_shape = r->exact = true;

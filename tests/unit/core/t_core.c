@@ -894,6 +894,26 @@ UNIT_SUITE(core_spare_ads)
 		for (int k = 0; k < held; k++)
 			ca_ad_free(ads[k]);
 	}
+#ifndef CA_SELFCHECK
+	/* freed ads of another kind (large arenas) fill the spares; small
+	 * ads asked for then are made anew, but soon take one another's
+	 * freed arenas (a spare's arena chunk is there at once) */
+	ca_ad *big[16];
+	for (int k = 0; k < 16; k++) {
+		big[k] = ca_ad_new_sized(8, (size_t)60 << 10);
+		CHECK(big[k]->arena->total >= (size_t)30 << 10);
+	}
+	for (int k = 0; k < 16; k++)
+		ca_ad_free(big[k]);
+	int reused = 0;
+	for (int k = 0; k < 40; k++) {
+		ca_ad *ad = ca_ad_new_sized(4, 0);
+		reused += ad->arena->total > 0;
+		ca_ad_set(ad, nm[0], NULL, ca_expr_lit(ad->arena, ca_int(k)));
+		ca_ad_free(ad);
+	}
+	CHECK(reused >= 20);
+#endif
 }
 
 /* A copy holds the literals of its source as values, whether the source
