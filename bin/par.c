@@ -7,24 +7,28 @@
  * lines dropped after a bad one), so a reader started there reads what a
  * reader of the whole file reads from there on.
  *
- * Part k goes to worker k mod n over a socket. The worker maps its part
- * of the file (part_text) and runs the program's pass on it, the ads going
- * to a memory file and the messages to a temporary one; it sends back the state
- * the parent must merge and the messages, and the parent maps the memory
- * file. The parent takes the parts in order: merges the state, relays the
- * messages, writes the ads; at most two parts a worker are under way, so
- * memory does not grow with the file. A worker numbers the lines of its
- * part from 1, marks them in its messages (cli_lines_relative) and counts
- * them; the parent, which has taken every part before, knows where the
- * part starts and relays the file's own lines. So only the workers read
- * the parts: counting the lines in the parent read the whole file a second
- * time, a sixth of the work.
+ * Each part goes over a socket to a worker that has room for it, the one
+ * with the fewest parts under way (free_worker): a worker on a core that
+ * runs slower for a while gets fewer parts. The worker maps its part of
+ * the file (part_text) and runs the program's pass on it, the ads going to
+ * one of its memory files in turn and the messages to a temporary file; it
+ * sends back the state the parent must merge and the messages, which the
+ * parent keeps with the part until it takes it (hear). The parent takes the
+ * parts in order: merges the state, relays the messages, maps the memory
+ * file and writes the ads. A worker has at most AHEAD parts under way and
+ * BUFS done and not yet taken, so memory does not grow with the file.
+ * A worker numbers the lines of its part from 1, marks them in its messages
+ * (cli_lines_relative) and counts them; the parent, which has taken every
+ * part before, knows where the part starts and relays the file's own
+ * lines. So only the workers read the parts: counting the lines in the
+ * parent read the whole file a second time, a sixth of the work.
  * A part that cannot stand as its worker ran it (merge says so), or a
  * worker that fails, stops the workers: the parent runs that part and
  * every part after it itself, as one process would.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,6 +50,8 @@
 #define PART_MAX	((int64_t)8 << 20)
 #define PARTS_A_WORKER	8
 #define WORKERS_MAX	8
+#define BUFS		3	/* a worker's memory files: parts it did, not yet taken */
+#define AHEAD		2	/* parts a worker was given and has not answered */
 #define WINDOW		((size_t)256 << 10)	/* text read at a time to find a cut */
 #define SCAN_MAX	4	/* parts' worth of text looked through for a cut */
 
@@ -63,6 +69,15 @@ struct head {
 	int64_t status;		/* the worker's exit status so far */
 };
 
+/* What the parent knows of a part: the worker given it (-1: none) and
+ * that worker's memory file for its ads; its answer once it came. */
+struct given {
+	int w, buf;
+	bool heard;
+	struct head h;
+	strbuf msg;		/* st, then err */
+};
+
 static struct {
 	int fd;
 	int64_t size;
@@ -72,10 +87,12 @@ static struct {
 	int n;			/* workers running */
 	pid_t pid[WORKERS_MAX];
 	int sock[WORKERS_MAX];
-	int out[WORKERS_MAX][2];	/* the workers' memory files for their ads */
+	int out[WORKERS_MAX][BUFS];	/* the workers' memory files for their ads */
+	/* parts given to each worker, answered by it, taken by the parent */
+	size_t sent[WORKERS_MAX], heard[WORKERS_MAX], taken[WORKERS_MAX];
 	bool memfd;		/* a worker's are memfds: mapped (sink_grow) */
 	strbuf win;		/* text read by the parent */
-	strbuf msg;		/* a worker's answer */
+	ca_vec(struct given) given;	/* each part's, as parts are cut */
 } P;
 
 /* Move all n bytes between p and fd: a socket (off < 0), sent (out) or
@@ -372,10 +389,11 @@ worker(int w, int s)
 	strbuf st = STRBUF_INIT, err = STRBUF_INIT;
 	struct mapped in = { NULL, 0, STRBUF_INIT };
 	FILE *ef = tmpfile();
-	struct sink sinks[2] = { { STRBUF_INIT, P.out[w][0], NULL },
-	    { STRBUF_INIT, P.out[w][1], NULL } };
+	struct sink sinks[BUFS];
 	struct part p;
 
+	for (int b = 0; b < BUFS; b++)
+		sinks[b] = (struct sink){ STRBUF_INIT, P.out[w][b], NULL };
 	cli_progress_off();
 	cli_lines_relative(P.name);
 	struct sigaction sa = { .sa_handler = worker_fault };
@@ -388,7 +406,7 @@ worker(int w, int s)
 		if (text == NULL)
 			_exit(1);
 		ca_reader *r = part_reader(&p, text, n);
-		struct sink *sink = &sinks[j % 2];
+		struct sink *sink = &sinks[j % BUFS];
 		sink_start(sink);
 		strbuf_reset(&st);
 		size_t ads = P.ops->run(P.arg, r, P.path, &sink->out, &st);
@@ -432,6 +450,13 @@ memory_file(void)
 	return fd;
 }
 
+static void
+close_files(int w, int n)
+{
+	for (int b = 0; b < n; b++)
+		close(P.out[w][b]);
+}
+
 /* Start up to n workers; how many started. */
 static int
 start(int n)
@@ -440,12 +465,12 @@ start(int n)
 
 	fflush(NULL);	/* nothing buffered is written twice */
 	for (; k < n; k++) {
-		int sv[2];
+		int sv[2], b = 0;
 		P.memfd = true;
-		if ((P.out[k][0] = memory_file()) < 0)
-			break;
-		if ((P.out[k][1] = memory_file()) < 0) {
-			close(P.out[k][0]);
+		while (b < BUFS && (P.out[k][b] = memory_file()) >= 0)
+			b++;
+		if (b < BUFS) {
+			close_files(k, b);
 			break;
 		}
 		pid_t pid = -1;
@@ -455,8 +480,7 @@ start(int n)
 			close(sv[1]);
 		}
 		if (pid < 0) {
-			close(P.out[k][0]);
-			close(P.out[k][1]);
+			close_files(k, BUFS);
 			break;
 		}
 		if (pid == 0) {
@@ -469,6 +493,7 @@ start(int n)
 		close(sv[1]);
 		P.pid[k] = pid;
 		P.sock[k] = sv[0];
+		P.sent[k] = P.heard[k] = P.taken[k] = 0;
 	}
 	return k;
 }
@@ -486,47 +511,115 @@ stop(bool now)
 	for (int i = 0; i < P.n; i++) {
 		while (waitpid(P.pid[i], NULL, 0) < 0 && errno == EINTR)
 			;
-		close(P.out[i][0]);
-		close(P.out[i][1]);
+		close_files(i, BUFS);
 	}
 	P.n = 0;
 }
 
-/* Part k's answer, taken: false when it cannot be (then nothing of it was
- * written). Its ads are in the worker's memory file for its part; *line is
- * the file's line at its start, and then at the next part's. */
-static bool
-collect(size_t k, int64_t *line)
+/* The worker to give the next part to, or -1 when none can take one: one
+ * with fewer parts under way than AHEAD and a memory file free, the least
+ * busy first. So a worker on a core that runs slower for a while (another
+ * machine's load on it) gets fewer parts, and the other does not wait for
+ * it: given in turn, each had half of the parts, and the pass took as
+ * long as the slower core. */
+static int
+free_worker(void)
 {
-	size_t w = k % (size_t)P.n;
-	int s = P.sock[w], fd = P.out[w][(k / (size_t)P.n) % 2];
-	struct head h;
+	int best = -1;
+
+	for (int w = 0; w < P.n; w++) {
+		size_t busy = P.sent[w] - P.heard[w];
+		if (busy < AHEAD && P.sent[w] - P.taken[w] < BUFS &&
+		    (best < 0 || busy < P.sent[best] - P.heard[best]))
+			best = w;
+	}
+	return best;
+}
+
+/* Part k (p) given to worker w: false when it cannot be sent. Its ads go
+ * to the worker's next memory file in turn, as the worker counts them. */
+static bool
+give(size_t k, const struct part *p, int w)
+{
+	struct given *g = &P.given.at[k];
+
+	g->w = w;
+	g->buf = (int)(P.sent[w]++ % BUFS);
+	return move_all(P.sock[w], (void *)(uintptr_t)p, sizeof *p, -1, true);
+}
+
+/* Wait for answers, and keep each with its part (a worker answers its
+ * parts in turn; the parts from done on are under way): false when one
+ * cannot be read. */
+static bool
+hear(size_t done)
+{
+	struct pollfd fds[WORKERS_MAX];
+	int ws[WORKERS_MAX], n = 0;
+
+	for (int w = 0; w < P.n; w++)
+		if (P.sent[w] > P.heard[w]) {
+			fds[n] = (struct pollfd){ P.sock[w], POLLIN, 0 };
+			ws[n++] = w;
+		}
+	while (n > 0 && poll(fds, (nfds_t)n, -1) < 0)
+		if (errno != EINTR)
+			return false;
+	for (int i = 0; i < n; i++) {
+		if (fds[i].revents == 0)
+			continue;
+		size_t k = done;
+		while (k < P.given.n && (P.given.at[k].w != ws[i] || P.given.at[k].heard))
+			k++;
+		if (k == P.given.n)
+			return false;
+		struct given *g = &P.given.at[k];
+		struct head *h = &g->h;
+		int s = P.sock[ws[i]];
+		if (!move_all(s, h, sizeof *h, -1, false) || h->st > SIZE_MAX / 4 ||
+		    h->err > SIZE_MAX / 4 || h->out > SIZE_MAX / 4)
+			return false;
+		size_t total = h->st + h->err;
+		strbuf_reset(&g->msg);
+		strbuf_grow(&g->msg, total + 1);
+		if (!move_all(s, g->msg.buf, total, -1, false))
+			return false;
+		g->msg.len = total;
+		g->heard = true;
+		P.heard[ws[i]]++;
+	}
+	return n > 0;
+}
+
+/* Part k's answer, taken: false when it cannot be (then nothing of it was
+ * written). Its ads are in its worker's memory file for it; *line is the
+ * file's line at its start, and then at the next part's. */
+static bool
+take(size_t k, int64_t *line)
+{
+	struct given *g = &P.given.at[k];
+	const struct head h = g->h;
 	char *ads = NULL;
 
-	if (!move_all(s, &h, sizeof h, -1, false) || h.st > SIZE_MAX / 4 || h.err > SIZE_MAX / 4 ||
-	    h.out > SIZE_MAX / 4)
+	if (h.out > 0 && (ads = mmap(NULL, h.out, PROT_READ, MAP_SHARED, P.out[g->w][g->buf],
+	    0)) == MAP_FAILED)
 		return false;
-	size_t total = h.st + h.err;
-	strbuf_reset(&P.msg);
-	strbuf_grow(&P.msg, total + 1);
-	if (!move_all(s, P.msg.buf, total, -1, false))
-		return false;
-	if (h.out > 0 && (ads = mmap(NULL, h.out, PROT_READ, MAP_SHARED, fd, 0)) == MAP_FAILED)
-		return false;
-	if (!P.ops->merge(P.arg, P.msg.buf, h.st)) {
+	if (!P.ops->merge(P.arg, g->msg.buf, h.st)) {
 		if (ads != NULL)
 			munmap(ads, h.out);
 		return false;
 	}
 	cli_raise((int)h.status);
 	if (h.err > 0)
-		cli_relay(P.msg.buf + h.st, h.err, *line);
+		cli_relay(g->msg.buf + h.st, h.err, *line);
 	*line += (int64_t)(h.lines < INT64_MAX / 2 ? h.lines : 0);
 	if (ads != NULL) {
 		P.ops->write(P.arg, ads, h.out);
 		munmap(ads, h.out);
 	}
 	cli_progress_ads(h.ads);
+	P.taken[g->w]++;
+	strbuf_release(&g->msg);
 	return true;
 }
 
@@ -606,21 +699,26 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 	int64_t from = 0, line = 1;
 	size_t done = 0;
 	while (done < parts.n || from < P.size) {
-		if (from < P.size && parts.n - done < (par ? 2 * (size_t)P.n : 1)) {
+		int w = -1;
+		if (from < P.size && (par ? (w = free_worker()) >= 0 : parts.n == done)) {
 			int64_t end = parts.n == 0 ? first : next_cut(from + span, span);
 			struct part *p = ca_vec_push(&parts);
 			*p = (struct part){ from, end, 1 };
+			*ca_vec_push(&P.given) = (struct given){ -1, 0, false, { 0 }, STRBUF_INIT };
 			from = end;
-			if (par && !move_all(P.sock[(parts.n - 1) % (size_t)P.n], p, sizeof *p, -1, true)) {
+			if (par && !give(parts.n - 1, p, w)) {
 				par = false;
 				stop(true);
 			}
 			continue;
 		}
-		if (par && collect(done, &line)) {
-			done++;
+		if (par && P.given.at[done].heard) {
+			if (take(done, &line)) {
+				done++;
+				continue;
+			}
+		} else if (par && hear(done))
 			continue;
-		}
 		if (par) {
 			par = false;
 			stop(true);
@@ -635,7 +733,9 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 out:
 	close(P.fd);
 	ca_vec_free(&parts);
+	for (size_t k = 0; k < P.given.n; k++)
+		strbuf_release(&P.given.at[k].msg);
+	ca_vec_free(&P.given);
 	strbuf_release(&P.win);
-	strbuf_release(&P.msg);
 	return ran;
 }

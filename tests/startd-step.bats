@@ -1870,6 +1870,29 @@ same_as_one() {
 	    gzip -dc | cmp - "$TMP/out.ads"
 }
 
+@test "--parallel: a worker held back gets fewer parts, and the output is in the file's order" {
+	# 600 machines (20 MB), in one awk
+	awk -v n=600 '{ l[NR] = $0 } END { for (i = 1; i <= n; i++) { h = sprintf("gpu%04d", i)
+	    for (k = 1; k <= NR; k++) { s = l[k]; gsub(/gpu2315/, h, s); print s } } }' \
+	    "$D/status-gpu2315.ads" >"$TMP/pool.ads"
+	startd-step --parallel 1 --now $((T0 + 100)) "$TMP/pool.ads" >"$TMP/one.ads"
+	# a worker stopped as soon as it is there: its parts are answered
+	# after those the other takes meanwhile
+	startd-step --parallel 2 --now $((T0 + 100)) "$TMP/pool.ads" >"$TMP/out.ads" 2>"$TMP/err" &
+	local pid=$! kid=""
+	while [[ -z $kid && -e /proc/$pid/task/$pid/children ]]; do
+		read -r kid _ <"/proc/$pid/task/$pid/children" || :
+	done
+	[[ -n $kid ]]
+	kill -STOP "$kid"
+	sleep 0.5
+	kill -CONT "$kid"
+	wait "$pid"
+	[[ ! -s $TMP/err ]]
+	[[ $(grep -c '^Name = ' "$TMP/out.ads") == 6600 ]]
+	cmp "$TMP/out.ads" "$TMP/one.ads"
+}
+
 @test "--parallel: what the parts share is as one process leaves it: events, problems told once, bad lines" {
 	pool 12
 	# gpu0003's slots once more at the end, apart from the others: the
