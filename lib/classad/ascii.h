@@ -87,4 +87,30 @@ ca_same_bytes(const char *a, const char *b, size_t n)
 	return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
+/* s[0..n) copied to d, where the two do not overlap: for names and short
+ * texts, words that overlap inside both rather than a call. */
+static inline void
+ca_copy_bytes(char *d, const char *s, size_t n)
+{
+	if (n > 16)
+		memcpy(d, s, n);
+	else if (n >= 8) {
+		uint64_t x, y;
+		memcpy(&x, s, 8);
+		memcpy(&y, s + n - 8, 8);
+		memcpy(d, &x, 8);
+		memcpy(d + n - 8, &y, 8);
+	} else if (n >= 4) {
+		uint32_t x, y;
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else if (n > 0) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
 #endif

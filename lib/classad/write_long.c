@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ascii.h"
 #include "expr.h"
 #include "print.h"
 #include "share.h"
@@ -109,15 +110,17 @@ lines_take(strbuf *sb, struct lines *l, const ca_attr *at, const char *s, size_t
 {
 	const char *p = l->next;
 
-	if (p == NULL || (size_t)(l->end - p) <= n + 3 || memcmp(p, s, n) != 0 ||
-	    memcmp(p + n, " = ", 3) != 0)
+	if (p == NULL || (size_t)(l->end - p) <= n + 3 || !ca_same_bytes(p, s, n) || p[n] != ' ' ||
+	    p[n + 1] != '=' || p[n + 2] != ' ')
 		return false;
-	const char *t = p + n + 3, *nl = memchr(t, '\n', (size_t)(l->end - t));
-	if (nl == NULL)
-		return false;
+	const char *t = p + n + 3, *nl;
 	size_t en;
 	const char *et = e != NULL && (e->flags & CA_EXPR_SHARED) ? ca_share_old_text(e, &en) : NULL;
-	if (!at->as_read && (et == NULL || en != (size_t)(nl - t) || memcmp(t, et, en) != 0)) {
+	if (et != NULL && (size_t)(l->end - t) > en && t[en] == '\n' && memcmp(t, et, en) == 0)
+		nl = t + en;	/* the shared tree's text (one line) is the line's */
+	else if ((nl = memchr(t, '\n', (size_t)(l->end - t))) == NULL)
+		return false;
+	else if (!at->as_read) {
 		/* changed since: its old line is passed */
 		run_flush(sb, l);
 		l->next = nl + 1;
@@ -138,9 +141,11 @@ usual_line_out(strbuf *sb, const char *s, size_t n, const char *text, size_t tn)
 	if (len >= sb->cap - sb->len)
 		strbuf_grow(sb, len);
 	char *d = sb->buf + sb->len;
-	memcpy(d, s, n);
-	memcpy(d + n, " = ", 3);
-	memcpy(d + n + 3, text, tn);
+	ca_copy_bytes(d, s, n);
+	d[n] = ' ';
+	d[n + 1] = '=';
+	d[n + 2] = ' ';
+	ca_copy_bytes(d + n + 3, text, tn);
 	d[len - 1] = '\n';
 	sb->len += len;
 	sb->buf[sb->len] = '\0';

@@ -1664,6 +1664,24 @@ UNIT_SUITE(streams_long_changed_lines)
 	    "ClStart = true\nClState = \"Claimed\"\nClTotal = 7\n"
 	    "ClAdded = 1\n\n") == 0);
 	same_as_copy(ad);
+	/* a shared tree whose text begins the line read, and one whose text
+	 * is the line's: the first a change, the second as it was */
+	ca_arena sa = { 0 };
+	const ca_expr *part = ca_expr_share(ca_parse_expr(&sa, "7", 1, 0, &err));
+	const ca_expr *whole = ca_expr_share(ca_parse_expr(&sa, "ClAdded == 1", 12, 0, &err));
+	CHECK(part != NULL && whole != NULL);
+	static const char two[] = "ClTotal = 75\nClLater = ClAdded == 1\n\n";
+	r = ca_reader_open_mem("t", two, sizeof two - 1, CA_FMT_LONG, &err);
+	ca_ad *ad2;
+	CHECK(r != NULL && ca_reader_next(r, &ad2, &err) == 1);
+	ca_reader_close(r);
+	ca_set_str(ad2, "ClNew", "x");	/* changed: the lines are copied line by line */
+	ca_ad_set(ad2, ca_intern("ClTotal", 7), NULL, (ca_expr *)(uintptr_t)part);
+	ca_ad_set(ad2, ca_intern("ClLater", 7), NULL, (ca_expr *)(uintptr_t)whole);
+	long_text(ad2, &out);
+	CHECK(strcmp(out.buf, "ClTotal = 7\nClLater = ClAdded == 1\nClNew = \"x\"\n\n") == 0);
+	ca_ad_free(ad2);
+	ca_arena_free(&sa);
 	/* what it prints is still checked: a newline in a string set, or a
 	 * string ending in a backslash inside an expression, is refused */
 	CHECK(long_text(ad, &out) == 0);
