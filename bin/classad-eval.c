@@ -33,10 +33,11 @@
 
 #include "cli.h"
 #include "classad.h"
+#include "par.h"
 
 enum {
 	OPT_STRICT = CLI_LONG, OPT_LONG, OPT_JSON, OPT_XML, OPT_AF, OPT_FORMAT, OPT_ADS,
-	OPT_ATTRS, OPT_HEADER
+	OPT_ATTRS, OPT_HEADER, OPT_PARALLEL
 };
 
 static const cli_opt options[] = {
@@ -63,6 +64,8 @@ static const cli_opt options[] = {
 	{ OPT_XML, 0, "xml", CLI_NOARG, NULL, NULL, "xml", 0 },
 	CLI_OPT_GZIP,
 	CLI_OPT_IN('I'),
+	{ OPT_PARALLEL, 0, "parallel", CLI_ARG, "N", "filter one file in N processes (default: one\n"
+	    "per processor for a file of 4 MB or more; 1: one)" },
 	CLI_HEADING("condor_status's spellings in stream mode:"),
 	{ OPT_AF, 0, "af", CLI_OPTARG, ":jlhVrTY,tng", "EXPR... (also -autoformat) print the\n"
 	    "EXPRs that follow, as condor_status -af does", "af", 0 },
@@ -86,7 +89,8 @@ static const cli_spec spec = {
 	"usage: classad-eval [-q] [--strict] [--now EPOCH] [-f FILE] [-t FILE]\n"
 	"                    [--explain EXPR] [NAME = EXPR | [ AD ] | EXPR]...\n"
 	"       classad-eval [-w EXPR] [-p EXPR]... [-s 'NAME = EXPR']... [-o FORMAT] [-z]\n"
-	"                    [-I FORMAT] [--strict] [--now EPOCH] [-t FILE] [FILE...]\n"
+	"                    [-I FORMAT] [--parallel N] [--strict] [--now EPOCH] [-t FILE]\n"
+	"                    [FILE...]\n"
 	"       classad-eval -i [-f FILE] [-t FILE] [--now EPOCH] [--strict]\n",
 	NULL, options, NULL, true
 };
@@ -1057,16 +1061,17 @@ keep_only(ca_ad *ad, const struct stream_opts *o)
 	return kept;
 }
 
-static void
-stream_file(struct stream_opts *o, const char *path, ca_writer *w, strbuf *sb)
+/* The ads of r (read from path): filtered, changed, written to w or
+ * printed as columns; how many were read. */
+static size_t
+filter(struct stream_opts *o, ca_reader *r, const char *path, ca_writer *w, strbuf *sb)
 {
-	ca_reader *r = cli_open(path, cli_common.in);
+	size_t n = 0;
 	ca_ad *ad;
 
-	if (r == NULL)
-		return;
 	while (cli_next_ad(r, &ad, NULL)) {
 		bool keep = true;
+		n++;
 		if (o->where)
 			keep = ca_value_truth(ca_eval_expr(&cx, o->where, ad, target_ad)) == 1;
 		if (keep) {
@@ -1084,7 +1089,83 @@ stream_file(struct stream_opts *o, const char *path, ca_writer *w, strbuf *sb)
 		if (cli_status >= EX_SYSTEM)
 			break;
 	}
+	return n;
+}
+
+static void
+stream_file(struct stream_opts *o, const char *path, ca_writer *w, strbuf *sb)
+{
+	ca_reader *r = cli_open(path, cli_common.in);
+
+	if (r == NULL)
+		return;
+	(void)filter(o, r, path, w, sb);
 	ca_reader_close(r);
+}
+
+/* ---- one file filtered on several cores (par.h) ---- */
+
+static int parallel;		/* --parallel: 0 by the file's size */
+static ca_writer *out_writer;	/* the output, in the parent */
+
+/* A part in a worker goes to its memory file; in the parent, to the
+ * output. Nothing the parts share: each ad is filtered alone. */
+static size_t
+part_run(void *arg, ca_reader *r, const char *path, strbuf *out, strbuf *st)
+{
+	ca_writer *w = out != NULL ? ca_writer_open_buf(out, CA_FMT_LONG) : out_writer;
+	size_t n = filter(arg, r, path, w, NULL);
+
+	(void)st;
+	if (out != NULL)
+		ca_writer_close(w);
+	return n;
+}
+
+static bool
+part_merge(void *arg, const char *st, size_t len)
+{
+	(void)arg;
+	(void)st;
+	(void)len;
+	return true;
+}
+
+static void
+part_write(void *arg, const char *text, size_t n)
+{
+	(void)arg;
+	if (ca_writer_put_text(out_writer, text, n) < 0 && cli_status < EX_SYSTEM) {
+		cli_err("writing output failed");
+		cli_raise(EX_SYSTEM);
+	}
+}
+
+/* The one file of the stream filtered on several cores when it is large
+ * enough and the output is the long format: true when done. When
+ * --parallel asked for it and it cannot be, a warning says why. */
+static bool
+filter_parallel(struct stream_opts *o, const char *path, ca_writer *w)
+{
+	static const par_ops ops = { NULL, part_run, part_merge, part_write };
+	const char *why = NULL;
+	int rc = 0;
+
+	if (parallel == 1)
+		return false;
+	if (w == NULL)
+		why = "the output is columns (-p, -af, -format)";
+	else if (o->out != CA_FMT_LONG && o->out != CA_FMT_AUTO)
+		why = "the output is not the long format";
+	else {
+		out_writer = w;
+		rc = par_run(path, parallel, &ops, o, &why);
+		out_writer = NULL;
+	}
+	if (rc == 0 && parallel > 1)
+		cli_err("warning: --parallel %d: the ads are filtered in one process: %s", parallel,
+		    why);
+	return rc != 0;
 }
 
 static int
@@ -1092,17 +1173,26 @@ stream_mode(struct stream_opts *o, struct action *acts, int nacts)
 {
 	strbuf sb = STRBUF_INIT;
 	ca_writer *w = NULL;
+	const char *one = "-";
 	int nfiles = 0;
 
 	if (o->cols.n == 0 && (w = ca_writer_open(stdout, o->out, o->gzip)) == NULL)
 		cli_die(EX_SYSTEM, "cannot start the output");
 	for (int i = 0; i < nacts; i++)
 		if (acts[i].kind == 0) {
-			stream_file(o, acts[i].arg, w, &sb);
+			one = acts[i].arg;
 			nfiles++;
 		}
-	if (nfiles == 0)
-		stream_file(o, "-", w, &sb);
+	if (nfiles > 1 && parallel > 1)
+		cli_err("warning: --parallel %d: the ads are filtered in one process: they are in "
+		    "more than one file", parallel);
+	if (nfiles > 1 || !filter_parallel(o, one, w)) {
+		for (int i = 0; i < nacts; i++)
+			if (acts[i].kind == 0)
+				stream_file(o, acts[i].arg, w, &sb);
+		if (nfiles == 0)
+			stream_file(o, "-", w, &sb);
+	}
 	if (w && ca_writer_close(w) < 0) {
 		cli_err("writing output failed");
 		cli_raise(EX_SYSTEM);
@@ -1194,6 +1284,10 @@ option(void *arg, int key, char *val)
 		break;
 	case OPT_ADS:
 		*ca_vec_push(&cmd.acts) = (struct action){ 0, val, optind - 1 };
+		cmd.stream = true;
+		break;
+	case OPT_PARALLEL:
+		parallel = (int)cli_int("--parallel", val, 1, 64);
 		cmd.stream = true;
 		break;
 	case OPT_ATTRS:

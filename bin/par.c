@@ -232,8 +232,8 @@ next_cut(int64_t target, int64_t span)
 				known = false;
 				continue;
 			}
-			const char *g = P.ops->group(ad);
-			if (known && strcasecmp(g, group.buf) != 0) {
+			const char *g = P.ops->group != NULL ? P.ops->group(ad) : "";
+			if (known && (P.ops->group == NULL || strcasecmp(g, group.buf) != 0)) {
 				for (int want = ca_reader_ad_line(r); line < want; line++) {
 					const char *nl = memchr(text + lstart, '\n', len - lstart);
 					lstart = (size_t)(nl - text) + 1;

@@ -13,7 +13,7 @@
 typedef struct par_ops {
 	/* The group of an ad (points into it): adjacent ads of one group
 	 * (compared ignoring the case of A-Z, as host names are) are never
-	 * in two parts. */
+	 * in two parts. NULL: every ad is a group of its own. */
 	const char *(*group)(const ca_ad *ad);
 	/* Read the ads of r (a part of path) and append what becomes of them
 	 * to out in the long format (ca_writer_open_buf), messages to

@@ -198,6 +198,8 @@ bench_whole(void)
 
 	char *filt[] = { "classad-eval", "-w", "Memory > 4096", NULL };
 	measure("classad-eval -w 'Memory > 4096'", filt, slots, filt, one, smb, NSLOTS, 0);
+	char *filt1[] = { "classad-eval", "--parallel", "1", "-w", "Memory > 4096", NULL };
+	measure("classad-eval -w, one process", filt1, slots, filt1, one, smb, NSLOTS, 0);
 	char *copy[] = { "classad-eval", "-w", "true", NULL };
 	measure("classad-eval -w true (copy)", copy, slots, copy, one, smb, NSLOTS, 0);
 	char *jfilt[] = { "classad-eval", "-w", "JobStatus == 2", NULL };

@@ -519,3 +519,48 @@ ADS
 	run -0 classad-eval -o json -w true "$TMP/again.ads"
 	[ "$output" = "$(classad-eval -o json -w true "$TMP/lits.ads")" ]
 }
+
+# pool N: $TMP/pool.ads = N machines of eleven condor_status -long slot ads
+pool() { gpu_pool "$1" >"$TMP/pool.ads"; }
+
+@test "--parallel: one file filtered in several processes, as one process filters it" {
+	pool 40
+	same_as_one classad-eval -w 'Cpus > 1 && Name != "slot1@gpu0007.hpc.example.org"' "$TMP/pool.ads"
+	[[ -z $stderr && -n $output ]]
+	[[ $(grep -c '^Name = ' <<<"$output") -lt $(grep -c '^Name = ' "$TMP/pool.ads") ]]
+	# the ads changed and cut to some attributes, from standard input
+	same_as_one classad-eval -w 'Cpus > 1' -s 'Kept = Cpus * 2' -attributes Name,Kept <"$TMP/pool.ads"
+	[[ $(grep -c '^Kept = ' <<<"$output") -gt 0 && $(grep -vc '^Name = \|^Kept = \|^$' <<<"$output") == 0 ]]
+	# compressed: the same ads
+	classad-eval --parallel 1 -w 'Cpus > 1' "$TMP/pool.ads" >"$TMP/one.ads"
+	classad-eval --parallel 3 -z -w 'Cpus > 1' "$TMP/pool.ads" | gzip -dc | cmp - "$TMP/one.ads"
+}
+
+@test "--parallel: a bad line is told with the file's line, whichever part and process read it" {
+	pool 30
+	awk -v RS= -v ORS='\n\n' 'NR == 40 || NR == 200 || NR == 320 {
+	    sub(/\nState = /, "\nBad = (1 +\nState = ") } 1' "$TMP/pool.ads" >"$TMP/bad.ads"
+	same_as_one classad-eval -w true "$TMP/bad.ads"
+	[[ $status == 3 ]]
+	want=$(grep -n '^Bad = ' "$TMP/bad.ads" | cut -d: -f1 | tr '\n' ' ')
+	got=$(grep -o 'bad.ads:[0-9]*' <<<"$stderr" | cut -d: -f2 | tr '\n' ' ')
+	[[ -n $want && $got == "$want" ]] || { echo "lines $got, not $want"; return 1; }
+}
+
+@test "--parallel: what cannot be split is filtered in one process, and said" {
+	pool 6
+	run -0 --separate-stderr classad-eval --parallel 2 -p Name "$TMP/pool.ads"
+	[[ $stderr == *"--parallel 2: the ads are filtered in one process: the output is columns"* ]]
+	run -0 --separate-stderr classad-eval --parallel 2 -o json -w true "$TMP/pool.ads"
+	[[ $stderr == *"filtered in one process: the output is not the long format"* ]]
+	run -0 --separate-stderr classad-eval --parallel 2 -w true "$TMP/pool.ads" "$TMP/pool.ads"
+	[[ $stderr == *"filtered in one process: they are in more than one file"* ]]
+	[[ $(grep -c '^Name = ' <<<"$output") == 132 ]]
+	run -0 --separate-stderr classad-eval --parallel 2 -w true < <(cat "$TMP/pool.ads")
+	[[ $stderr == *"filtered in one process: it is not a regular file"* ]]
+	# the default is quiet about it, and so is a file too small to cut
+	run -0 --separate-stderr classad-eval -w true < <(cat "$TMP/pool.ads")
+	[[ -z $stderr && $(grep -c '^Name = ' <<<"$output") == 66 ]]
+	run -0 --separate-stderr classad-eval -w true "$TMP/pool.ads"
+	[[ -z $stderr ]]
+}

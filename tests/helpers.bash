@@ -35,6 +35,33 @@ _golden() {
 	diff -u --label "expected $1" --label "got" "$file" "$TMP/golden.got"
 }
 
+# gpu_pool N: N machines of eleven condor_status -long slot ads each (those
+# of tests/data/startd/status-gpu2315.ads, hosts gpu0001, gpu0002, ...), on
+# standard output.
+gpu_pool() {
+	awk -v n="$1" '{ l[NR] = $0 } END { for (i = 1; i <= n; i++) { h = sprintf("gpu%04d", i)
+	    for (k = 1; k <= NR; k++) { s = l[k]; gsub(/gpu2315/, h, s); print s } } }' \
+	    "$DATA/startd/status-gpu2315.ads"
+}
+
+# same_as_one PROG ARGS...: PROG ARGS in one process (--parallel 1), then in
+# 2, 3 and 8: the same output, messages and exit status each time; then
+# $output, $stderr and $status are one process's.
+same_as_one() {
+	local prog=$1 n
+	shift
+	run --separate-stderr "$prog" --parallel 1 "$@"
+	local out=$output err=$stderr st=$status
+	for n in 2 3 8; do
+		run --separate-stderr "$prog" --parallel $n "$@"
+		[[ $status == "$st" ]] || { echo "--parallel $n: status $status, not $st"; return 1; }
+		[[ $output == "$out" ]] || { echo "--parallel $n: other output"; return 1; }
+		[[ $stderr == "$err" ]] || { printf -- '--parallel %s: other messages:\n%s\n--\n%s\n' \
+		    $n "$stderr" "$err"; return 1; }
+	done
+	stderr=$err
+}
+
 # untraced CMD...: run a shell function in a subshell without bats's per-command
 # DEBUG trap (and without set -e), which makes long loops many times faster.
 untraced() {

@@ -1819,20 +1819,6 @@ pool() {
 	done >"$TMP/pool.ads"
 }
 
-# same_as_one ARGS...: startd-step ARGS in one process, then in 2, 3 and 8:
-# the same output, messages and exit status each time
-same_as_one() {
-	run --separate-stderr startd-step --parallel 1 "$@"
-	local out=$output err=$stderr st=$status n
-	for n in 2 3 8; do
-		run --separate-stderr startd-step --parallel $n "$@"
-		[[ $status == "$st" ]] || { echo "--parallel $n: status $status, not $st"; return 1; }
-		[[ $output == "$out" ]] || { echo "--parallel $n: other output"; return 1; }
-		[[ $stderr == "$err" ]] || { printf -- '--parallel %s: other messages:\n%s\n--\n%s\n' \
-		    $n "$stderr" "$err"; return 1; }
-	done
-	stderr=$err
-}
 
 @test "a machine's slots stepped after others of their shapes, as stepped alone" {
 	pool 12
@@ -1856,7 +1842,7 @@ same_as_one() {
 
 @test "--parallel: the slots of a file stepped in several processes, as one process steps them" {
 	pool 40
-	same_as_one --now $((T0 + 100)) -e "$TMP/pev.ads" "$TMP/pool.ads"
+	same_as_one startd-step --now $((T0 + 100)) -e "$TMP/pev.ads" "$TMP/pool.ads"
 	[[ -z $stderr ]]
 	# the matches were taken: 13 machines' slots are Matched
 	startd-step --parallel 3 --now $((T0 + 100)) -e "$TMP/pev.ads" "$TMP/pool.ads" >"$TMP/out.ads"
@@ -1871,10 +1857,7 @@ same_as_one() {
 }
 
 @test "--parallel: a worker held back gets fewer parts, and the output is in the file's order" {
-	# 600 machines (20 MB), in one awk
-	awk -v n=600 '{ l[NR] = $0 } END { for (i = 1; i <= n; i++) { h = sprintf("gpu%04d", i)
-	    for (k = 1; k <= NR; k++) { s = l[k]; gsub(/gpu2315/, h, s); print s } } }' \
-	    "$D/status-gpu2315.ads" >"$TMP/pool.ads"
+	gpu_pool 600 >"$TMP/pool.ads"	# 20 MB
 	startd-step --parallel 1 --now $((T0 + 100)) "$TMP/pool.ads" >"$TMP/one.ads"
 	# a worker stopped as soon as it is there: its parts are answered
 	# after those the other takes meanwhile
@@ -1906,7 +1889,7 @@ same_as_one() {
 	cat "$TMP/pev.ads" >>"$TMP/ev.ads"
 	# a STARTD_ATTRS knob that does not parse: told once, for the first slot
 	cfg 'STARTD_ATTRS = $(STARTD_ATTRS) Broken' 'Broken = (1 +'
-	same_as_one -c "$TMP/c.config" --now $((T0 + 100)) -e "$TMP/ev.ads" "$TMP/bad.ads"
+	same_as_one startd-step -c "$TMP/c.config" --now $((T0 + 100)) -e "$TMP/ev.ads" "$TMP/bad.ads"
 	[[ $status == 3 ]]
 	[[ $(grep -c 'Broken' <<<"$stderr") == 1 ]]
 	grep -q "bad.ads:[0-9]*:.*" <<<"$stderr"
@@ -1921,7 +1904,7 @@ same_as_one() {
 	# lines that do not parse, in the slots of machines far apart
 	awk -v RS= -v ORS='\n\n' 'NR == 40 || NR == 200 || NR == 320 {
 	    sub(/\nState = /, "\nBad = (1 +\nState = ") } 1' "$TMP/pool.ads" >"$TMP/bad.ads"
-	same_as_one --now $((T0 + 100)) "$TMP/bad.ads"
+	same_as_one startd-step --now $((T0 + 100)) "$TMP/bad.ads"
 	[[ $status == 3 ]]
 	# each message names the line of its Bad
 	want=$(grep -n '^Bad = ' "$TMP/bad.ads" | cut -d: -f1 | tr '\n' ' ')
