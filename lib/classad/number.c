@@ -138,6 +138,62 @@ digits_of(uint64_t m, int e, int p, uint64_t *digits, int *x)
 	return -1;
 }
 
+/*
+ * digits_of for 15, 16 and 17 digits at once, the first that reads back
+ * (else 17) as *digits, *p and *x: one division, for 17 digits, whose
+ * quotient and remainder give the others (v * 10^s is a / bb, so for one
+ * digit fewer it is a / (10 bb): the quotient a tenth, the remainder the
+ * digit dropped times bb, plus the remainder). The unit in the last place
+ * is a / m at every scale, as a is the same. False when the numbers would
+ * not fit (then digits_of, one at a time).
+ */
+static bool
+shortest_digits(uint64_t m, int e, uint64_t *digits, int *p, int *x)
+{
+	int b = 63 - __builtin_clzll(m) + e;
+	int xx = (int)floor(b * 0.30102999566398120), s;
+	u128 a, bb, q;
+
+	for (int tries = 0;; tries++) {
+		/* 100 bb, and four times a difference below it, fit */
+		s = 16 - xx;
+		if (tries == 4 || !scaled(m, e, s, &a, &bb) || bits128(bb) > 119)
+			return false;
+		/* bb is a power of two (2^-e) for most reals: a shift */
+		q = s >= 0 && e < 0 ? a >> -e : a / bb;
+		if (q >= pow10_128[17])
+			xx++;
+		else if (q < pow10_128[16])
+			xx--;
+		else
+			break;
+	}
+	/* a is m times what scaled multiplied it by */
+	u128 rem = a - q * bb, ulp = (e > 0 ? (u128)1 << e : 1) * (s > 0 ? pow10_128[s] : 1);
+	uint64_t n17 = (uint64_t)q;
+	bool even = !(m & 1);
+	for (int k = 2; k >= 0; k--) {	/* digits dropped: 15, 16, 17 digits */
+		uint64_t div = k == 2 ? 100 : k == 1 ? 10 : 1, n = n17 / div;
+		u128 den = bb * div, r = (u128)(n17 % div) * bb + rem;
+		bool up = 2 * r > den || (2 * r == den && (n & 1));
+		u128 diff = up ? den - r : r;
+		bool lower_gap_half = !up && m == (UINT64_C(1) << 52) && e > -1074;
+		u128 lhs = (lower_gap_half ? 4 : 2) * diff;
+		if (k > 0 && !(lhs < ulp || (lhs == ulp && even)))
+			continue;
+		n += up;
+		*x = xx;
+		if (n == (uint64_t)pow10_128[17 - k]) {	/* 9.99... rounded up to 10.0 */
+			n /= 10;
+			++*x;
+		}
+		*digits = n;
+		*p = 17 - k;
+		return true;
+	}
+	return false;
+}
+
 static double strtod_c(const char *s, char **end);
 
 static const char digit_pairs[201] =
@@ -241,8 +297,10 @@ ca_real_shortest(char *buf, double r)
 	uint64_t frac = bits & ((UINT64_C(1) << 52) - 1);
 	if (be != 0 && be != 0x7ff) {
 		uint64_t m = frac | UINT64_C(1) << 52, d;
-		int e = be - 1075, x;
-		for (int p = 15; p <= 17; p++) {
+		int e = be - 1075, x, p;
+		if (shortest_digits(m, e, &d, &p, &x))
+			return g_text(buf, bits >> 63, d, p, x);
+		for (p = 15; p <= 17; p++) {
 			int ok = digits_of(m, e, p, &d, &x);
 			if (ok < 0)
 				break;

@@ -1,6 +1,7 @@
 /* t_core.c - unit tests of the language core: names and ads, lexer,
  * parser (precedence, errors with positions, depth limits), evaluator
  * (logic tables, arithmetic, scoping, cycles, work bounds) and printer. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1461,6 +1462,79 @@ UNIT_SUITE(core_real_of_text)
 		CHECK(memcmp(&want, &got, sizeof want) == 0);
 		if (memcmp(&want, &got, sizeof want) != 0)
 			fprintf(stderr, "  %s: %.17g, not %.17g\n", text, got, want);
+	}
+}
+
+/* The shortest of %.15g, %.16g and %.17g that reads back as r, as printf
+ * and strtod make it (in the C locale the tests run in): what
+ * ca_real_shortest must print, however it finds it. */
+static size_t
+shortest_by_printf(char *buf, double r)
+{
+	for (int p = 15;; p++) {
+		snprintf(buf, 32, "%.*g", p, r);
+		if (p == 17 || strtod(buf, NULL) == r)
+			return strlen(buf);
+	}
+}
+
+/* ca_real_shortest against printf: doubles of every exponent (random
+ * bits), the reals of dumps (decimals of up to 17 digits, sums of them),
+ * integers, powers of two (the gap below them is half that above) and
+ * their neighbours, the values where the digits round up to a power of
+ * ten, subnormals and the largest doubles. */
+UNIT_SUITE(core_real_shortest)
+{
+	uint64_t rng = 0x510e527fade682d1u;
+	char got[40], want[40];
+	int bad = 0;
+
+	for (int round = 0; round < 200000 && bad < 10; round++) {
+		double r = 0;
+		uint64_t bits = unit_pick(&rng, 1u << 31) | (uint64_t)unit_pick(&rng, 1u << 31) << 31 |
+		    (uint64_t)unit_pick(&rng, 4) << 62;
+		switch (round % 8) {
+		case 0:
+		case 1:	/* any double */
+			memcpy(&r, &bits, sizeof r);
+			break;
+		case 2:	/* a decimal of up to 17 digits, at a scale a dump has */
+			r = (double)(bits % 100000000000000000u) /
+			    pow(10, (double)unit_pick(&rng, 20));
+			break;
+		case 3:	/* a sum, as a step makes TotalTimeClaimedBusy */
+			r = (double)(bits % 10000000000u) / 1e6 + (double)unit_pick(&rng, 1000);
+			break;
+		case 4:	/* an integer */
+			r = (double)(int64_t)(bits >> unit_pick(&rng, 64));
+			break;
+		case 5: {	/* a power of two, or next to one */
+			double p2 = ldexp(1, (int)unit_pick(&rng, 2098) - 1074);
+			int k = (int)unit_pick(&rng, 3);
+			r = k == 0 ? p2 : k == 1 ? nextafter(p2, 0) : nextafter(p2, INFINITY);
+			break;
+		}
+		case 6: {	/* 9.99...95 and around: rounds up to a power of ten */
+			double t = pow(10, (double)unit_pick(&rng, 40) - 20);
+			r = nextafter(t, (double)unit_pick(&rng, 2) ? 0 : INFINITY);
+			for (uint32_t i = unit_pick(&rng, 4); i > 0; i--)
+				r = nextafter(r, 0);
+			break;
+		}
+		default:	/* subnormal, or near the largest */
+			r = unit_pick(&rng, 2) ? ldexp((double)(bits >> 12), -1074) :
+			    DBL_MAX - ldexp((double)(bits >> 12), 960);
+			break;
+		}
+		if (unit_pick(&rng, 2))
+			r = -r;
+		if (isnan(r) || isinf(r))
+			continue;
+		size_t n = ca_real_shortest(got, r), m = shortest_by_printf(want, r);
+		bool same = n == m && strcmp(got, want) == 0;
+		CHECK(same);
+		if (!same && bad++ < 10)
+			fprintf(stderr, "  %a: %s, not %s\n", r, got, want);
 	}
 }
 
