@@ -325,9 +325,10 @@ part_text_done(struct mapped *m)
 	m->map = NULL;
 }
 
-/* A worker's output goes to a memory file (one of two, a part each in
- * turn: the parent writes one out while the worker fills the other), which
- * the parent maps: the ads are not copied through the socket. The worker
+/* A worker's output goes to a memory file (one of BUFS, a part each in
+ * turn: the parent writes out the parts done while the worker fills the
+ * next), which the parent maps: the ads are not copied through the
+ * socket. The worker
  * maps the memfd too, and its writer makes each ad there (the sink's
  * buffer is the mapping, grown with the file), so an ad's text is made
  * once and copied nowhere. Without a memfd the buffer is the heap's and a
@@ -518,10 +519,12 @@ stop(bool now)
 
 /* The worker to give the next part to, or -1 when none can take one: one
  * with fewer parts under way than AHEAD and a memory file free, the least
- * busy first. So a worker on a core that runs slower for a while (another
- * machine's load on it) gets fewer parts, and the other does not wait for
- * it: given in turn, each had half of the parts, and the pass took as
- * long as the slower core. */
+ * busy first. So a worker on a core that runs slower for a while (the
+ * load of other machines on the hardware beneath) gets fewer parts, and
+ * the other does not wait for it: given in turn, each would do half of
+ * the parts, and the pass would last as long as the slower core's half.
+ * A worker still takes its parts in the file's order, so what it knows of
+ * the parts before (merge) is as it was. */
 static int
 free_worker(void)
 {

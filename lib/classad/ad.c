@@ -263,6 +263,8 @@ ca_intern_cleanup(void)
  * for blocks of kilobytes (a tenth of a cheap ad's cost). A few, not large
  * ones, and only where they fit: an ad held keeps at most twice the table
  * and four times the arena it was made with (an arena grows by doubling).
+ * A new ad that none fits, the pool full, drops one: the pool follows the
+ * ads of the moment.
  * Not under CA_SELFCHECK, where an ad used after it was freed must stay a
  * fault.
  */

@@ -170,7 +170,6 @@ ca_writer_put(ca_writer *w, const ca_ad *ad)
 {
 	/* to a buffer the ad is made in place, and taken back if refused */
 	strbuf *sb = w->dst != NULL ? w->dst : &w->sb;
-	size_t mark = sb->len;
 
 	if (w->err) {
 		errno = w->err;
@@ -178,6 +177,7 @@ ca_writer_put(ca_writer *w, const ca_ad *ad)
 	}
 	if (w->dst == NULL)
 		strbuf_reset(sb);
+	size_t mark = sb->len;
 	switch (w->fmt) {
 	case CA_FMT_NEW:
 		strbuf_adds(sb, w->nads ? ",\n" : "{\n");
