@@ -1151,8 +1151,6 @@ filter_parallel(struct stream_opts *o, const char *path, ca_writer *w)
 	const char *why = NULL;
 	int rc = 0;
 
-	if (parallel == 1)
-		return false;
 	if (w == NULL)
 		why = "the output is columns (-p, -af, -format)";
 	else if (o->out != CA_FMT_LONG && o->out != CA_FMT_AUTO)

@@ -681,10 +681,10 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 	if (fstat(P.fd, &sb) < 0 || !S_ISREG(sb.st_mode))
 		goto out;
 	*why = "it is small";
-	if (workers < 2 || sb.st_size == 0 || (!forced && sb.st_size < AUTO_MIN))
+	if (sb.st_size == 0 || ((!forced || workers == 1) && sb.st_size < AUTO_MIN))
 		goto out;
 	P.size = sb.st_size;
-	int64_t span = P.size / (workers * PARTS_A_WORKER);
+	int64_t span = workers == 1 ? PART_MAX : P.size / (workers * PARTS_A_WORKER);
 	span = span < 1 ? 1 : span > PART_MAX ? PART_MAX : span;
 	int64_t first;
 	*why = "it is not the long format, uncompressed";
@@ -697,7 +697,7 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 
 	/* from here on the file is this pass's */
 	ran = 1;
-	P.n = start(workers);
+	P.n = workers > 1 ? start(workers) : 0;
 	bool par = P.n > 0;
 	int64_t from = 0, line = 1;
 	size_t done = 0;

@@ -31,7 +31,10 @@ typedef struct par_ops {
 } par_ops;
 
 /* The pass over path ("-": standard input) in up to workers processes (0:
- * one per processor, at most 8, and only for a file of 4 MB or more).
+ * one per processor, at most 8, and only for a file of 4 MB or more; 1:
+ * in this process, for a file of 4 MB or more, a part of 8 MB at a time
+ * read at once, whose ads keep their lines where they are in it, rather
+ * than a copy each as a reader of a stream keeps them).
  * 1 when it ran; -1 when it ran but a part of the file could not be read
  * (said on standard error); 0, with nothing read or written and *why
  * set, when path is not a regular file of the long format, uncompressed,

@@ -670,8 +670,6 @@ step_parallel(ca_format fmt)
 	const char *why = NULL;
 	int rc = 0;
 
-	if (opt.parallel == 1)
-		return false;
 	if (opt.nfiles > 1)
 		why = "the slots are in more than one file";
 	else if (logfp != NULL)

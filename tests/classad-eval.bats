@@ -547,6 +547,18 @@ pool() { gpu_pool "$1" >"$TMP/pool.ads"; }
 	[[ -n $want && $got == "$want" ]] || { echo "lines $got, not $want"; return 1; }
 }
 
+@test "--parallel 1: a large file read part by part in one process, as a stream of it is read" {
+	pool 300	# 10 MB: read in two parts
+	awk -v RS= -v ORS='\n\n' 'NR == 100 || NR == 3000 { sub(/\nState = /, "\nBad = (1 +\nState = ") } 1' \
+	    "$TMP/pool.ads" >"$TMP/bad.ads"
+	run --separate-stderr classad-eval --parallel 1 -w 'Cpus > 1' < <(cat "$TMP/bad.ads")
+	local out=$output err=$stderr st=$status
+	[[ $st == 3 && $(grep -c 'expected' <<<"$err") == 2 ]]
+	run --separate-stderr classad-eval --parallel 1 -w 'Cpus > 1' "$TMP/bad.ads"
+	[[ $status == "$st" && $output == "$out" ]]
+	[[ $(grep -o ':[0-9]*:[0-9]*: ' <<<"$stderr") == "$(grep -o ':[0-9]*:[0-9]*: ' <<<"$err")" ]]
+}
+
 @test "--parallel: what cannot be split is filtered in one process, and said" {
 	pool 6
 	run -0 --separate-stderr classad-eval --parallel 2 -p Name "$TMP/pool.ads"

@@ -1876,6 +1876,22 @@ pool() {
 	cmp "$TMP/out.ads" "$TMP/one.ads"
 }
 
+@test "--parallel 1: a large file read part by part in one process, as a stream of it is read" {
+	pool 300	# 10 MB: read in two parts
+	awk -v RS= -v ORS='\n\n' 'NR == 100 || NR == 3000 { sub(/\nState = /, "\nBad = (1 +\nState = ") } 1' \
+	    "$TMP/pool.ads" >"$TMP/bad.ads"
+	run --separate-stderr startd-step --parallel 1 --now $((T0 + 100)) -e "$TMP/pev.ads" \
+	    <(cat "$TMP/bad.ads")
+	local out=$output err=$stderr st=$status
+	[[ $st == 3 && $(grep -c 'bad.ads\|/dev/fd' <<<"$err") == 2 ]]
+	run --separate-stderr startd-step --parallel 1 --now $((T0 + 100)) -e "$TMP/pev.ads" \
+	    "$TMP/bad.ads"
+	[[ $status == "$st" && $output == "$out" ]]
+	# the same lines named, of the file
+	[[ $(grep -o ':[0-9]*:[0-9]*: ' <<<"$stderr") == "$(grep -o ':[0-9]*:[0-9]*: ' <<<"$err")" ]]
+	[[ $(grep -c '^State = "Matched"' <<<"$output") == 100 ]]
+}
+
 @test "--parallel: what the parts share is as one process leaves it: events, problems told once, bad lines" {
 	pool 12
 	# gpu0003's slots once more at the end, apart from the others: the
