@@ -93,59 +93,16 @@ scaled(uint64_t m, int e, int s, u128 *a, u128 *b)
 }
 
 /*
- * The p significant digits of m * 2^e (m > 0), correctly rounded half to
- * even, as *digits (p digits, below 10^p) and the decimal exponent *x of
- * the first one. Returns 1 when that text reads back as the same double,
- * 0 when it does not, -1 when the arithmetic would not fit (fall back).
- */
-static int
-digits_of(uint64_t m, int e, int p, uint64_t *digits, int *x)
-{
-	int b = 63 - __builtin_clzll(m) + e;	/* 2^b <= v < 2^(b+1) */
-	int xx = (int)floor(b * 0.30102999566398120);
-	u128 lo = pow10_128[p - 1], hi = pow10_128[p];
-
-	for (int tries = 0; tries < 4; tries++) {
-		u128 a, bb;
-		int s = p - 1 - xx;
-		if (!scaled(m, e, s, &a, &bb))
-			return -1;
-		u128 n = a / bb, rem = a - n * bb;
-		if (n >= hi) {
-			xx++;
-			continue;
-		}
-		if (n < lo) {
-			xx--;
-			continue;
-		}
-		bool up = 2 * rem > bb || (2 * rem == bb && (n & 1));
-		/* does n (rounded) read back? the unit in the last place of v,
-		 * scaled as a is: a / m; the gap below a power of two is half */
-		u128 ulp = a / m, diff = up ? bb - rem : rem;
-		bool even = !(m & 1);
-		bool lower_gap_half = !up && m == (UINT64_C(1) << 52) && e > -1074;
-		u128 lhs = (lower_gap_half ? 4 : 2) * diff;
-		n += up;
-		if (n == hi) {		/* 9.99... rounded up to 10.0 */
-			n /= 10;
-			xx++;
-		}
-		*digits = (uint64_t)n;
-		*x = xx;
-		return lhs < ulp || (lhs == ulp && even);
-	}
-	return -1;
-}
-
-/*
- * digits_of for 15, 16 and 17 digits at once, the first that reads back
- * (else 17) as *digits, *p and *x: one division, for 17 digits, whose
- * quotient and remainder give the others (v * 10^s is a / bb, so for one
- * digit fewer it is a / (10 bb): the quotient a tenth, the remainder the
- * digit dropped times bb, plus the remainder). The unit in the last place
- * is a / m at every scale, as a is the same. False when the numbers would
- * not fit (then digits_of, one at a time).
+ * The shortest of 15, 16 and 17 significant digits of m * 2^e (m > 0),
+ * each correctly rounded half to even, that reads back as the same double
+ * (else 17): the digits as *digits, their number *p, the decimal exponent
+ * of the first *x. One division, for 17 digits, whose quotient and
+ * remainder give the others (v * 10^s is a / bb, so for one digit fewer it
+ * is a / (10 bb): the quotient a tenth, the remainder the digit dropped
+ * times bb, plus the remainder). The text reads back when twice its
+ * distance from v is below the unit in the last place of v (a / m at every
+ * scale, as a is the same; the gap below a power of two is half). False
+ * when the numbers would not fit (magnitudes below about 1e-20 or above 1e52).
  */
 static bool
 shortest_digits(uint64_t m, int e, uint64_t *digits, int *p, int *x)
@@ -300,13 +257,6 @@ ca_real_shortest(char *buf, double r)
 		int e = be - 1075, x, p;
 		if (shortest_digits(m, e, &d, &p, &x))
 			return g_text(buf, bits >> 63, d, p, x);
-		for (p = 15; p <= 17; p++) {
-			int ok = digits_of(m, e, p, &d, &x);
-			if (ok < 0)
-				break;
-			if (ok || p == 17)
-				return g_text(buf, bits >> 63, d, p, x);
-		}
 	}
 	/* zeros, subnormals, the special values, and the magnitudes the
 	 * integers above cannot hold: printf and strtod */
