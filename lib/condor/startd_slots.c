@@ -344,29 +344,24 @@ ca_sd_carve(ca_startd *sd, ca_smachine *m, struct slot *p, const ca_expr *je,
 
 /* ---- machines: slots from a stream ---- */
 
-/* Machine and Name, interned once for every slot's key (until the names
- * are freed). */
-static const ca_name *key_names[2];
-
-static void
-key_names_forget(void)
+/* A literal string of ad named by a program's literal name (found by its
+ * text's address, ca_intern_find), or NULL. */
+static const char *
+lit_str_named(const ca_ad *ad, const char *name, size_t len)
 {
-	key_names[0] = key_names[1] = NULL;
+	const ca_name *nm = ca_intern_find(name, len);
+
+	return nm != NULL ? lit_str(ad, nm) : NULL;
 }
 
 const char *
 ca_startd_machine_key(const ca_ad *ad)
 {
-	if (key_names[0] == NULL) {
-		key_names[0] = ca_intern("Machine", 7);
-		key_names[1] = ca_intern("Name", 4);
-		ca_intern_at_cleanup(key_names_forget);
-	}
-	const char *m = lit_str(ad, key_names[0]), *n;
+	const char *m = lit_str_named(ad, "Machine", 7), *n;
 
 	if (m != NULL)
 		return m;
-	if ((n = lit_str(ad, key_names[1])) != NULL) {
+	if ((n = lit_str_named(ad, "Name", 4)) != NULL) {
 		const char *at = strchr(n, '@');
 		return at ? at + 1 : n;
 	}
