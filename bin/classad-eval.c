@@ -1122,15 +1122,6 @@ part_run(void *arg, ca_reader *r, const char *path, strbuf *out, strbuf *st)
 	return n;
 }
 
-static bool
-part_merge(void *arg, const char *st, size_t len)
-{
-	(void)arg;
-	(void)st;
-	(void)len;
-	return true;
-}
-
 static void
 part_write(void *arg, const char *text, size_t n)
 {
@@ -1141,17 +1132,19 @@ part_write(void *arg, const char *text, size_t n)
 	}
 }
 
-/* The one file of the stream filtered on several cores when it is large
- * enough and the output is the long format: true when done. When
- * --parallel asked for it and it cannot be, a warning says why. */
+/* The one file of the stream (of nfiles) filtered on several cores when
+ * it is large enough and the output is the long format: true when done.
+ * When --parallel asked for it and it cannot be, a warning says why. */
 static bool
-filter_parallel(struct stream_opts *o, const char *path, ca_writer *w)
+filter_parallel(struct stream_opts *o, int nfiles, const char *path, ca_writer *w)
 {
-	static const par_ops ops = { NULL, part_run, part_merge, part_write };
+	static const par_ops ops = { NULL, part_run, NULL, part_write };
 	const char *why = NULL;
 	int rc = 0;
 
-	if (w == NULL)
+	if (nfiles > 1)
+		why = "they are in more than one file";
+	else if (w == NULL)
 		why = "the output is columns (-p, -af, -format)";
 	else if (o->out != CA_FMT_LONG && o->out != CA_FMT_AUTO)
 		why = "the output is not the long format";
@@ -1181,10 +1174,7 @@ stream_mode(struct stream_opts *o, struct action *acts, int nacts)
 			one = acts[i].arg;
 			nfiles++;
 		}
-	if (nfiles > 1 && parallel > 1)
-		cli_err("warning: --parallel %d: the ads are filtered in one process: they are in "
-		    "more than one file", parallel);
-	if (nfiles > 1 || !filter_parallel(o, one, w)) {
+	if (!filter_parallel(o, nfiles, one, w)) {
 		for (int i = 0; i < nacts; i++)
 			if (acts[i].kind == 0)
 				stream_file(o, acts[i].arg, w, &sb);

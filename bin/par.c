@@ -607,7 +607,7 @@ take(size_t k, int64_t *line)
 	if (h.out > 0 && (ads = mmap(NULL, h.out, PROT_READ, MAP_SHARED, P.out[g->w][g->buf],
 	    0)) == MAP_FAILED)
 		return false;
-	if (!P.ops->merge(P.arg, g->msg.buf, h.st)) {
+	if (P.ops->merge != NULL && !P.ops->merge(P.arg, g->msg.buf, h.st)) {
 		if (ads != NULL)
 			munmap(ads, h.out);
 		return false;

@@ -24,7 +24,8 @@ typedef struct par_ops {
 	size_t (*run)(void *arg, ca_reader *r, const char *path, strbuf *out, strbuf *st);
 	/* In the parent, before a worker's part is written: take its st.
 	 * False when the part depended on a part before it that its worker
-	 * did not see; then it and every part after it run in the parent. */
+	 * did not see; then it and every part after it run in the parent.
+	 * NULL: the parts share nothing. */
 	bool (*merge)(void *arg, const char *st, size_t len);
 	/* The text of ads a worker wrote, for the program's output. */
 	void (*write)(void *arg, const char *text, size_t n);
