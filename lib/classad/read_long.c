@@ -418,13 +418,20 @@ same_text(strbuf *sb, const ca_expr *e, const char *s, size_t n)
  * Where the memory read stays (ca_reader_mem_stays), the block is the
  * lines where they are, while they follow each other there: no copy.
  */
+/* Do the ads' lines stay where they are read? */
+static bool
+lines_stay(const ca_reader *r)
+{
+	return r->mem_stays && r->borrowed;
+}
+
 static void
 text_start(ca_reader *r, ca_ad *ad)
 {
 	r->text = NULL;
 	if (r->pack)
 		return;
-	r->in_place = r->mem_stays && r->borrowed;
+	r->in_place = lines_stay(r);
 	r->text_cap = r->in_place ? 0 : r->last_bytes + 256;
 	r->text = ca_arena_alloc(ad->arena, sizeof *r->text + r->text_cap);
 	r->text->s = r->text->own;
@@ -732,7 +739,7 @@ ca_rd_next_long(ca_reader *r, ca_ad **out)
 			 * holds only what is made of the text (the first
 			 * chunk an arena has) */
 			ad = ca_ad_new_sized((uint32_t)r->shape.n + (r->pack ? 0 : r->room),
-			    r->pack ? r->last_bytes : r->mem_stays && r->borrowed ? 0 :
+			    r->pack ? r->last_bytes : lines_stay(r) ? 0 :
 			    r->mem_stays ? r->last_bytes : 2 * r->last_bytes + 1024);
 			r->ad_line = r->line;
 			r->ad_off = r->base + r->pos;
