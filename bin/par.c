@@ -69,14 +69,19 @@ struct head {
 	int64_t status;		/* the worker's exit status so far */
 };
 
-/* What the parent knows of a part: the worker given it (-1: none) and
- * that worker's memory file for its ads; its answer once it came. */
+/* What the parent knows of a part cut and not yet taken: where it is,
+ * the worker given it (-1: none) and that worker's memory file for its
+ * ads; its answer once it came. Part k is kept in P.ring[k % RING]: a
+ * worker has at most BUFS parts not yet taken, so memory does not grow
+ * with the file. */
 struct given {
+	struct part p;
 	int w, buf;
 	bool heard;
 	struct head h;
 	strbuf msg;		/* st, then err */
 };
+#define RING	(WORKERS_MAX * BUFS)
 
 static struct {
 	int fd;
@@ -92,8 +97,15 @@ static struct {
 	size_t sent[WORKERS_MAX], heard[WORKERS_MAX], taken[WORKERS_MAX];
 	bool memfd;		/* a worker's are memfds: mapped (sink_grow) */
 	strbuf win;		/* text read by the parent */
-	ca_vec(struct given) given;	/* each part's, as parts are cut */
+	struct given ring[RING];
+	size_t cut;		/* parts cut so far */
 } P;
+
+static struct given *
+part_at(size_t k)
+{
+	return &P.ring[k % RING];
+}
 
 /* Move all n bytes between p and fd: a socket (off < 0), sent (out) or
  * read; or a file at off, written or read. False on an error, or at the
@@ -539,16 +551,16 @@ free_worker(void)
 	return best;
 }
 
-/* Part k (p) given to worker w: false when it cannot be sent. Its ads go
- * to the worker's next memory file in turn, as the worker counts them. */
+/* Part k given to worker w: false when it cannot be sent. Its ads go to
+ * the worker's next memory file in turn, as the worker counts them. */
 static bool
-give(size_t k, const struct part *p, int w)
+give(size_t k, int w)
 {
-	struct given *g = &P.given.at[k];
+	struct given *g = part_at(k);
 
 	g->w = w;
 	g->buf = (int)(P.sent[w]++ % BUFS);
-	return move_all(P.sock[w], (void *)(uintptr_t)p, sizeof *p, -1, true);
+	return move_all(P.sock[w], &g->p, sizeof g->p, -1, true);
 }
 
 /* Wait for answers, and keep each with its part (a worker answers its
@@ -572,11 +584,11 @@ hear(size_t done)
 		if (fds[i].revents == 0)
 			continue;
 		size_t k = done;
-		while (k < P.given.n && (P.given.at[k].w != ws[i] || P.given.at[k].heard))
+		while (k < P.cut && (part_at(k)->w != ws[i] || part_at(k)->heard))
 			k++;
-		if (k == P.given.n)
+		if (k == P.cut)
 			return false;
-		struct given *g = &P.given.at[k];
+		struct given *g = part_at(k);
 		struct head *h = &g->h;
 		int s = P.sock[ws[i]];
 		if (!move_all(s, h, sizeof *h, -1, false) || h->st > SIZE_MAX / 4 ||
@@ -600,7 +612,7 @@ hear(size_t done)
 static bool
 take(size_t k, int64_t *line)
 {
-	struct given *g = &P.given.at[k];
+	struct given *g = part_at(k);
 	const struct head h = g->h;
 	char *ads = NULL;
 
@@ -622,7 +634,6 @@ take(size_t k, int64_t *line)
 	}
 	cli_progress_ads(h.ads);
 	P.taken[g->w]++;
-	strbuf_release(&g->msg);
 	return true;
 }
 
@@ -663,8 +674,10 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 	bool forced = workers > 0;
 	int ran = 0;
 	struct stat sb;
-	ca_vec(struct part) parts = CA_VEC_INIT;
 
+	P.cut = 0;
+	for (size_t k = 0; k < RING; k++)
+		P.ring[k].msg = (strbuf)STRBUF_INIT;
 	P.path = path;
 	P.name = cli_display(path);
 	P.ops = ops;
@@ -701,21 +714,22 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 	bool par = P.n > 0;
 	int64_t from = 0, line = 1;
 	size_t done = 0;
-	while (done < parts.n || from < P.size) {
+	while (done < P.cut || from < P.size) {
 		int w = -1;
-		if (from < P.size && (par ? (w = free_worker()) >= 0 : parts.n == done)) {
-			int64_t end = parts.n == 0 ? first : next_cut(from + span, span);
-			struct part *p = ca_vec_push(&parts);
-			*p = (struct part){ from, end, 1 };
-			*ca_vec_push(&P.given) = (struct given){ -1, 0, false, { 0 }, STRBUF_INIT };
+		if (from < P.size && (par ? (w = free_worker()) >= 0 : P.cut == done)) {
+			int64_t end = P.cut == 0 ? first : next_cut(from + span, span);
+			struct given *g = part_at(P.cut++);
+			g->p = (struct part){ from, end, 1 };
+			g->w = -1;
+			g->heard = false;
 			from = end;
-			if (par && !give(parts.n - 1, p, w)) {
+			if (par && !give(P.cut - 1, w)) {
 				par = false;
 				stop(true);
 			}
 			continue;
 		}
-		if (par && P.given.at[done].heard) {
+		if (par && part_at(done)->heard) {
 			if (take(done, &line)) {
 				done++;
 				continue;
@@ -726,7 +740,7 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 			par = false;
 			stop(true);
 		}
-		if (!run_here(&parts.at[done++], &line)) {
+		if (!run_here(&part_at(done++)->p, &line)) {
 			ran = -1;
 			break;
 		}
@@ -735,10 +749,8 @@ par_run(const char *path, int workers, const par_ops *ops, void *arg, const char
 		stop(false);
 out:
 	close(P.fd);
-	ca_vec_free(&parts);
-	for (size_t k = 0; k < P.given.n; k++)
-		strbuf_release(&P.given.at[k].msg);
-	ca_vec_free(&P.given);
+	for (size_t k = 0; k < RING; k++)
+		strbuf_release(&P.ring[k].msg);
 	strbuf_release(&P.win);
 	return ran;
 }
